@@ -1,0 +1,118 @@
+// Symbols and bound symbols. A Symbol is an operation: its id (the name traces refer to it by,
+// e.g. "torch.nn.functional.linear" or "prims.add"), a Python-style signature with defaults, and a
+// meta function. For a prim the meta function checks the inputs and returns output proxies; for
+// any other symbol it is the decomposition, and what it calls while being traced becomes the bound
+// symbol's subsymbols. Binding normalizes a call the way Thunder's does: defaults are filled in,
+// positional parameters are passed positionally, keyword-only ones by keyword.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "thundercc/ir/value.h"
+
+namespace thundercc {
+
+using Kwargs = std::vector<std::pair<std::string, Value>>;
+
+struct Param {
+  enum class Kind : uint8_t { PositionalOnly, PositionalOrKeyword, VarPositional, KeywordOnly };
+  std::string name;
+  Kind kind = Kind::PositionalOrKeyword;
+  std::optional<Value> default_value;
+};
+
+struct Signature {
+  std::vector<Param> params;
+  // Parses Python parameter syntax: "a, b, /, *, alpha=1", "a, /, *shape", "a, dim=None, keepdim=False".
+  static Signature parse(std::string_view text);
+  std::string str() const;  // the same syntax back, defaults as Python literals
+  int index_of(std::string_view name) const;  // -1 when absent
+};
+
+class Symbol;
+
+// The arguments of one call, bound to the symbol's parameters (defaults filled in). What meta
+// functions and decompositions read.
+class Args {
+ public:
+  Args(const Symbol& sym, Values values) : sym_(&sym), values_(std::move(values)) {}
+  const Value& operator[](std::string_view param) const;
+  const Tensor& tensor(std::string_view param) const;
+  int64_t integer(std::string_view param) const;
+  double real(std::string_view param) const;
+  bool flag(std::string_view param) const;
+  std::vector<int64_t> ints(std::string_view param) const;
+  bool is_none(std::string_view param) const { return (*this)[param].is_none(); }
+  const Symbol& symbol() const { return *sym_; }
+  const Values& values() const { return values_; }
+
+ private:
+  const Symbol* sym_;
+  Values values_;  // one per parameter; a var-positional parameter holds a tuple
+};
+
+using MetaFunction = std::function<Value(const Args&)>;
+
+class Symbol {
+ public:
+  std::string id;      // canonical id: "torch.add", "prims.add"
+  std::string name;    // "add"
+  std::string module;  // printing module: "ltorch", "prims", "torch", "Tensor", or "" (bare)
+  Signature signature;
+  MetaFunction meta;
+  bool is_prim = false;
+  std::vector<std::string> tags;     // "SHAPE_OP", "REDUCTION_OP", "RANDOM_OP", "DONT_DCE", ...
+  std::vector<std::string> aliases;  // other ids that name this symbol: "torch.Tensor.add", ...
+
+  bool has_tag(std::string_view tag) const;
+  std::string qualified_name() const { return module.empty() ? name : module + "." + name; }
+
+  // Binds a call's arguments to the signature (Python's rules and TypeError messages).
+  Args bind(const Values& args, const Kwargs& kwargs) const;
+  // The normalized call: positional parameters (var-positional expanded) and keyword-only ones.
+  std::pair<Values, Kwargs> normalize(const Args& bound) const;
+};
+
+struct BoundSymbol {
+  const Symbol* sym = nullptr;
+  Values args;
+  Kwargs kwargs;
+  Value output;
+  std::vector<BoundSymbol> subsymbols;
+  std::vector<std::string> header;  // comment lines printed above the statement
+  std::vector<std::string> tags;
+  std::string source;     // where the user wrote it ("model.py:12"), when known
+  std::string called_as;  // the alias a captured program used ("torch.Tensor.add"), when not sym->id
+
+  // Every tensor or number proxy read by the call (args and kwargs, in order).
+  std::vector<Value> input_proxies() const;
+  std::vector<Value> output_proxies() const;
+};
+
+// All symbols, by id and by alias. The prims and the torch language register themselves on
+// first use; executors and plugins add theirs.
+class SymbolTable {
+ public:
+  static SymbolTable& global();
+  const Symbol& add(Symbol sym);
+  const Symbol* find(std::string_view id) const;
+  const Symbol& get(std::string_view id) const;  // throws when unknown
+  const std::vector<const Symbol*>& all() const { return ordered_; }
+
+ private:
+  std::unordered_map<std::string, const Symbol*> by_id_;
+  std::vector<const Symbol*> ordered_;
+  std::vector<std::unique_ptr<Symbol>> owned_;
+};
+
+// Calls a symbol inside the active trace: binds, runs its meta function (recording the
+// decomposition as subsymbols for non-prims) and appends the bound symbol to the current scope.
+Value call(const Symbol& sym, const Values& args, const Kwargs& kwargs = {});
+Value call(std::string_view id, const Values& args, const Kwargs& kwargs = {});
+
+}  // namespace thundercc

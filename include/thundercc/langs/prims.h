@@ -1,0 +1,76 @@
+// The primitives (thunder/core/prims.py): the operations every program decomposes into. Each has a
+// meta function that checks its inputs with Thunder's messages and returns output proxies; none
+// broadcasts or promotes types (the torch language does that above them). These functions record
+// a call to the prim in the active trace.
+#pragma once
+
+#include <tuple>
+#include <vector>
+
+#include "thundercc/ir/symbol.h"
+
+namespace thundercc::prims {
+
+#define THUNDERCC_UNARY_PRIMS(X)                                                                            \
+  X(abs) X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(bitwise_not) X(ceil) X(cos) X(cosh) X(digamma) \
+  X(erf) X(erfc) X(erfcinv) X(erfinv) X(exp) X(exp2) X(expm1) X(floor) X(isfinite) X(lgamma) X(log) X(log10) \
+  X(log1p) X(log2) X(ndtri) X(neg) X(reciprocal) X(round) X(rsqrt) X(sign) X(signbit) X(sin) X(sinh) X(sqrt) \
+  X(tan) X(tanh) X(trunc) X(real) X(imag)
+
+#define THUNDERCC_BINARY_PRIMS(X)                                                                          \
+  X(add) X(atan2) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(div) X(eq) X(fmod) X(ge) X(gt) X(le) X(lt) \
+  X(maximum) X(minimum) X(mul) X(ne) X(nextafter) X(pow) X(remainder) X(sub) X(zeta) X(shift_left)          \
+  X(shift_right_arithmetic)
+
+#define THUNDERCC_DECLARE_UNARY(name) Tensor name(const Value& a);
+#define THUNDERCC_DECLARE_BINARY(name) Tensor name(const Value& a, const Value& b);
+THUNDERCC_UNARY_PRIMS(THUNDERCC_DECLARE_UNARY)
+THUNDERCC_BINARY_PRIMS(THUNDERCC_DECLARE_BINARY)
+#undef THUNDERCC_DECLARE_UNARY
+#undef THUNDERCC_DECLARE_BINARY
+
+Tensor where(const Value& pred, const Value& a, const Value& b);
+Tensor lerp(const Value& start, const Value& end, const Value& weight);
+
+Tensor convert_element_type(const Tensor& a, DType dtype);
+Tensor device_put(const Tensor& a, Device device);
+Tensor full(const Shape& shape, const Value& fill_value, Device device, DType dtype);
+Tensor iota(int64_t length, int64_t start, int64_t step, Device device, DType dtype);
+Tensor uniform(const Shape& shape, const Value& minval, const Value& maxval, Device device, DType dtype);
+Tensor randn(const Shape& shape, Device device, DType dtype);
+
+Tensor broadcast_in_dim(const Tensor& a, const Shape& shape, const std::vector<int64_t>& broadcast_dimensions);
+Tensor reshape(const Tensor& a, const Shape& shape);
+Tensor slice_prim(const Tensor& a, const std::vector<int64_t>& start, const std::vector<int64_t>& end,
+                  const std::vector<int64_t>& strides);
+Tensor squeeze(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor transpose(const Tensor& a, const std::vector<int64_t>& permutation);
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
+// padding_config: (low, high, interior) per dimension.
+Tensor pad(const Tensor& a, const Value& padding_value, const std::vector<std::array<int64_t, 3>>& padding_config);
+Tensor flip(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor unfold(const Tensor& a, int64_t dim, int64_t size, int64_t step);
+
+Tensor sum(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor prod(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor amax(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor amin(const Tensor& a, const std::vector<int64_t>& dims);
+Tensor var(const Tensor& a, const std::vector<int64_t>& dims, const Value& correction);
+std::pair<Tensor, Tensor> var_mean(const Tensor& a, const std::vector<int64_t>& dims, const Value& correction);
+Tensor argmax(const Tensor& a, const Value& dim);
+Tensor argmin(const Tensor& a, const Value& dim);
+std::pair<Tensor, Tensor> topk(const Tensor& a, int64_t k, int64_t dim, bool largest, bool sorted);
+
+Tensor take(const Tensor& a, const Tensor& index, int64_t dim);
+Tensor take_along_axis(const Tensor& a, const Tensor& index, int64_t dim);
+Tensor scatter_add(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim);
+Tensor index_add(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim);
+
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor linear(const Tensor& a, const Tensor& w, const Value& bias);
+Tensor embedding(const Tensor& indices, const Tensor& weight, const Value& padding_idx);
+Tensor convolution(const Tensor& a, const Tensor& weight, const Value& bias, const std::vector<int64_t>& stride,
+                   const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,
+                   const std::vector<int64_t>& output_padding, int64_t groups);
+
+}  // namespace thundercc::prims

@@ -1,0 +1,45 @@
+// trace.json: the captured program. Reading decodes it into a *recorded* trace, whose bound
+// symbols are the calls as the front end saw them (arguments as written, outputs with the metadata
+// PyTorch produced); writing encodes a recorded trace back, so read-then-write is the identity.
+// load_trace_file also checks the file against the schema and the meta functions and returns the
+// trace as thundercc traces it (decompositions included, names as Thunder assigns them).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "thundercc/ir/trace.h"
+
+namespace thundercc {
+
+inline constexpr const char* kTraceFormat = "thundercc.trace";
+inline constexpr int kTraceFormatVersion = 1;
+
+// A bad input file: the message names the file, the place (a JSON pointer or a bound symbol) and
+// what is wrong.
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Decodes a document that already passed the schema. Throws LoadError on semantic errors
+// (undefined or duplicate names, unknown symbols), with `where` prefixing messages.
+Trace decode_trace(const nlohmann::json& doc, const std::string& where);
+nlohmann::json encode_trace(const Trace& recorded);
+
+// Re-traces a recorded trace: every bound symbol is called again (binding its arguments, running
+// its meta function and decomposition) and the computed output metadata must equal the recorded.
+Trace retrace(const Trace& recorded, const std::string& where);
+
+struct LoadedTrace {
+  Trace recorded;
+  Trace traced;
+};
+
+// Reads, schema-checks, decodes and re-traces a trace.json.
+LoadedTrace load_trace_file(const std::string& path);
+// The same, from text already in memory (`where` names it in messages).
+LoadedTrace load_trace_text(const std::string& text, const std::string& where);
+
+}  // namespace thundercc

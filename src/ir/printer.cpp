@@ -1,0 +1,128 @@
+#include "thundercc/ir/printer.h"
+
+#include <map>
+#include <set>
+
+#include "thundercc/ir/pyliteral.h"
+
+namespace thundercc {
+namespace {
+
+// The import line that brings a printing module (or a value namespace) into scope.
+const std::map<std::string, std::string>& import_lines() {
+  static const std::map<std::string, std::string> lines{
+      {"ltorch", "import thunder.torch as ltorch"},
+      {"prims", "import thunder.core.prims as prims"},
+      {"dtypes", "import thunder.core.dtypes as dtypes"},
+      {"devices", "import thunder.core.devices as devices"},
+      {"torch", "import torch"},
+  };
+  return lines;
+}
+
+std::string print_output(const Value& out) {
+  if (out.is_tensor() || out.is_number_proxy()) return py_repr(out);
+  if (out.is_sequence()) {
+    std::string s = "(";
+    const auto& items = out.items();
+    for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + print_output(items[i]);
+    return s + (items.size() == 1 ? ",)" : ")");
+  }
+  return "_";
+}
+
+std::string statement(const BoundSymbol& bsym) {
+  std::string call = print_call(*bsym.sym, bsym.args, bsym.kwargs);
+  if (bsym.output.is_none()) return call;
+  std::string line = print_output(bsym.output) + " = " + call;
+  if (bsym.output.is_tensor() || bsym.output.is_number_proxy())
+    line += "  # " + py_repr(bsym.output) + ": \"" + type_string(bsym.output) + "\"";
+  return line;
+}
+
+void print_nested(std::string& out, const BoundSymbol& bsym, const std::string& indent, bool commented, int depth,
+                  const PrintOptions& options) {
+  for (const auto& h : bsym.header) out += indent + "# " + h + "\n";
+  out += indent + (commented ? "# " : "") + statement(bsym) + "\n";
+  if (depth >= options.depth) return;
+  for (const auto& sub : bsym.subsymbols) print_nested(out, sub, indent + "  ", true, depth + 1, options);
+}
+
+void note_value_modules(const Value& v, std::set<std::string>& modules) {
+  switch (v.kind()) {
+    case Value::Kind::DType: modules.insert("dtypes"); break;
+    case Value::Kind::Device: modules.insert("devices"); break;
+    case Value::Kind::Tuple: case Value::Kind::List:
+      for (const auto& x : v.items()) note_value_modules(x, modules);
+      break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+std::string type_string(const Value& proxy) {
+  if (proxy.is_tensor()) return proxy.as_tensor().meta().type_string();
+  const auto& n = proxy.as_number_proxy();
+  std::string s = number_kind_name(n->kind);
+  if (n->value) s += " " + py_repr(*n->value);
+  return s;
+}
+
+std::string print_call(const Symbol& sym, const Values& args, const Kwargs& kwargs) {
+  std::string s = sym.qualified_name() + "(";
+  bool first = true;
+  for (const auto& a : args) {
+    s += (first ? "" : ", ") + py_repr(a);
+    first = false;
+  }
+  for (const auto& [k, v] : kwargs) {
+    s += (first ? "" : ", ") + k + "=" + py_repr(v);
+    first = false;
+  }
+  return s + ")";
+}
+
+std::string print_bound_symbol(const BoundSymbol& bsym, const PrintOptions& options) {
+  std::string out;
+  print_nested(out, bsym, "", false, 0, options);
+  out.pop_back();  // no trailing newline
+  return out;
+}
+
+std::string print_trace(const Trace& trace, const PrintOptions& options) {
+  std::set<std::string> modules{"torch"};
+  bool uses_tensor_methods = false;
+  for (const auto& b : trace.bound_symbols) {
+    if (b.sym->module == "Tensor") uses_tensor_methods = true;
+    else if (!b.sym->module.empty()) modules.insert(b.sym->module);
+    for (const auto& a : b.args) note_value_modules(a, modules);
+    for (const auto& [k, v] : b.kwargs) note_value_modules(v, modules);
+  }
+  std::set<std::string> imports;  // sorted by the text, which sorts by module name
+  for (const auto& m : modules) {
+    auto it = import_lines().find(m);
+    imports.insert(it != import_lines().end() ? it->second : "import " + m);
+  }
+
+  std::string out;
+  if (!trace.provenance.empty()) out += "# Constructed by " + trace.provenance + "\n";
+  for (const auto& line : imports) out += line + "\n";
+  if (uses_tensor_methods) out += "from torch import Tensor\n";
+  out += "from thunder.executors.torchex import no_autocast\n\n";
+  out += "@torch.no_grad()\n@no_autocast\ndef " + trace.name + "(";
+  for (size_t i = 0; i < trace.inputs.size(); ++i) out += (i ? ", " : "") + trace.inputs[i].name;
+  out += "):\n";
+  for (const auto& in : trace.inputs) {
+    std::vector<Value> proxies;
+    if (in.value.is_tensor() || in.value.is_number_proxy()) proxies.push_back(in.value);
+    else in.value.for_each_tensor([&](const Tensor& t) { proxies.emplace_back(t); });
+    if (in.value.is_sequence()) out += "  # " + in.name + ": \"Collection\"\n";
+    for (const auto& p : proxies) out += "  # " + py_repr(p) + ": \"" + type_string(p) + "\"\n";
+  }
+  for (const auto& b : trace.bound_symbols) print_nested(out, b, "  ", false, 0, options);
+  out += "  return " + py_repr(trace.output) + "\n";
+  return out;
+}
+
+}  // namespace thundercc

@@ -1,0 +1,181 @@
+#include "thundercc/ir/pyliteral.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "thundercc/errors.h"
+
+namespace thundercc {
+namespace {
+
+class LiteralParser {
+ public:
+  explicit LiteralParser(std::string_view text) : s_(text) {}
+
+  Value parse_all() {
+    Value v = parse();
+    skip_space();
+    if (pos_ != s_.size()) fail("trailing characters");
+    return v;
+  }
+
+ private:
+  std::string_view s_;
+  size_t pos_ = 0;
+
+  [[noreturn]] void fail(const char* what) const {
+    throw ThunderError("ValueError", str("invalid Python literal '", s_, "': ", what));
+  }
+  void skip_space() {
+    while (pos_ < s_.size() && s_[pos_] == ' ') ++pos_;
+  }
+  bool consume(std::string_view tok) {
+    skip_space();
+    if (s_.substr(pos_, tok.size()) == tok) {
+      pos_ += tok.size();
+      return true;
+    }
+    return false;
+  }
+
+  Value parse() {
+    skip_space();
+    if (consume("None")) return None{};
+    if (consume("True")) return true;
+    if (consume("False")) return false;
+    if (consume("...")) return EllipsisValue{};
+    if (pos_ < s_.size() && (s_[pos_] == '\'' || s_[pos_] == '"')) return parse_string();
+    if (consume("(")) return parse_sequence(')', false);
+    if (consume("[")) return parse_sequence(']', true);
+    return parse_number();
+  }
+
+  Value parse_string() {
+    char quote = s_[pos_++];
+    auto end = s_.find(quote, pos_);
+    if (end == std::string_view::npos) fail("unterminated string");
+    std::string out(s_.substr(pos_, end - pos_));
+    pos_ = end + 1;
+    return out;
+  }
+
+  Value parse_sequence(char close, bool is_list) {
+    Values items;
+    bool trailing_comma = false;
+    while (!consume(std::string_view(&close, 1))) {
+      items.push_back(parse());
+      trailing_comma = consume(",");
+      if (!trailing_comma) {
+        if (!consume(std::string_view(&close, 1))) fail("expected ',' or a closing bracket");
+        break;
+      }
+    }
+    // "(1)" is just 1 in Python; "(1,)" is a tuple.
+    if (!is_list && items.size() == 1 && !trailing_comma) return items[0];
+    return is_list ? Value::list(std::move(items)) : Value::tuple(std::move(items));
+  }
+
+  Value parse_number() {
+    size_t start = pos_;
+    while (pos_ < s_.size() && std::string_view("+-0123456789.eE").find(s_[pos_]) != std::string_view::npos) ++pos_;
+    auto tok = s_.substr(start, pos_ - start);
+    if (tok.empty()) fail("expected a value");
+    bool is_float = tok.find_first_of(".eE") != std::string_view::npos;
+    if (is_float) {
+      double d = 0;
+      auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), d);
+      if (ec != std::errc() || end != tok.data() + tok.size()) fail("bad float");
+      return d;
+    }
+    int64_t i = 0;
+    auto [end, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), i);
+    if (ec != std::errc() || end != tok.data() + tok.size()) fail("bad int");
+    return i;
+  }
+};
+
+std::string join_repr(const Values& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + py_repr(items[i]);
+  return out;
+}
+
+std::string optional_int(const std::optional<int64_t>& x) { return x ? std::to_string(*x) : "None"; }
+
+}  // namespace
+
+Value parse_py_literal(std::string_view text) { return LiteralParser(text).parse_all(); }
+
+std::string float_repr(double x) {
+  if (std::isnan(x)) return "float('NaN')";
+  if (std::isinf(x)) return x > 0 ? "float('inf')" : "-float('inf')";
+  if (x == 0) return std::signbit(x) ? "-0.0" : "0.0";
+  // Shortest round-trip digits in scientific form, then laid out as Python's repr does:
+  // positional for exponents in [-5, 16), scientific otherwise.
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);
+  bool negative = sci[0] == '-';
+  if (negative) sci.erase(0, 1);
+  auto epos = sci.find('e');
+  int exponent = std::stoi(sci.substr(epos + 1));
+  std::string digits;
+  for (char c : sci.substr(0, epos))
+    if (c != '.') digits += c;
+  std::string out;
+  int ndigits = static_cast<int>(digits.size());
+  if (exponent >= -5 && exponent < 16) {
+    if (exponent < 0) {
+      out = "0." + std::string(-exponent - 1, '0') + digits;
+    } else if (exponent + 1 >= ndigits) {
+      out = digits + std::string(exponent + 1 - ndigits, '0') + ".0";
+    } else {
+      out = digits.substr(0, exponent + 1) + "." + digits.substr(exponent + 1);
+    }
+  } else {
+    out = digits.substr(0, 1);
+    if (ndigits > 1) out += "." + digits.substr(1);
+    char ebuf[16];
+    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    out += ebuf;
+  }
+  return negative ? "-" + out : out;
+}
+
+std::string py_repr(const Value& v) {
+  using K = Value::Kind;
+  switch (v.kind()) {
+    case K::None: return "None";
+    case K::Bool: return v.as_bool() ? "True" : "False";
+    case K::Int: return std::to_string(v.as_int());
+    case K::Float: return float_repr(v.as_float());
+    case K::Complex: {
+      auto c = v.as_complex();
+      return "complex(" + float_repr(c.real()) + ", " + float_repr(c.imag()) + ")";
+    }
+    case K::String: {
+      const auto& s = v.as_string();
+      return s.find('\'') == std::string::npos ? "'" + s + "'" : "\"" + s + "\"";
+    }
+    case K::Tuple: {
+      const auto& items = v.items();
+      return "(" + join_repr(items) + (items.size() == 1 ? ",)" : ")");
+    }
+    case K::List: return "[" + join_repr(v.items()) + "]";
+    case K::Slice: {
+      const auto& s = v.as_slice();
+      // Thunder prints slices without spaces: slice(0,2,None).
+      return "slice(" + optional_int(s.start) + "," + optional_int(s.stop) + "," + optional_int(s.step) + ")";
+    }
+    case K::Ellipsis: return "...";
+    case K::DType: return "dtypes." + v.as_dtype().full_name();
+    case K::TorchDType: return "torch." + std::string(v.as_dtype().torch_name());
+    case K::Device: return "devices.Device(\"" + v.as_device().str() + "\")";
+    case K::TorchDevice: return "torch.device(\"" + v.as_any_device().str() + "\")";
+    case K::Tensor: return v.as_tensor().name();
+    case K::Number: return v.as_number_proxy()->name;
+  }
+  return "None";
+}
+
+}  // namespace thundercc

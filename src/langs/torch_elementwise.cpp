@@ -1,0 +1,239 @@
+// Elementwise torch-language ops: type promotion, broadcasting, then the prim.
+#include <cmath>
+
+#include "langs/torch_registry.h"
+#include "thundercc/ir/pyliteral.h"
+
+namespace thundercc::ltorch {
+
+using clang::Promotion;
+
+void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags) {
+  Symbol s;
+  auto ids = op.ids.begin();
+  s.id = *ids;
+  for (++ids; ids != op.ids.end(); ++ids) s.aliases.emplace_back(*ids);
+  s.name = op.name ? op.name : s.id.substr(s.id.rfind('.') + 1);
+  s.module = "ltorch";
+  s.signature = Signature::parse(op.signature);
+  s.meta = op.decomposition;
+  s.tags = std::move(tags);
+  table.add(std::move(s));
+}
+
+std::optional<DType> optional_dtype(const Value& v) {
+  if (v.is_none()) return std::nullopt;
+  return v.as_dtype().strong();
+}
+
+std::optional<Dims> optional_dims(const Value& v) {
+  if (v.is_none()) return std::nullopt;
+  return v.as_ints();
+}
+
+Tensor op(std::string_view id, const Values& args, const Kwargs& kwargs) {
+  Value out = call(id, args, kwargs);
+  check(out.is_tensor(), [&] { return str(id, " was expected to return a tensor"); });
+  return out.as_tensor();
+}
+
+Tensor abs(const Tensor& a) { return op("torch.abs", {a}); }
+Tensor exp(const Tensor& a) { return op("torch.exp", {a}); }
+Tensor log(const Tensor& a) { return op("torch.log", {a}); }
+Tensor log1p(const Tensor& a) { return op("torch.log1p", {a}); }
+Tensor sqrt(const Tensor& a) { return op("torch.sqrt", {a}); }
+Tensor rsqrt(const Tensor& a) { return op("torch.rsqrt", {a}); }
+Tensor reciprocal(const Tensor& a) { return op("torch.reciprocal", {a}); }
+Tensor erf(const Tensor& a) { return op("torch.erf", {a}); }
+Tensor tanh(const Tensor& a) { return op("torch.tanh", {a}); }
+Tensor neg(const Tensor& a) { return op("torch.neg", {a}); }
+Tensor sigmoid(const Tensor& a) { return op("torch.sigmoid", {a}); }
+Tensor logical_not(const Tensor& a) { return op("torch.logical_not", {a}); }
+Tensor add(const Value& a, const Value& b, const Value& alpha) { return op("torch.add", {a, b}, {{"alpha", alpha}}); }
+Tensor sub(const Value& a, const Value& b, const Value& alpha) { return op("torch.sub", {a, b}, {{"alpha", alpha}}); }
+Tensor mul(const Value& a, const Value& b) { return op("torch.mul", {a, b}); }
+Tensor true_divide(const Value& a, const Value& b) { return op("torch.true_divide", {a, b}); }
+Tensor pow(const Value& a, const Value& b) { return op("torch.pow", {a, b}); }
+Tensor maximum(const Value& a, const Value& b) { return op("torch.maximum", {a, b}); }
+Tensor eq(const Value& a, const Value& b) { return op("torch.eq", {a, b}); }
+Tensor ne(const Value& a, const Value& b) { return op("torch.ne", {a, b}); }
+Tensor lt(const Value& a, const Value& b) { return op("torch.lt", {a, b}); }
+Tensor le(const Value& a, const Value& b) { return op("torch.le", {a, b}); }
+Tensor gt(const Value& a, const Value& b) { return op("torch.gt", {a, b}); }
+Tensor ge(const Value& a, const Value& b) { return op("torch.ge", {a, b}); }
+Tensor where(const Value& pred, const Value& a, const Value& b) { return op("torch.where", {pred, a, b}); }
+Tensor masked_fill(const Tensor& a, const Tensor& mask, const Value& value) {
+  return op("torch.masked_fill", {a, mask, value});
+}
+
+namespace {
+
+struct UnaryOp {
+  const char* id;
+  clang::UnaryPrim prim;
+  Promotion promotion;
+};
+
+// torch.X, also callable as Tensor.X.
+const UnaryOp kUnaryOps[] = {
+    {"abs", prims::abs, Promotion::ComplexToFloat},    {"acos", prims::acos, Promotion::IntToFloat},
+    {"acosh", prims::acosh, Promotion::IntToFloat},    {"asin", prims::asin, Promotion::IntToFloat},
+    {"asinh", prims::asinh, Promotion::IntToFloat},    {"atan", prims::atan, Promotion::IntToFloat},
+    {"atanh", prims::atanh, Promotion::IntToFloat},    {"bitwise_not", prims::bitwise_not, Promotion::Default},
+    {"ceil", prims::ceil, Promotion::Default},         {"cos", prims::cos, Promotion::IntToFloat},
+    {"cosh", prims::cosh, Promotion::IntToFloat},      {"digamma", prims::digamma, Promotion::IntToFloat},
+    {"erf", prims::erf, Promotion::IntToFloat},        {"erfc", prims::erfc, Promotion::IntToFloat},
+    {"erfinv", prims::erfinv, Promotion::IntToFloat},  {"exp", prims::exp, Promotion::IntToFloat},
+    {"exp2", prims::exp2, Promotion::IntToFloat},      {"expm1", prims::expm1, Promotion::IntToFloat},
+    {"floor", prims::floor, Promotion::Default},       {"isfinite", prims::isfinite, Promotion::AlwaysBool},
+    {"lgamma", prims::lgamma, Promotion::IntToFloat},  {"log", prims::log, Promotion::IntToFloat},
+    {"log10", prims::log10, Promotion::IntToFloat},    {"log1p", prims::log1p, Promotion::IntToFloat},
+    {"log2", prims::log2, Promotion::IntToFloat},      {"neg", prims::neg, Promotion::Default},
+    {"reciprocal", prims::reciprocal, Promotion::IntToFloat}, {"round", prims::round, Promotion::Default},
+    {"rsqrt", prims::rsqrt, Promotion::IntToFloat},    {"sign", prims::sign, Promotion::Default},
+    {"signbit", prims::signbit, Promotion::AlwaysBool}, {"sin", prims::sin, Promotion::IntToFloat},
+    {"sinh", prims::sinh, Promotion::IntToFloat},      {"sqrt", prims::sqrt, Promotion::IntToFloat},
+    {"tan", prims::tan, Promotion::IntToFloat},        {"tanh", prims::tanh, Promotion::IntToFloat},
+    {"trunc", prims::trunc, Promotion::Default},
+};
+
+struct BinaryOp {
+  const char* id;
+  clang::BinaryPrim prim;
+  Promotion promotion;
+};
+
+const BinaryOp kBinaryOps[] = {
+    {"mul", prims::mul, Promotion::Default},          {"true_divide", prims::div, Promotion::IntToFloat},
+    {"remainder", prims::remainder, Promotion::Default}, {"pow", prims::pow, Promotion::BoolToLong},
+    {"maximum", prims::maximum, Promotion::Default},  {"minimum", prims::minimum, Promotion::Default},
+    {"eq", prims::eq, Promotion::AlwaysBool},         {"ne", prims::ne, Promotion::AlwaysBool},
+    {"lt", prims::lt, Promotion::AlwaysBool},         {"le", prims::le, Promotion::AlwaysBool},
+    {"gt", prims::gt, Promotion::AlwaysBool},         {"ge", prims::ge, Promotion::AlwaysBool},
+    {"atan2", prims::atan2, Promotion::IntToFloat},   {"fmod", prims::fmod, Promotion::Default},
+    {"bitwise_and", prims::bitwise_and, Promotion::Default}, {"bitwise_or", prims::bitwise_or, Promotion::Default},
+    {"bitwise_xor", prims::bitwise_xor, Promotion::Default},
+};
+
+bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
+
+Tensor floor_divide_impl(const Value& a, const Value& b) {
+  auto [computation, result] = clang::elementwise_type_promotion({a, b}, Promotion::Default);
+  if (result.is_exact()) {
+    // Python's floor division on integers: truncating division, minus one where the signs differ
+    // and the division is inexact.
+    Values ab = clang::maybe_broadcast({a, b});
+    Value x = clang::maybe_convert_to_dtype(ab[0], computation), y = clang::maybe_convert_to_dtype(ab[1], computation);
+    Tensor quotient = prims::div(x, y);
+    Tensor signs_differ = prims::ne(prims::lt(x, computation.is_bool() ? Value(false) : Value(int64_t{0})),
+                                    prims::lt(y, computation.is_bool() ? Value(false) : Value(int64_t{0})));
+    Tensor inexact = prims::ne(prims::fmod(x, y), int64_t{0});
+    Tensor offset = prims::convert_element_type(prims::bitwise_and(signs_differ, inexact), computation);
+    return clang::convert(prims::sub(quotient, offset), result);
+  }
+  return clang::convert(prims::floor(clang::elementwise_binary(a, b, prims::div, Promotion::Default)), result);
+}
+
+}  // namespace
+
+void register_elementwise(SymbolTable& t) {
+  for (const auto& u : kUnaryOps) {
+    std::string id = std::string("torch.") + u.id;
+    std::string method = std::string("torch.Tensor.") + u.id;
+    auto prim = u.prim;
+    auto promotion = u.promotion;
+    define(t, {{id.c_str(), method.c_str()}, "a, /", [prim, promotion](const Args& x) -> Value {
+             return clang::elementwise_unary(x["a"], prim, promotion);
+           }}, {"ELEMENTWISE_OP"});
+  }
+  for (const auto& b : kBinaryOps) {
+    std::string id = std::string("torch.") + b.id;
+    std::string method = std::string("torch.Tensor.") + b.id;
+    auto prim = b.prim;
+    auto promotion = b.promotion;
+    define(t, {{id.c_str(), method.c_str()}, "a, b, /", [prim, promotion](const Args& x) -> Value {
+             return clang::elementwise_binary(x["a"], x["b"], prim, promotion);
+           }}, {"ELEMENTWISE_OP"});
+  }
+
+  define(t, {{"torch.add", "torch.Tensor.add", "torch.Tensor.__add__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
+    Value b = x["b"];
+    if (!is_one(x["alpha"])) b = ltorch::mul(b, x["alpha"]);
+    return clang::elementwise_binary(x["a"], b, prims::add, Promotion::Default);
+  }});
+  define(t, {{"torch.sub", "torch.Tensor.sub", "torch.Tensor.__sub__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
+    Value b = x["b"];
+    if (!is_one(x["alpha"])) b = ltorch::mul(b, x["alpha"]);
+    return clang::elementwise_binary(x["a"], b, prims::sub, Promotion::Default);
+  }});
+  define(t, {{"torch.div", "torch.Tensor.div"}, "a, b, /, *, rounding_mode=None", [](const Args& x) -> Value {
+    const auto& mode = x["rounding_mode"];
+    if (mode.is_none()) return ltorch::true_divide(x["a"], x["b"]);
+    if (mode.as_string() == "floor") return floor_divide_impl(x["a"], x["b"]);
+    check(mode.as_string() == "trunc", [&] { return str("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", mode.as_string(), "'"); }, "ValueError");
+    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
+    Tensor q = clang::elementwise_binary(x["a"], x["b"], prims::div, Promotion::Default);
+    return result.is_exact() ? q : clang::convert(prims::trunc(clang::convert(q, computation)), result);
+  }});
+  define(t, {{"torch.floor_divide", "torch.Tensor.floor_divide", "torch.Tensor.__floordiv__"}, "a, b, /",
+             [](const Args& x) -> Value { return floor_divide_impl(x["a"], x["b"]); }});
+
+  define(t, {{"torch.where", "torch.Tensor.where"}, "pred, a, b, /", [](const Args& x) -> Value {
+    const auto& pred = x["pred"];
+    check(pred.is_tensor() && pred.as_tensor().dtype().is_bool(), [&] {
+      return str("where expected condition to be a boolean tensor, but got ", pred.is_tensor() ? pred.as_tensor().dtype().full_name() : py_repr(pred));
+    });
+    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
+    Values args = clang::maybe_broadcast({pred, x["a"], x["b"]});
+    return prims::where(args[0], clang::maybe_convert_to_dtype(args[1], result), clang::maybe_convert_to_dtype(args[2], result));
+  }});
+  define(t, {{"torch.masked_fill", "torch.Tensor.masked_fill"}, "a, /, mask, value", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return ltorch::where(x["mask"], clang::maybe_convert_to_dtype(x["value"], a.dtype()), a);
+  }});
+  define(t, {{"torch.clamp", "torch.Tensor.clamp", "torch.clip"}, "a, /, min=None, max=None", [](const Args& x) -> Value {
+    check(!x.is_none("min") || !x.is_none("max"), "clamp: at least one of 'min' or 'max' must not be None", "ValueError");
+    Tensor out = x.tensor("a");
+    if (!x.is_none("min")) out = ltorch::maximum(out, x["min"]);
+    if (!x.is_none("max")) out = op("torch.minimum", {out, x["max"]});
+    return out;
+  }});
+  define(t, {{"torch.logical_not", "torch.Tensor.logical_not"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    if (a.dtype().is_bool()) return prims::bitwise_not(a);
+    return ltorch::eq(a, int64_t{0});
+  }});
+
+  define(t, {{"torch.sigmoid", "torch.Tensor.sigmoid", "torch.nn.functional.sigmoid"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return 1.0 / (1.0 + exp(-a));
+  }});
+  define(t, {{"torch.relu", "torch.Tensor.relu", "torch.nn.functional.relu"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return where(a > 0, a, int64_t{0});
+  }});
+  define(t, {{"torch.nn.functional.gelu"}, "a, /, *, approximate='none'", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& approximate = x["approximate"].as_string();
+    if (approximate == "none") {
+      Tensor phi = 0.5 + 0.5 * erf(a / std::sqrt(2.0));
+      return a * phi;
+    }
+    check(approximate == "tanh", [&] { return str("gelu does not support the approximate='", approximate, "' argument"); }, "ValueError");
+    Tensor a_cube = a * a * a;
+    Tensor inner = std::sqrt(2.0 / M_PI) * (a + 0.044715 * a_cube);
+    return 0.5 * a * (1.0 + tanh(inner));
+  }});
+  define(t, {{"torch.nn.functional.silu"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a * sigmoid(a);
+  }});
+  define(t, {{"torch.nn.functional.softplus"}, "a, /, beta=1, threshold=20", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    Tensor scaled = mul(a, x["beta"]);
+    Tensor soft = true_divide(log1p(exp(scaled)), x["beta"]);
+    return where(gt(scaled, x["threshold"]), a, soft);
+  }});
+}
+
+}  // namespace thundercc::ltorch

@@ -1,0 +1,380 @@
+// Neural-network ops of the torch language: matmul and linear, normalization, losses,
+// attention, convolution and pooling.
+#include <cmath>
+#include <limits>
+
+#include "langs/torch_registry.h"
+#include "thundercc/ir/pyliteral.h"
+
+namespace thundercc::ltorch {
+namespace {
+
+using langs::canonicalize_dim;
+
+Tensor matmul_impl(const Tensor& a, const Tensor& b) {
+  if (a.ndim() <= 2 && b.ndim() <= 2) return prims::matmul(a, b);
+  if (a.ndim() > 2 && b.ndim() <= 2) {
+    // Fold the batch dimensions of a into its rows.
+    Shape out_shape(a.shape().begin(), a.shape().end() - 1);
+    if (b.ndim() == 2) out_shape.push_back(b.shape()[1]);
+    Tensor folded = reshape(a, {a.numel() / std::max<int64_t>(a.shape().back(), 1), a.shape().back()});
+    return reshape(prims::matmul(folded, b), out_shape);
+  }
+  // Both batched (or a is 1-D): expand the batch dimensions to their common shape.
+  Shape batch_a(a.shape().begin(), a.shape().end() - std::min<int64_t>(a.ndim(), 2));
+  Shape batch_b(b.shape().begin(), b.shape().end() - std::min<int64_t>(b.ndim(), 2));
+  Shape batch = langs::broadcast_shapes({batch_a, batch_b});
+  auto with_batch = [&](const Tensor& t) {
+    if (t.ndim() < 2) return t;
+    Shape s = batch;
+    s.insert(s.end(), t.shape().end() - 2, t.shape().end());
+    return t.shape() == s ? t : expand(t, s);
+  };
+  return prims::matmul(with_batch(a), with_batch(b));
+}
+
+std::vector<int64_t> pair(const Value& v, const char* what) {
+  auto xs = v.as_ints();
+  if (xs.size() == 1) xs.push_back(xs[0]);
+  check(xs.size() == 2, [&] { return str(what, " must be an int or a pair of ints, but got ", py_repr(v)); });
+  return xs;
+}
+
+// Per-sample losses from log-probabilities, class indices and an optional class weight.
+struct NllTerms {
+  Tensor loss;         // -w[t] * logp[t], zero where ignored
+  Tensor weight_used;  // w[t] (or 1), zero where ignored: the mean's denominator
+};
+
+NllTerms nll_terms(const Tensor& logp, const Tensor& target, const Value& weight, int64_t ignore_index) {
+  int64_t class_dim = logp.ndim() >= 2 ? 1 : 0;
+  check(target.dtype().is_integer(), [&] {
+    return str("nll_loss: expected target to have an integer dtype, but got ", target.dtype().full_name());
+  });
+  Shape expected = logp.shape();
+  expected.erase(expected.begin() + class_dim);
+  check(target.shape() == expected, [&] {
+    return str("Expected target of shape ", shape_repr(expected), " for input of shape ", shape_repr(logp.shape()),
+               ", but got ", shape_repr(target.shape()));
+  });
+  Tensor keep = ne(target, ignore_index);
+  Tensor safe_target = where(keep, target, int64_t{0});
+  Tensor picked = squeeze(prims::take_along_axis(logp, unsqueeze(safe_target, class_dim), class_dim), {class_dim});
+  Tensor loss = -picked;
+  Tensor w = full_like(loss, 1.0);
+  if (!weight.is_none()) {
+    Tensor flat_target = reshape(safe_target, {safe_target.numel()});
+    w = reshape(prims::take(weight.as_tensor(), flat_target, 0), safe_target.shape());
+    loss = loss * w;
+  }
+  return {where(keep, loss, 0.0), where(keep, w, 0.0)};
+}
+
+Tensor reduce_loss(const Tensor& loss, const Tensor& denominator, const std::string& reduction) {
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return sum(loss);
+  check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
+  return sum(loss) / sum(denominator);
+}
+
+Tensor cross_entropy_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  const auto& target = x.tensor("target");
+  const auto& reduction = x["reduction"].as_string();
+  double smoothing = x.real("label_smoothing");
+  check(smoothing >= 0.0 && smoothing <= 1.0, [&] {
+    return str("label_smoothing must be between 0.0 and 1.0. Got: ", float_repr(smoothing));
+  });
+  check(a.ndim() >= 1, "cross_entropy: expected an input of at least 1 dimension");
+  int64_t class_dim = a.ndim() >= 2 ? 1 : 0;
+  int64_t classes = a.shape()[class_dim];
+  Tensor logp = log_softmax(a, class_dim);
+
+  if (target.dtype().is_inexact()) {
+    // Class probabilities.
+    check(target.shape() == a.shape(), "cross_entropy: probability targets must have the input's shape");
+    Tensor p = smoothing > 0 ? target * (1.0 - smoothing) + smoothing / static_cast<double>(classes) : target;
+    Tensor weighted = logp * p;
+    if (!x.is_none("weight")) {
+      Shape wshape(a.ndim(), 1);
+      wshape[class_dim] = classes;
+      weighted = weighted * reshape(x.tensor("weight"), wshape);
+    }
+    Tensor loss = -sum(weighted, Dims{class_dim});
+    if (reduction == "none") return loss;
+    if (reduction == "sum") return sum(loss);
+    check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
+    return sum(loss) / static_cast<double>(std::max<int64_t>(a.numel() / std::max<int64_t>(classes, 1), 1));
+  }
+
+  if (smoothing == 0.0)
+    return op("torch.nn.functional.nll_loss", {logp, target, x["weight"], x["size_average"], x["ignore_index"], x["reduce"], x["reduction"]});
+
+  auto terms = nll_terms(logp, target, x["weight"], x.integer("ignore_index"));
+  Tensor weighted = logp;
+  if (!x.is_none("weight")) {
+    Shape wshape(a.ndim(), 1);
+    wshape[class_dim] = classes;
+    weighted = weighted * reshape(x.tensor("weight"), wshape);
+  }
+  Tensor keep = ne(target, x["ignore_index"]);
+  Tensor smooth = where(keep, -sum(weighted, Dims{class_dim}), 0.0);
+  Tensor nll = reduce_loss(terms.loss, terms.weight_used, reduction);
+  Tensor smooth_reduced = reduce_loss(smooth, terms.weight_used, reduction);
+  return (1.0 - smoothing) * nll + smooth_reduced * (smoothing / static_cast<double>(classes));
+}
+
+Tensor attention_impl(const Args& x) {
+  const auto& q = x.tensor("query");
+  const auto& k = x.tensor("key");
+  const auto& v = x.tensor("value");
+  check(q.ndim() >= 2 && k.ndim() >= 2 && v.ndim() >= 2, "scaled_dot_product_attention expects inputs of at least 2 dimensions");
+  int64_t L = q.shape()[q.ndim() - 2], S = k.shape()[k.ndim() - 2], E = q.shape().back();
+  double scale = x.is_none("scale") ? 1.0 / std::sqrt(static_cast<double>(E)) : x.real("scale");
+  Tensor scores = matmul(q, transpose(k, -2, -1)) * scale;
+  const auto neg_inf = -std::numeric_limits<double>::infinity();
+  if (x.flag("is_causal")) {
+    check(x.is_none("attn_mask"), "scaled_dot_product_attention: explicit attn_mask should not be set when is_causal=True", "ValueError");
+    Tensor causal = op("torch.tril", {full({L, S}, true, q.device(), dtypes::bool8)});
+    scores = masked_fill(scores, logical_not(causal), neg_inf);
+  } else if (!x.is_none("attn_mask")) {
+    const auto& mask = x.tensor("attn_mask");
+    scores = mask.dtype().is_bool() ? masked_fill(scores, logical_not(mask), neg_inf) : scores + mask;
+  }
+  Tensor weights = softmax(scores, -1);
+  double p = x.real("dropout_p");
+  if (p > 0.0) weights = dropout(weights, p, true);
+  return matmul(weights, v);
+}
+
+std::vector<int64_t> conv_padding(const Value& padding, const Tensor& weight, const std::vector<int64_t>& stride,
+                                  const std::vector<int64_t>& dilation) {
+  if (padding.kind() != Value::Kind::String) return pair(padding, "padding");
+  const auto& mode = padding.as_string();
+  if (mode == "valid") return {0, 0};
+  check(mode == "same", [&] { return str("Invalid padding string: '", mode, "'"); }, "ValueError");
+  check(stride[0] == 1 && stride[1] == 1, "padding='same' is not supported for strided convolutions", "ValueError");
+  std::vector<int64_t> out;
+  for (int i = 0; i < 2; ++i) {
+    int64_t total = dilation[i] * (weight.shape()[2 + i] - 1);
+    check(total % 2 == 0, "padding='same' with an asymmetric padding is not supported yet", "NotImplementedError");
+    out.push_back(total / 2);
+  }
+  return out;
+}
+
+Tensor conv2d_impl(const Args& x) {
+  Tensor a = x.tensor("a");
+  const auto& weight = x.tensor("weight");
+  bool unbatched = a.ndim() == 3;
+  check(a.ndim() == 3 || a.ndim() == 4, [&] {
+    return str("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", shape_repr(a.shape()));
+  });
+  if (unbatched) a = unsqueeze(a, 0);
+  auto stride = pair(x["stride"], "stride");
+  auto dilation = pair(x["dilation"], "dilation");
+  auto padding = conv_padding(x["padding"], weight, stride, dilation);
+  Tensor out = prims::convolution(a, weight, x["bias"], stride, padding, dilation, false, {0, 0}, x.integer("groups"));
+  return unbatched ? squeeze(out, {0}) : out;
+}
+
+Tensor max_pool2d_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  check(!x.flag("return_indices"), "max_pool2d with return_indices=True is not supported yet", "NotImplementedError");
+  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str("max_pool2d: expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
+  check(a.dtype().is_float(), "max_pool2d: only floating point inputs are supported", "NotImplementedError");
+  auto kernel = pair(x["kernel_size"], "kernel_size");
+  auto stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? kernel : pair(x["stride"], "stride");
+  auto padding = pair(x["padding"], "padding");
+  auto dilation = pair(x["dilation"], "dilation");
+  bool ceil_mode = x.flag("ceil_mode");
+  std::vector<std::array<int64_t, 3>> config(a.ndim(), {0, 0, 0});
+  Shape out_size;
+  for (int i = 0; i < 2; ++i) {
+    int64_t dim = a.ndim() - 2 + i, n = a.shape()[dim];
+    int64_t window = dilation[i] * (kernel[i] - 1) + 1;
+    check(padding[i] * 2 <= kernel[i], "pad should be at most half of effective kernel size");
+    int64_t span = n + 2 * padding[i] - window;
+    int64_t out = (ceil_mode ? (span + stride[i] - 1) / stride[i] : span / stride[i]) + 1;
+    // In ceil mode the last window must start inside the input or its left padding.
+    if (ceil_mode && (out - 1) * stride[i] >= n + padding[i]) --out;
+    check(out > 0, [&] { return str("max_pool2d: the output size is too small for input ", shape_repr(a.shape())); });
+    int64_t needed = (out - 1) * stride[i] + window;
+    config[dim] = {padding[i], needed - n - padding[i], 0};
+    out_size.push_back(out);
+  }
+  Tensor padded = prims::pad(a, -std::numeric_limits<double>::infinity(), config);
+  Tensor windows = padded;
+  for (int i = 0; i < 2; ++i) {
+    int64_t window = dilation[i] * (kernel[i] - 1) + 1;
+    // unfold moves each window to a new last dimension: (..., H', W, kh) then (..., H', W', kh, kw).
+    windows = prims::unfold(windows, a.ndim() - 2 + i, window, stride[i]);
+  }
+  if (dilation[0] > 1 || dilation[1] > 1) {
+    std::vector<int64_t> start(windows.ndim(), 0), end(windows.shape()), step(windows.ndim(), 1);
+    step[windows.ndim() - 2] = dilation[0];
+    step[windows.ndim() - 1] = dilation[1];
+    windows = prims::slice_prim(windows, start, end, step);
+  }
+  return prims::amax(windows, {windows.ndim() - 2, windows.ndim() - 1});
+}
+
+Tensor adaptive_avg_pool2d_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str("adaptive_avg_pool2d: expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
+  int64_t H = a.shape()[a.ndim() - 2], W = a.shape()[a.ndim() - 1];
+  std::vector<int64_t> size;
+  const auto& requested = x["output_size"];
+  if (requested.is_int_like()) size = {requested.as_int(), requested.as_int()};
+  else
+    for (size_t i = 0; i < 2; ++i) {
+      const auto& s = requested.items().at(i);
+      size.push_back(s.is_none() ? (i == 0 ? H : W) : s.as_int());
+    }
+  int64_t oh = size[0], ow = size[1];
+  check(oh > 0 && ow > 0, "adaptive_avg_pool2d: output size must be positive");
+  Shape batch(a.shape().begin(), a.shape().end() - 2);
+  if (H % oh == 0 && W % ow == 0) {
+    Shape split = batch;
+    split.insert(split.end(), {oh, H / oh, ow, W / ow});
+    int64_t r = static_cast<int64_t>(split.size());
+    return mean(reshape(a, split), Dims{r - 3, r - 1});
+  }
+  // Uneven bins: average each window [floor(i*H/oh), ceil((i+1)*H/oh)) separately.
+  std::vector<Tensor> rows;
+  int64_t hd = a.ndim() - 2, wd = a.ndim() - 1;
+  for (int64_t i = 0; i < oh; ++i) {
+    int64_t h0 = i * H / oh, h1 = ((i + 1) * H + oh - 1) / oh;
+    std::vector<Tensor> cols;
+    for (int64_t j = 0; j < ow; ++j) {
+      int64_t w0 = j * W / ow, w1 = ((j + 1) * W + ow - 1) / ow;
+      cols.push_back(mean(narrow(narrow(a, hd, h0, h1 - h0), wd, w0, w1 - w0), Dims{hd, wd}, true));
+    }
+    rows.push_back(cat(cols, wd));
+  }
+  return cat(rows, hd);
+}
+
+Tensor batch_norm_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  check(a.ndim() >= 2, [&] { return str("batch_norm: expected an input of at least 2 dimensions, but got ", shape_repr(a.shape())); });
+  int64_t C = a.shape()[1];
+  Shape param_shape(a.ndim(), 1);
+  param_shape[1] = C;
+  DType computation = clang::computation_dtype(a.dtype());
+  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
+  Tensor mean_, var_;
+  if (x.flag("training")) {
+    Dims dims{0};
+    for (int64_t d = 2; d < a.ndim(); ++d) dims.push_back(d);
+    std::tie(var_, mean_) = var_mean(a_, dims, 0, true);
+  } else {
+    check(!x.is_none("running_mean") && !x.is_none("running_var"), "batch_norm: running_mean and running_var must be given when training=False");
+    mean_ = reshape(x.tensor("running_mean"), param_shape);
+    var_ = reshape(x.tensor("running_var"), param_shape);
+  }
+  Tensor out = (a_ - mean_) * rsqrt(var_ + x.real("eps"));
+  if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
+  if (!x.is_none("bias")) out = out + reshape(x.tensor("bias"), param_shape);
+  return out.dtype() == a.dtype() ? out : to(out, a.dtype());
+}
+
+Tensor layer_norm_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  auto normalized = x.ints("normalized_shape");
+  auto n = static_cast<int64_t>(normalized.size());
+  check(n >= 1 && n <= a.ndim() && std::equal(normalized.begin(), normalized.end(), a.shape().end() - n), [&] {
+    return str("Given normalized_shape=", langs::dims_repr(normalized), ", expected input with shape [*, ",
+               langs::dims_repr(normalized).substr(1), ", but got input of size ", shape_repr(a.shape()));
+  });
+  Dims dims;
+  for (int64_t d = a.ndim() - n; d < a.ndim(); ++d) dims.push_back(d);
+  DType computation = clang::computation_dtype(a.dtype());
+  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
+  auto [var_, mean_] = var_mean(a_, dims, 0, true);
+  Tensor rstd = rsqrt(var_ + x.real("eps"));
+  Tensor out = (a_ - mean_) * rstd;
+  if (!x.is_none("weight")) out = out * x.tensor("weight");
+  if (!x.is_none("bias")) out = out + x.tensor("bias");
+  return out.dtype() == a.dtype() ? out : to(out, a.dtype());
+}
+
+}  // namespace
+
+Tensor matmul(const Tensor& a, const Tensor& b) { return op("torch.matmul", {a, b}); }
+Tensor dropout(const Tensor& a, double p, bool training) { return op("torch.nn.functional.dropout", {a, p, training}); }
+
+void register_nn(SymbolTable& t) {
+  define(t, {{"torch.matmul", "torch.Tensor.matmul", "torch.Tensor.__matmul__"}, "a, b, /",
+             [](const Args& x) -> Value { return matmul_impl(x.tensor("a"), x.tensor("b")); }});
+  define(t, {{"torch.bmm", "torch.Tensor.bmm"}, "a, b, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& b = x.tensor("b");
+    check(a.ndim() == 3 && b.ndim() == 3, [&] { return str("bmm expects 3D tensors, but got ", a.ndim(), "D and ", b.ndim(), "D"); });
+    check(a.shape()[0] == b.shape()[0], "bmm expects both tensors to have the same batch size");
+    return prims::matmul(a, b);
+  }});
+  define(t, {{"torch.nn.functional.linear"}, "a, w, /, bias=None",
+             [](const Args& x) -> Value { return prims::linear(x.tensor("a"), x.tensor("w"), x["bias"]); }});
+  define(t, {{"torch.nn.functional.embedding"},
+             "a, weight, /, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
+             [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& weight = x.tensor("weight");
+    check(x.is_none("max_norm"), "embedding with max_norm is not supported yet", "NotImplementedError");
+    check(a.dtype().is_integer(), [&] { return str("Expected tensor for argument #1 'indices' to have an integer dtype, but got ", a.dtype().full_name()); });
+    check(weight.ndim() == 2, "'weight' must be 2-D");
+    if (a.ndim() == 1) return prims::take(weight, a, 0);
+    Shape out_shape = a.shape();
+    out_shape.push_back(weight.shape()[1]);
+    return reshape(prims::take(weight, reshape(a, {a.numel()}), 0), out_shape);
+  }});
+  define(t, {{"torch.nn.functional.layer_norm"}, "a, /, normalized_shape, weight=None, bias=None, eps=1e-05",
+             [](const Args& x) -> Value { return layer_norm_impl(x); }});
+  define(t, {{"torch.nn.functional.batch_norm"},
+             "a, /, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05",
+             [](const Args& x) -> Value { return batch_norm_impl(x); }});
+  define(t, {{"torch.nn.functional.dropout"}, "a, /, p=0.5, training=True, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    double p = x.real("p");
+    check(p >= 0.0 && p <= 1.0, [&] { return str("dropout probability has to be between 0 and 1, but got ", float_repr(p)); }, "ValueError");
+    if (!x.flag("training") || p == 0.0) return a;
+    if (p == 1.0) return zeros_like(a);
+    Tensor r = prims::uniform(a.shape(), 0.0, 1.0, a.device(), a.dtype().is_float() ? a.dtype() : dtypes::float32);
+    Tensor keep = r < (1.0 - p);
+    return a * keep * (1.0 / (1.0 - p));
+  }}, {"RANDOM_OP"});
+  define(t, {{"torch.nn.functional.nll_loss"},
+             "a, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'",
+             [](const Args& x) -> Value {
+    check(x.is_none("size_average") && x.is_none("reduce"), "nll_loss: size_average and reduce are deprecated; use reduction", "NotImplementedError");
+    auto terms = nll_terms(x.tensor("a"), x.tensor("target"), x["weight"], x.integer("ignore_index"));
+    return reduce_loss(terms.loss, terms.weight_used, x["reduction"].as_string());
+  }});
+  define(t, {{"torch.nn.functional.cross_entropy"},
+             "a, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0",
+             [](const Args& x) -> Value { return cross_entropy_impl(x); }});
+  define(t, {{"torch.nn.functional.scaled_dot_product_attention"},
+             "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None",
+             [](const Args& x) -> Value { return attention_impl(x); }});
+  define(t, {{"torch.nn.functional.conv2d", "torch.conv2d"}, "a, /, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
+             [](const Args& x) -> Value { return conv2d_impl(x); }});
+  define(t, {{"torch.nn.functional.max_pool2d", "torch.max_pool2d"},
+             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
+             [](const Args& x) -> Value { return max_pool2d_impl(x); }});
+  define(t, {{"torch.nn.functional.adaptive_avg_pool2d"}, "a, /, output_size",
+             [](const Args& x) -> Value { return adaptive_avg_pool2d_impl(x); }});
+}
+
+void register_torch_language_groups(SymbolTable& t) {
+  register_elementwise(t);
+  register_reductions(t);
+  register_shape_ops(t);
+  register_nn(t);
+}
+
+}  // namespace thundercc::ltorch
+
+namespace thundercc {
+void register_torch_language(SymbolTable& t) { ltorch::register_torch_language_groups(t); }
+}  // namespace thundercc

@@ -1,0 +1,157 @@
+// Reductions, softmax and friends: canonicalize dims, compute in a wide enough dtype, reduce with
+// a prim, restore kept dims with broadcast_in_dim, convert back.
+#include "langs/torch_registry.h"
+
+namespace thundercc::ltorch {
+namespace {
+
+using ReducePrim = Tensor (*)(const Tensor&, const std::vector<int64_t>&);
+
+Tensor reduce(const Tensor& a, const std::optional<Dims>& dim, bool keepdim, ReducePrim prim, DType computation, DType result) {
+  auto dims = clang::reduction_dims(a, dim);
+  Tensor r = prim(clang::convert(a, computation), dims);
+  if (keepdim) r = clang::restore_reduced_dims(r, a.shape(), dims);
+  return clang::convert(r, result);
+}
+
+// sum and prod accumulate integers and bools in int64, low precision floats in float32.
+Value sum_like(const Args& x, ReducePrim prim) {
+  const auto& a = x.tensor("a");
+  DType result = optional_dtype(x["dtype"]).value_or(a.dtype().is_exact() ? dtypes::int64 : a.dtype().strong());
+  return reduce(a, optional_dims(x["dim"]), x.flag("keepdim"), prim, clang::computation_dtype(result), result);
+}
+
+int64_t reduced_numel(const Tensor& a, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (auto d : dims) n *= a.shape()[d];
+  return n;
+}
+
+int64_t correction_of(const Args& x) {
+  const auto& unbiased = x["unbiased"];
+  const auto& correction = x["correction"];
+  check(unbiased.is_none() || correction.is_none(), "var: cannot specify both unbiased and correction", "ValueError");
+  if (!unbiased.is_none()) return unbiased.as_bool() ? 1 : 0;
+  return correction.is_none() ? 1 : correction.as_int();
+}
+
+std::pair<Tensor, Tensor> var_mean_impl(const Tensor& a, const std::optional<Dims>& dim, int64_t correction, bool keepdim) {
+  check(a.dtype().is_inexact(), [&] {
+    return str("std and var only support floating point and complex dtypes, but got ", a.dtype().full_name());
+  });
+  auto dims = clang::reduction_dims(a, dim);
+  auto [v, m] = prims::var_mean(clang::convert(a, clang::computation_dtype(a.dtype())), dims, correction);
+  if (keepdim) {
+    v = clang::restore_reduced_dims(v, a.shape(), dims);
+    m = clang::restore_reduced_dims(m, a.shape(), dims);
+  }
+  return {clang::convert(v, to_real_dtype(a.dtype())), clang::convert(m, a.dtype())};
+}
+
+Value arg_reduction(const Args& x, bool is_max) {
+  const auto& a = x.tensor("a");
+  const auto& dim = x["dim"];
+  Tensor r = is_max ? prims::argmax(a, dim) : prims::argmin(a, dim);
+  if (!x.flag("keepdim")) return r;
+  std::vector<int64_t> dims = dim.is_none() ? clang::reduction_dims(a, std::nullopt)
+                                            : std::vector<int64_t>{langs::canonicalize_dim(a.ndim(), dim.as_int())};
+  if (a.ndim() == 0) return r;
+  return clang::restore_reduced_dims(r, a.shape(), dims);
+}
+
+Tensor softmax_impl(const Tensor& a, int64_t dim, std::optional<DType> dtype, bool log) {
+  DType result = dtype.value_or(a.dtype());
+  DType computation = clang::computation_dtype(result);
+  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
+  Tensor out;
+  if (log) {
+    out = a_ - logsumexp(a_, {dim}, true);
+  } else {
+    Tensor a_exp = a_.numel() == 0 ? exp(a_) : exp(a_ - amax(a_, {dim}, true));
+    out = a_exp / sum(a_exp, Dims{dim}, true);
+  }
+  return out.dtype() == result ? out : to(out, result);
+}
+
+}  // namespace
+
+Tensor sum(const Tensor& a, std::optional<Dims> dims, bool keepdim) {
+  return op("torch.sum", {a, dims ? Value::ints(*dims) : Value(), keepdim});
+}
+Tensor mean(const Tensor& a, std::optional<Dims> dims, bool keepdim) {
+  return op("torch.mean", {a, dims ? Value::ints(*dims) : Value(), keepdim});
+}
+Tensor amax(const Tensor& a, const Dims& dims, bool keepdim) { return op("torch.amax", {a, Value::ints(dims), keepdim}); }
+Tensor logsumexp(const Tensor& a, const Dims& dims, bool keepdim) {
+  return op("torch.logsumexp", {a, Value::ints(dims), keepdim});
+}
+std::pair<Tensor, Tensor> var_mean(const Tensor& a, const Dims& dims, int64_t correction, bool keepdim) {
+  Value out = call("torch.var_mean", {a, Value::ints(dims)}, {{"keepdim", keepdim}, {"correction", correction}});
+  return {out.items()[0].as_tensor(), out.items()[1].as_tensor()};
+}
+Tensor softmax(const Tensor& a, int64_t dim) { return op("torch.softmax", {a, dim}); }
+Tensor log_softmax(const Tensor& a, int64_t dim) { return op("torch.log_softmax", {a, dim}); }
+
+void register_reductions(SymbolTable& t) {
+  const std::vector<std::string> tags{"REDUCTION_OP"};
+  define(t, {{"torch.sum", "torch.Tensor.sum"}, "a, /, dim=None, keepdim=False, *, dtype=None",
+             [](const Args& x) { return sum_like(x, prims::sum); }}, tags);
+  define(t, {{"torch.prod", "torch.Tensor.prod"}, "a, /, dim=None, keepdim=False, *, dtype=None",
+             [](const Args& x) { return sum_like(x, prims::prod); }}, tags);
+  define(t, {{"torch.mean", "torch.Tensor.mean"}, "a, /, dim=None, keepdim=False, *, dtype=None", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    DType result = optional_dtype(x["dtype"]).value_or(a.dtype().strong());
+    check(result.is_inexact(), [&] {
+      return str("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
+                 result.full_name());
+    });
+    auto dims = clang::reduction_dims(a, optional_dims(x["dim"]));
+    DType computation = clang::computation_dtype(result);
+    Tensor s = prims::sum(clang::convert(a, computation), dims);
+    Tensor m = prims::div(s, static_cast<double>(reduced_numel(a, dims)));
+    if (x.flag("keepdim")) m = clang::restore_reduced_dims(m, a.shape(), dims);
+    return clang::convert(m, result);
+  }}, tags);
+  define(t, {{"torch.amax", "torch.Tensor.amax"}, "a, /, dim=(), keepdim=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return reduce(a, x["dim"].as_ints(), x.flag("keepdim"), prims::amax, a.dtype(), a.dtype());
+  }}, tags);
+  define(t, {{"torch.amin", "torch.Tensor.amin"}, "a, /, dim=(), keepdim=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return reduce(a, x["dim"].as_ints(), x.flag("keepdim"), prims::amin, a.dtype(), a.dtype());
+  }}, tags);
+  define(t, {{"torch.var", "torch.Tensor.var"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+             [](const Args& x) -> Value {
+    return var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim")).first;
+  }}, tags);
+  define(t, {{"torch.std", "torch.Tensor.std"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
+             [](const Args& x) -> Value {
+    return sqrt(var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim")).first);
+  }}, tags);
+  define(t, {{"torch.var_mean"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None", [](const Args& x) -> Value {
+    auto [v, m] = var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim"));
+    return Value::tuple({v, m});
+  }}, tags);
+  define(t, {{"torch.argmax", "torch.Tensor.argmax"}, "a, /, dim=None, keepdim=False",
+             [](const Args& x) { return arg_reduction(x, true); }}, tags);
+  define(t, {{"torch.argmin", "torch.Tensor.argmin"}, "a, /, dim=None, keepdim=False",
+             [](const Args& x) { return arg_reduction(x, false); }}, tags);
+  define(t, {{"torch.logsumexp", "torch.Tensor.logsumexp"}, "a, /, dim, keepdim=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    auto dims = x["dim"].as_ints();
+    bool keepdim = x.flag("keepdim");
+    Tensor a_max = amax(a, dims, true);
+    // An infinite maximum would turn a - a_max into NaN; shift by zero there instead.
+    Tensor shift = where(op("torch.isfinite", {a_max}), a_max, int64_t{0});
+    Tensor summed = log(sum(exp(a - shift), dims, keepdim));
+    return summed + (keepdim ? shift : squeeze(shift, dims));
+  }}, tags);
+  define(t, {{"torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax"}, "a, /, dim, *, dtype=None",
+             [](const Args& x) -> Value { return softmax_impl(x.tensor("a"), x.integer("dim"), optional_dtype(x["dtype"]), false); },
+             "softmax"});
+  define(t, {{"torch.log_softmax", "torch.Tensor.log_softmax", "torch.nn.functional.log_softmax"}, "a, /, dim, *, dtype=None",
+             [](const Args& x) -> Value { return softmax_impl(x.tensor("a"), x.integer("dim"), optional_dtype(x["dtype"]), true); },
+             "log_softmax"});
+}
+
+}  // namespace thundercc::ltorch

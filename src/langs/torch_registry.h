@@ -1,0 +1,32 @@
+// How torch-language symbols are declared: the ids PyTorch programs call them by (the first is
+// the canonical id), Thunder's signature, and the decomposition.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "langs/clang.h"
+
+namespace thundercc::ltorch {
+
+struct TorchOp {
+  std::initializer_list<const char*> ids;  // "torch.softmax", "torch.Tensor.softmax", ...
+  const char* signature;
+  MetaFunction decomposition;
+  const char* name = nullptr;  // defaults to the last component of the first id
+};
+
+void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags = {});
+
+// Registration of each group of ops, one per file.
+void register_elementwise(SymbolTable& table);
+void register_reductions(SymbolTable& table);
+void register_shape_ops(SymbolTable& table);
+void register_nn(SymbolTable& table);
+
+// Reads an optional dtype argument (None when absent).
+std::optional<DType> optional_dtype(const Value& v);
+// Reads `dim` arguments that may be None, an int, or a sequence of ints.
+std::optional<Dims> optional_dims(const Value& v);
+
+}  // namespace thundercc::ltorch

@@ -1,0 +1,378 @@
+// Shape, indexing, conversion and creation ops of the torch language.
+#include <algorithm>
+#include <cmath>
+
+#include "langs/torch_registry.h"
+#include "thundercc/ir/pyliteral.h"
+
+namespace thundercc::ltorch {
+namespace {
+
+using langs::canonicalize_dim;
+
+// Resolves one -1 in a requested shape, as view and reshape do.
+Shape infer_shape(const Tensor& a, Shape shape) {
+  int64_t known = 1;
+  int inferred = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      check(inferred < 0, "only one dimension can be inferred");
+      inferred = static_cast<int>(i);
+    } else {
+      check(shape[i] >= 0, [&] { return str("invalid shape dimension ", shape[i]); });
+      known *= shape[i];
+    }
+  }
+  if (inferred >= 0) {
+    check(known != 0 && a.numel() % known == 0,
+          [&] { return str("shape '", langs::dims_repr(shape), "' is invalid for input of size ", a.numel()); });
+    shape[inferred] = a.numel() / known;
+  }
+  return shape;
+}
+
+Tensor slice_dim(const Tensor& a, int64_t dim, int64_t start, int64_t end, int64_t step = 1) {
+  std::vector<int64_t> starts(a.ndim(), 0), ends(a.shape().begin(), a.shape().end()), strides(a.ndim(), 1);
+  starts[dim] = start;
+  ends[dim] = end;
+  strides[dim] = step;
+  return prims::slice_prim(a, starts, ends, strides);
+}
+
+Value split_impl(const Tensor& a, const Value& sizes_or_size, int64_t dim_arg) {
+  int64_t dim = canonicalize_dim(a.ndim(), dim_arg);
+  int64_t length = a.shape()[dim];
+  std::vector<int64_t> sizes;
+  if (sizes_or_size.is_int_like()) {
+    int64_t size = sizes_or_size.as_int();
+    check(size > 0 || (size == 0 && length == 0), [&] { return str("split expects split_size be non-negative, but got split_size=", size); });
+    for (int64_t start = 0; start < length; start += size) sizes.push_back(std::min(size, length - start));
+    if (sizes.empty()) sizes.push_back(0);
+  } else {
+    sizes = sizes_or_size.as_ints();
+    int64_t total = 0;
+    for (auto s : sizes) total += s;
+    check(total == length, [&] {
+      return str("split_with_sizes expects split_sizes to sum exactly to ", length, " (input tensor's size at dimension ", dim,
+                 "), but got split_sizes=", langs::dims_repr(sizes));
+    });
+  }
+  Values parts;
+  int64_t start = 0;
+  for (auto s : sizes) {
+    parts.push_back(slice_dim(a, dim, start, start + s));
+    start += s;
+  }
+  return Value::tuple(std::move(parts));
+}
+
+// Python's slice.indices for a dimension of the given length (positive steps only).
+std::array<int64_t, 3> slice_indices(const Slice& s, int64_t length) {
+  int64_t step = s.step.value_or(1);
+  check(step > 0, "step must be greater than zero", "ValueError");
+  auto clamp = [&](std::optional<int64_t> v, int64_t fallback) {
+    if (!v) return fallback;
+    int64_t x = *v < 0 ? *v + length : *v;
+    return std::clamp<int64_t>(x, 0, length);
+  };
+  int64_t start = clamp(s.start, 0);
+  int64_t stop = std::max(start, clamp(s.stop, length));
+  return {start, stop, step};
+}
+
+Value getitem_impl(const Tensor& a, const Value& key_arg) {
+  if (key_arg.is_tensor()) {
+    const auto& index = key_arg.as_tensor();
+    check(index.dtype().is_integer() && index.ndim() <= 1, [&] {
+      return str("advanced indexing with a ", index.dtype().full_name(), " tensor of ", index.ndim(),
+                 " dimensions is not supported yet; only 0-d and 1-d integer index tensors are");
+    }, "NotImplementedError");
+    check(a.ndim() > 0, "advanced indexing of a 0-d tensor is not supported", "IndexError");
+    Tensor taken = prims::take(a, index, 0);
+    return index.ndim() == 0 ? prims::squeeze(taken, {0}) : taken;
+  }
+  Values key = key_arg.kind() == Value::Kind::Tuple ? key_arg.items() : Values{key_arg};
+  int64_t consumed = 0;
+  bool has_ellipsis = false;
+  for (const auto& k : key) {
+    if (k.kind() == Value::Kind::Ellipsis) {
+      check(!has_ellipsis, "an index can only have a single ellipsis ('...')", "IndexError");
+      has_ellipsis = true;
+    } else if (!k.is_none()) {
+      check(k.is_int_like() || k.kind() == Value::Kind::Slice, [&] {
+        return str("indexing with ", py_repr(k), " is not supported; use ints, slices, None and Ellipsis");
+      }, "NotImplementedError");
+      ++consumed;
+    }
+  }
+  check(consumed <= a.ndim(), [&] { return str("too many indices for tensor of dimension ", a.ndim()); }, "IndexError");
+
+  std::vector<int64_t> starts(a.ndim(), 0), ends(a.shape().begin(), a.shape().end()), strides(a.ndim(), 1);
+  std::vector<int64_t> squeezed;  // dims indexed by an int
+  std::vector<int64_t> new_dims;  // positions of None in the result
+  int64_t dim = 0, out_dim = 0;
+  for (const auto& k : key) {
+    if (k.kind() == Value::Kind::Ellipsis) {
+      int64_t skip = a.ndim() - consumed;
+      dim += skip;
+      out_dim += skip;
+    } else if (k.is_none()) {
+      new_dims.push_back(out_dim++);
+    } else if (k.is_int_like()) {
+      int64_t length = a.shape()[dim];
+      int64_t i = k.as_int();
+      check(i >= -length && i < length, [&] {
+        return str("index ", i, " is out of bounds for dimension ", dim, " with size ", length);
+      }, "IndexError");
+      starts[dim] = i < 0 ? i + length : i;
+      ends[dim] = starts[dim] + 1;
+      squeezed.push_back(dim++);
+    } else {
+      auto [start, stop, step] = slice_indices(k.as_slice(), a.shape()[dim]);
+      starts[dim] = start;
+      ends[dim] = stop;
+      strides[dim] = step;
+      ++dim;
+      ++out_dim;
+    }
+  }
+  bool trivial = std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; }) &&
+                 std::all_of(starts.begin(), starts.end(), [](int64_t s) { return s == 0; }) &&
+                 std::equal(ends.begin(), ends.end(), a.shape().begin());
+  Tensor out = trivial ? a : prims::slice_prim(a, starts, ends, strides);
+  if (!squeezed.empty()) out = prims::squeeze(out, squeezed);
+  if (!new_dims.empty()) out = clang::unsqueeze_dims(out, new_dims);
+  return out;
+}
+
+// to(a, dtype), to(a, device), to(a, other_tensor), or keywords.
+Value to_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  std::optional<DType> dtype = optional_dtype(x["dtype"]);
+  std::optional<Device> device;
+  if (!x.is_none("device")) device = x["device"].as_any_device();
+  for (const char* positional : {"tensor_dtype_or_device", "optional_positional_dtype"}) {
+    const auto& v = x[positional];
+    switch (v.kind()) {
+      case Value::Kind::None: break;
+      case Value::Kind::DType: case Value::Kind::TorchDType: dtype = v.as_dtype().strong(); break;
+      case Value::Kind::Tensor:
+        dtype = v.as_tensor().dtype().strong();
+        device = v.as_tensor().device();
+        break;
+      default: device = v.as_any_device(); break;
+    }
+  }
+  Tensor out = a;
+  if (device && *device != a.device()) out = prims::device_put(out, *device);
+  if (dtype && *dtype != a.dtype()) out = prims::convert_element_type(out, *dtype);
+  return out;
+}
+
+Tensor triangle(const Args& x, bool lower) {
+  const auto& a = x.tensor("a");
+  check(a.ndim() >= 2, [&] { return str(lower ? "tril" : "triu", ": input tensor must have at least 2 dimensions"); });
+  int64_t rows = a.shape()[a.ndim() - 2], cols = a.shape()[a.ndim() - 1];
+  Tensor row = unsqueeze(prims::iota(rows, 0, 1, a.device(), dtypes::int64), -1);
+  Tensor col = unsqueeze(prims::iota(cols, 0, 1, a.device(), dtypes::int64), -2);
+  Tensor offset = col - row;
+  Tensor mask = lower ? le(offset, x["diagonal"]) : ge(offset, x["diagonal"]);
+  Value fill = x.is_none("fill_value") ? Value(int64_t{0}) : x["fill_value"];
+  return where(mask, a, fill);
+}
+
+DType fill_dtype(const Value& fill_value) { return clang::default_dtype_for(fill_value.number_kind()); }
+
+Device device_or(const Value& v, Device fallback) { return v.is_none() ? fallback : v.as_any_device(); }
+
+Value full_impl(const Shape& shape, const Value& fill, const Value& device, std::optional<DType> dtype, Device fallback) {
+  DType d = dtype.value_or(fill_dtype(fill));
+  return prims::full(shape, clang::maybe_convert_to_dtype(fill, d), device_or(device, fallback), d);
+}
+
+}  // namespace
+
+Tensor reshape(const Tensor& a, const Shape& shape) { return op("torch.reshape", {a, Value::ints(shape)}); }
+Tensor expand(const Tensor& a, const Shape& shape) { return op("torch.Tensor.expand", {a, Value::ints(shape)}); }
+Tensor unsqueeze(const Tensor& a, int64_t dim) { return op("torch.unsqueeze", {a, dim}); }
+Tensor squeeze(const Tensor& a, const Dims& dims) { return op("torch.squeeze", {a, Value::ints(dims)}); }
+Tensor transpose(const Tensor& a, int64_t dim0, int64_t dim1) { return op("torch.transpose", {a, dim0, dim1}); }
+Tensor permute(const Tensor& a, const Dims& dims) { return op("torch.permute", {a, Value::ints(dims)}); }
+Tensor flatten(const Tensor& a, int64_t start_dim, int64_t end_dim) { return op("torch.flatten", {a, start_dim, end_dim}); }
+Tensor narrow(const Tensor& a, int64_t dim, int64_t start, int64_t length) {
+  return op("torch.narrow", {a, dim, start, length});
+}
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  return op("torch.cat", {Value::list(Values(tensors.begin(), tensors.end())), dim});
+}
+Tensor to(const Tensor& a, DType dtype) { return op("torch.Tensor.to", {a, dtype}); }
+Tensor contiguous(const Tensor& a) { return op("torch.Tensor.contiguous", {a}); }
+Tensor full(const Shape& shape, const Value& fill_value, Device device, DType dtype) {
+  return op("torch.full", {Value::ints(shape), fill_value}, {{"device", device}, {"dtype", dtype}});
+}
+Tensor zeros_like(const Tensor& a) { return op("torch.zeros_like", {a}); }
+Tensor full_like(const Tensor& a, const Value& fill_value) { return op("torch.full_like", {a, fill_value}); }
+
+void register_shape_ops(SymbolTable& t) {
+  const std::vector<std::string> shape_op{"SHAPE_OP"};
+  auto reshape_like = [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return prims::reshape(a, infer_shape(a, x.ints("shape")));
+  };
+  define(t, {{"torch.reshape", "torch.Tensor.reshape"}, "a, /, *shape", reshape_like}, shape_op);
+  define(t, {{"torch.Tensor.view"}, "a, /, *shape", reshape_like}, shape_op);
+  define(t, {{"torch.flatten", "torch.Tensor.flatten"}, "a, /, start_dim=0, end_dim=-1", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    if (a.ndim() == 0) return prims::reshape(a, {1});
+    int64_t s = canonicalize_dim(a.ndim(), x.integer("start_dim")), e = canonicalize_dim(a.ndim(), x.integer("end_dim"));
+    check(s <= e, "flatten() has invalid args: start_dim cannot come after end_dim");
+    if (s == e) return a;
+    Shape shape(a.shape().begin(), a.shape().begin() + s);
+    int64_t n = 1;
+    for (int64_t i = s; i <= e; ++i) n *= a.shape()[i];
+    shape.push_back(n);
+    shape.insert(shape.end(), a.shape().begin() + e + 1, a.shape().end());
+    return prims::reshape(a, shape);
+  }}, shape_op);
+  define(t, {{"torch.permute", "torch.Tensor.permute"}, "a, /, *dims", [](const Args& x) -> Value {
+    return prims::transpose(x.tensor("a"), x.ints("dims"));
+  }}, shape_op);
+  define(t, {{"torch.transpose", "torch.Tensor.transpose"}, "a, /, dim0, dim1", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    if (a.ndim() == 0) return a;
+    int64_t d0 = canonicalize_dim(a.ndim(), x.integer("dim0")), d1 = canonicalize_dim(a.ndim(), x.integer("dim1"));
+    std::vector<int64_t> perm(a.ndim());
+    for (int64_t i = 0; i < a.ndim(); ++i) perm[i] = i;
+    std::swap(perm[d0], perm[d1]);
+    return prims::transpose(a, perm);
+  }}, shape_op);
+  define(t, {{"torch.t", "torch.Tensor.t"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.ndim() <= 2, [&] { return str("t() expects a tensor with <= 2 dimensions, but self is ", a.ndim(), "D"); });
+    return a.ndim() == 2 ? prims::transpose(a, {1, 0}) : a;
+  }}, shape_op);
+  define(t, {{"torch.Tensor.contiguous"}, "a, /", [](const Args& x) -> Value { return x.tensor("a"); }}, shape_op);
+  define(t, {{"torch.Tensor.expand"}, "a, /, *shape", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    Shape shape = x.ints("shape");
+    int64_t offset = static_cast<int64_t>(shape.size()) - a.ndim();
+    check(offset >= 0, [&] {
+      return str("expand: the number of sizes provided (", shape.size(), ") must be greater or equal to the number of dimensions in the tensor (", a.ndim(), ")");
+    });
+    for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) {
+      if (i >= offset && shape[i] == -1) shape[i] = a.shape()[i - offset];
+      check(shape[i] >= 0, [&] { return str("expand: the expanded size ", shape[i], " is not allowed in a leading, non-existing dimension ", i); });
+    }
+    return clang::expand_to(a, shape);
+  }}, shape_op);
+  define(t, {{"torch.unsqueeze", "torch.Tensor.unsqueeze"}, "a, /, dim", [](const Args& x) -> Value {
+    return clang::unsqueeze_dims(x.tensor("a"), {x.integer("dim")});
+  }}, shape_op);
+  define(t, {{"torch.squeeze", "torch.Tensor.squeeze"}, "a, /, dim=None", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    std::vector<int64_t> dims;
+    if (x.is_none("dim")) {
+      for (int64_t i = 0; i < a.ndim(); ++i)
+        if (a.shape()[i] == 1) dims.push_back(i);
+    } else {
+      for (auto d : langs::canonicalize_dims(a.ndim(), x.ints("dim")))
+        if (a.ndim() > 0 && a.shape()[d] == 1) dims.push_back(d);
+    }
+    return dims.empty() ? a : prims::squeeze(a, dims);
+  }}, shape_op);
+  define(t, {{"torch.cat", "torch.concat"}, "tensors, /, dim=0", [](const Args& x) -> Value {
+    const auto& list = x["tensors"];
+    check(list.is_sequence() && !list.items().empty(), "torch.cat(): expected a non-empty list of Tensors");
+    auto promoted = clang::elementwise_type_promotion(list.items(), clang::Promotion::Default).result;
+    std::vector<Tensor> ts;
+    for (const auto& v : list.items()) ts.push_back(clang::convert(v.as_tensor(), promoted));
+    return prims::cat(ts, x.integer("dim"));
+  }}, shape_op);
+  define(t, {{"torch.stack"}, "tensors, /, dim=0", [](const Args& x) -> Value {
+    const auto& list = x["tensors"];
+    check(list.is_sequence() && !list.items().empty(), "stack expects a non-empty TensorList");
+    const auto& first = list.items()[0].as_tensor();
+    int64_t dim = canonicalize_dim(first.ndim() + 1, x.integer("dim"));
+    std::vector<Tensor> ts;
+    for (const auto& v : list.items()) {
+      check(v.as_tensor().shape() == first.shape(), "stack expects each tensor to be equal size");
+      ts.push_back(clang::unsqueeze_dims(v.as_tensor(), {dim}));
+    }
+    return cat(ts, dim);
+  }}, shape_op);
+  define(t, {{"torch.split", "torch.Tensor.split"}, "a, /, split_size_or_sections, dim=0", [](const Args& x) -> Value {
+    return split_impl(x.tensor("a"), x["split_size_or_sections"], x.integer("dim"));
+  }}, shape_op);
+  define(t, {{"torch.chunk", "torch.Tensor.chunk"}, "a, /, chunks, dim=0", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t chunks = x.integer("chunks");
+    check(chunks > 0, "chunk expects `chunks` to be greater than 0");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+    int64_t size = (a.shape()[dim] + chunks - 1) / chunks;
+    return split_impl(a, std::max<int64_t>(size, 1), dim);
+  }}, shape_op);
+  define(t, {{"torch.narrow", "torch.Tensor.narrow"}, "a, /, dim, start, length", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+    int64_t start = x.integer("start");
+    if (start < 0) start += a.shape()[dim];
+    return slice_dim(a, dim, start, start + x.integer("length"));
+  }}, shape_op);
+  define(t, {{"torch.Tensor.__getitem__"}, "a, /, key", [](const Args& x) -> Value {
+    return getitem_impl(x.tensor("a"), x["key"]);
+  }, "getitem"}, shape_op);
+  define(t, {{"torch.Tensor.to"},
+             "a, tensor_dtype_or_device=None, optional_positional_dtype=None, /, *, device=None, dtype=None, copy=False, memory_format=None",
+             to_impl});
+  define(t, {{"torch.Tensor.type_as"}, "a, b, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a.dtype() == x.tensor("b").dtype() ? a : to(a, x.tensor("b").dtype());
+  }});
+  define(t, {{"torch.tril", "torch.Tensor.tril"}, "a, /, diagonal=0, *, fill_value=None",
+             [](const Args& x) -> Value { return triangle(x, true); }});
+  define(t, {{"torch.triu", "torch.Tensor.triu"}, "a, /, diagonal=0, *, fill_value=None",
+             [](const Args& x) -> Value { return triangle(x, false); }});
+
+  // Creation.
+  define(t, {{"torch.full"}, "shape, fill_value, *, device=None, dtype=None", [](const Args& x) -> Value {
+    return full_impl(x.ints("shape"), x["fill_value"], x["device"], optional_dtype(x["dtype"]), Device::cpu());
+  }});
+  auto constant = [](int64_t value) {
+    return [value](const Args& x) -> Value {
+      DType d = optional_dtype(x["dtype"]).value_or(dtypes::float32);
+      return full_impl(x.ints("size"), value, x["device"], d, Device::cpu());
+    };
+  };
+  define(t, {{"torch.zeros"}, "*size, device=None, dtype=None", constant(0)});
+  define(t, {{"torch.ones"}, "*size, device=None, dtype=None", constant(1)});
+  auto constant_like = [](std::optional<int64_t> value) {
+    return [value](const Args& x) -> Value {
+      const auto& a = x.tensor("a");
+      Value fill = value ? Value(*value) : x["fill_value"];
+      return full_impl(a.shape(), fill, x["device"], optional_dtype(x["dtype"]).value_or(a.dtype().strong()), a.device());
+    };
+  };
+  define(t, {{"torch.zeros_like"}, "a, /, *, device=None, dtype=None", constant_like(0)});
+  define(t, {{"torch.ones_like"}, "a, /, *, device=None, dtype=None", constant_like(1)});
+  define(t, {{"torch.full_like"}, "a, fill_value, /, *, device=None, dtype=None", constant_like(std::nullopt)});
+  define(t, {{"torch.arange"}, "start, end=None, step=1, *, device=None, dtype=None", [](const Args& x) -> Value {
+    Value start = x["start"], end = x["end"], step = x["step"];
+    if (end.is_none()) {
+      end = start;
+      start = int64_t{0};
+    }
+    bool all_ints = start.is_int_like() && end.is_int_like() && step.is_int_like();
+    DType d = optional_dtype(x["dtype"]).value_or(all_ints ? dtypes::int64 : dtypes::float32);
+    Device device = device_or(x["device"], Device::cpu());
+    check(step.as_float() != 0, "arange: step must be nonzero");
+    double span = (end.as_float() - start.as_float()) / step.as_float();
+    check(span >= 0, "arange: upper bound and larger bound inconsistent with step sign");
+    auto length = static_cast<int64_t>(std::ceil(span));
+    if (all_ints && d.is_integer()) return prims::iota(length, start.as_int(), step.as_int(), device, d);
+    Tensor steps = prims::convert_element_type(prims::iota(length, 0, 1, device, dtypes::int64), d);
+    Value step_ = clang::maybe_convert_to_dtype(step, d), start_ = clang::maybe_convert_to_dtype(start, d);
+    return prims::add(prims::mul(steps, step_), start_);
+  }});
+}
+
+}  // namespace thundercc::ltorch

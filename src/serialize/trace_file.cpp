@@ -1,0 +1,285 @@
+// Encoding and decoding of trace.json values. Python kinds stay distinct: JSON integers are ints,
+// JSON numbers with a fraction or exponent are floats, and everything else is tagged.
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "thundercc/ir/printer.h"
+#include "thundercc/serialize/trace_file.h"
+
+namespace thundercc {
+namespace {
+
+using json = nlohmann::json;
+
+class Decoder {
+ public:
+  explicit Decoder(std::string where) : where_(std::move(where)) {}
+
+  [[noreturn]] void fail(const std::string& pointer, const std::string& message) const {
+    throw LoadError(where_ + ": " + pointer + ": " + message);
+  }
+
+  TensorMeta tensor_meta(const json& j, const std::string& at) const {
+    TensorMeta m;
+    m.shape = j.at("shape").get<Shape>();
+    auto dtype = DType::parse(j.at("dtype").get<std::string>());
+    if (!dtype) fail(at + "/dtype", "unknown dtype '" + j.at("dtype").get<std::string>() + "'");
+    m.dtype = *dtype;
+    auto device = Device::parse(j.at("device").get<std::string>());
+    if (!device) fail(at + "/device", "unknown device '" + j.at("device").get<std::string>() + "'");
+    m.device = *device;
+    m.requires_grad = j.value("requires_grad", false);
+    return m;
+  }
+
+  void require_new(const std::string& name, const std::string& at) const {
+    if (defined_.count(name)) fail(at, "the name '" + name + "' is already defined");
+  }
+  void define(const std::string& name, const Value& v, const std::string& at) {
+    require_new(name, at);
+    defined_.emplace(name, v);
+  }
+
+  // A definition: a tensor or number proxy (with its name), or a collection of them.
+  Value definition(const json& j, const std::string& at) {
+    if (j.is_null()) return None{};
+    if (j.contains("tensor")) {
+      const auto& t = j["tensor"];
+      auto name = t.at("name").get<std::string>();
+      require_new(name, at + "/tensor/name");
+      Value v = make_named_tensor(name, tensor_meta(t, at + "/tensor"));
+      define(name, v, at + "/tensor/name");
+      return v;
+    }
+    if (j.contains("number")) {
+      const auto& n = j["number"];
+      auto name = n.at("name").get<std::string>();
+      require_new(name, at + "/number/name");
+      auto kind = number_kind(n.at("kind").get<std::string>(), at + "/number/kind");
+      std::optional<Value> value;
+      if (n.contains("value")) value = constant(n["value"], at + "/number/value");
+      Value v = make_named_number(name, kind, value);
+      define(name, v, at + "/number/name");
+      return v;
+    }
+    for (const char* seq : {"tuple", "list"})
+      if (j.contains(seq)) {
+        Values items;
+        for (size_t i = 0; i < j[seq].size(); ++i) items.push_back(definition(j[seq][i], at + "/" + seq + "/" + std::to_string(i)));
+        return std::string(seq) == "tuple" ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+      }
+    fail(at, "expected a tensor, number, tuple, list or null definition");
+  }
+
+  NumberKind number_kind(const std::string& s, const std::string& at) const {
+    if (s == "bool") return NumberKind::Bool;
+    if (s == "int") return NumberKind::Int;
+    if (s == "float") return NumberKind::Float;
+    if (s == "complex") return NumberKind::Complex;
+    fail(at, "unknown number kind '" + s + "'");
+  }
+
+  // An argument: a constant or a reference to a defined name.
+  Value constant(const json& j, const std::string& at) const {
+    switch (j.type()) {
+      case json::value_t::null: return None{};
+      case json::value_t::boolean: return j.get<bool>();
+      case json::value_t::number_integer:
+      case json::value_t::number_unsigned: return j.get<int64_t>();
+      case json::value_t::number_float: return j.get<double>();
+      case json::value_t::string: return j.get<std::string>();
+      case json::value_t::object: return tagged(j, at);
+      default: fail(at, "bare arrays are not values; use {\"tuple\": [...]} or {\"list\": [...]}");
+    }
+  }
+
+  Value tagged(const json& j, const std::string& at) const {
+    if (j.contains("ref")) {
+      auto name = j["ref"].get<std::string>();
+      auto it = defined_.find(name);
+      if (it == defined_.end()) fail(at, "'" + name + "' is not defined");
+      return it->second;
+    }
+    if (j.contains("float")) {
+      auto s = j["float"].get<std::string>();
+      if (s == "inf") return std::numeric_limits<double>::infinity();
+      if (s == "-inf") return -std::numeric_limits<double>::infinity();
+      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+      fail(at, "unknown float '" + s + "'");
+    }
+    if (j.contains("complex")) return std::complex<double>(j["complex"][0].get<double>(), j["complex"][1].get<double>());
+    for (const char* seq : {"tuple", "list"})
+      if (j.contains(seq)) {
+        Values items;
+        for (size_t i = 0; i < j[seq].size(); ++i) items.push_back(constant(j[seq][i], at + "/" + seq + "/" + std::to_string(i)));
+        return std::string(seq) == "tuple" ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+      }
+    if (j.contains("slice")) {
+      auto part = [&](size_t i) -> std::optional<int64_t> {
+        return j["slice"][i].is_null() ? std::nullopt : std::optional<int64_t>(j["slice"][i].get<int64_t>());
+      };
+      return Slice{part(0), part(1), part(2)};
+    }
+    if (j.contains("ellipsis")) return EllipsisValue{};
+    for (const char* key : {"dtype", "torch_dtype"})
+      if (j.contains(key)) {
+        auto d = DType::parse(j[key].get<std::string>());
+        if (!d) fail(at + "/" + key, "unknown dtype '" + j[key].get<std::string>() + "'");
+        return std::string(key) == "dtype" ? Value(*d) : Value(TorchDType{*d});
+      }
+    for (const char* key : {"device", "torch_device"})
+      if (j.contains(key)) {
+        auto d = Device::parse(j[key].get<std::string>());
+        if (!d) fail(at + "/" + key, "unknown device '" + j[key].get<std::string>() + "'");
+        return std::string(key) == "device" ? Value(*d) : Value(TorchDevice{*d});
+      }
+    fail(at, "unknown value tag");
+  }
+
+ private:
+  std::string where_;
+  std::unordered_map<std::string, Value> defined_;
+};
+
+json encode_meta(const TensorMeta& m) {
+  return json{{"shape", m.shape}, {"dtype", m.dtype.full_name()}, {"device", m.device.str()}, {"requires_grad", m.requires_grad}};
+}
+
+json encode_constant(const Value& v);
+
+json encode_items(const Values& items, json (*encode)(const Value&)) {
+  json a = json::array();
+  for (const auto& x : items) a.push_back(encode(x));
+  return a;
+}
+
+json encode_constant(const Value& v) {
+  using K = Value::Kind;
+  switch (v.kind()) {
+    case K::None: return nullptr;
+    case K::Bool: return v.as_bool();
+    case K::Int: return v.as_int();
+    case K::Float: {
+      double d = v.as_float();
+      if (std::isnan(d)) return json{{"float", "nan"}};
+      if (std::isinf(d)) return json{{"float", d > 0 ? "inf" : "-inf"}};
+      return d;
+    }
+    case K::Complex: return json{{"complex", {v.as_complex().real(), v.as_complex().imag()}}};
+    case K::String: return v.as_string();
+    case K::Tuple: return json{{"tuple", encode_items(v.items(), encode_constant)}};
+    case K::List: return json{{"list", encode_items(v.items(), encode_constant)}};
+    case K::Slice: {
+      const auto& s = v.as_slice();
+      auto part = [](const std::optional<int64_t>& x) { return x ? json(*x) : json(nullptr); };
+      return json{{"slice", {part(s.start), part(s.stop), part(s.step)}}};
+    }
+    case K::Ellipsis: return json{{"ellipsis", true}};
+    case K::DType: return json{{"dtype", v.as_dtype().full_name()}};
+    case K::TorchDType: return json{{"torch_dtype", v.as_dtype().full_name()}};
+    case K::Device: return json{{"device", v.as_device().str()}};
+    case K::TorchDevice: return json{{"torch_device", v.as_any_device().str()}};
+    case K::Tensor: return json{{"ref", v.as_tensor().name()}};
+    case K::Number: return json{{"ref", v.as_number_proxy()->name}};
+  }
+  return nullptr;
+}
+
+json encode_definition(const Value& v) {
+  if (v.is_tensor()) {
+    json t = encode_meta(v.as_tensor().meta());
+    t["name"] = v.as_tensor().name();
+    return json{{"tensor", t}};
+  }
+  if (v.is_number_proxy()) {
+    const auto& n = v.as_number_proxy();
+    json j{{"name", n->name}, {"kind", number_kind_name(n->kind)}};
+    if (n->value) j["value"] = encode_constant(*n->value);
+    return json{{"number", j}};
+  }
+  if (v.kind() == Value::Kind::Tuple) return json{{"tuple", encode_items(v.items(), encode_definition)}};
+  if (v.kind() == Value::Kind::List) return json{{"list", encode_items(v.items(), encode_definition)}};
+  return nullptr;
+}
+
+}  // namespace
+
+Trace decode_trace(const json& doc, const std::string& where) {
+  Decoder d(where);
+  Trace trace;
+  trace.name = doc.value("name", "computation");
+  TracingScope scope(trace);
+  const auto& inputs = doc.at("inputs");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& in = inputs[i];
+    std::string at = "/inputs/" + std::to_string(i);
+    auto name = in.at("name").get<std::string>();
+    d.require_new(name, at + "/name");
+    Value v;
+    if (in.contains("tensor")) {
+      v = make_named_tensor(name, d.tensor_meta(in["tensor"], at + "/tensor"));
+      d.define(name, v, at + "/name");
+    } else if (in.contains("number")) {
+      json def = in["number"];
+      def["name"] = name;
+      v = d.definition(json{{"number", def}}, at);
+    } else {
+      v = d.definition(in.at("collection"), at + "/collection");
+    }
+    trace.inputs.push_back({name, v});
+  }
+  const auto& bsyms = doc.at("bound_symbols");
+  for (size_t i = 0; i < bsyms.size(); ++i) {
+    const auto& b = bsyms[i];
+    std::string at = "/bound_symbols/" + std::to_string(i);
+    auto id = b.at("symbol").get<std::string>();
+    const Symbol* sym = SymbolTable::global().find(id);
+    if (!sym) d.fail(at + "/symbol", "unknown symbol '" + id + "'");
+    BoundSymbol bsym;
+    bsym.sym = sym;
+    if (id != sym->id) bsym.called_as = id;
+    const auto& args = b.value("args", json::array());
+    for (size_t k = 0; k < args.size(); ++k) bsym.args.push_back(d.constant(args[k], at + "/args/" + std::to_string(k)));
+    const json kwargs = b.value("kwargs", json::object());
+    for (const auto& [key, value] : kwargs.items())
+      bsym.kwargs.emplace_back(key, d.constant(value, at + "/kwargs/" + key));
+    bsym.output = d.definition(b.value("output", json()), at + "/output");
+    bsym.source = b.value("source", "");
+    trace.bound_symbols.push_back(std::move(bsym));
+  }
+  trace.output = d.constant(doc.value("output", json()), "/output");
+  return trace;
+}
+
+json encode_trace(const Trace& recorded) {
+  json doc{{"format", kTraceFormat}, {"version", kTraceFormatVersion}, {"name", recorded.name}};
+  json inputs = json::array();
+  for (const auto& in : recorded.inputs) {
+    json j{{"name", in.name}};
+    if (in.value.is_tensor()) {
+      j["tensor"] = encode_meta(in.value.as_tensor().meta());
+    } else if (in.value.is_number_proxy()) {
+      json n = encode_definition(in.value)["number"];
+      n.erase("name");
+      j["number"] = n;
+    } else {
+      j["collection"] = encode_definition(in.value);
+    }
+    inputs.push_back(j);
+  }
+  doc["inputs"] = inputs;
+  json bsyms = json::array();
+  for (const auto& b : recorded.bound_symbols) {
+    json j{{"symbol", b.called_as.empty() ? b.sym->id : b.called_as}, {"args", encode_items(b.args, encode_constant)}, {"kwargs", json::object()}};
+    for (const auto& [k, v] : b.kwargs) j["kwargs"][k] = encode_constant(v);
+    j["output"] = encode_definition(b.output);
+    if (!b.source.empty()) j["source"] = b.source;
+    bsyms.push_back(j);
+  }
+  doc["bound_symbols"] = bsyms;
+  doc["output"] = encode_constant(recorded.output);
+  return doc;
+}
+
+}  // namespace thundercc

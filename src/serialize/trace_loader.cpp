@@ -1,0 +1,186 @@
+// Loading trace.json: parse, check against schemas/trace.schema.json (compiled in), decode, then
+// re-trace every bound symbol so its meta function checks the recorded metadata.
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "thundercc/errors.h"
+#include "thundercc/ir/printer.h"
+#include "thundercc/ir/pyliteral.h"
+#include "thundercc/schemas.h"
+#include "thundercc/serialize/trace_file.h"
+
+namespace thundercc {
+namespace {
+
+using json = nlohmann::json;
+
+const valijson::Schema& trace_schema() {
+  static const valijson::Schema* schema = [] {
+    auto* s = new valijson::Schema();
+    json doc = json::parse(schemas::kTraceSchema);
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(doc);
+    parser.populateSchema(adapter, *s);
+    return s;
+  }();
+  return *schema;
+}
+
+// valijson reports a context like ["<root>", "[bound_symbols]", "[0]"]; we print JSON pointers.
+std::string to_pointer(const std::vector<std::string>& context) {
+  std::string out;
+  for (const auto& c : context) {
+    if (c == "<root>") continue;
+    std::string part = c;
+    if (part.size() >= 2 && part.front() == '[' && part.back() == ']') part = part.substr(1, part.size() - 2);
+    if (part.size() >= 2 && part.front() == '"' && part.back() == '"') part = part.substr(1, part.size() - 2);
+    out += "/" + part;
+  }
+  return out.empty() ? "/" : out;
+}
+
+void check_schema(const json& doc, const std::string& where) {
+  valijson::Validator validator;
+  valijson::ValidationResults results;
+  valijson::adapters::NlohmannJsonAdapter adapter(doc);
+  if (validator.validate(trace_schema(), adapter, &results)) return;
+  // The deepest error is the most specific one.
+  valijson::ValidationResults::Error error, best;
+  size_t best_depth = 0;
+  while (results.popError(error))
+    if (error.context.size() >= best_depth) {
+      best = error;
+      best_depth = error.context.size();
+    }
+  throw LoadError(where + ": " + to_pointer(best.context) + ": does not match the trace schema: " + best.description);
+}
+
+std::string describe(const TensorMeta& m) {
+  return m.type_string() + (m.requires_grad ? " (requires_grad=True)" : "");
+}
+
+// Walks the recorded and computed outputs together, mapping recorded proxies to computed ones.
+void match_outputs(const Value& recorded, const Value& computed, std::unordered_map<const void*, Value>& map,
+                   std::vector<std::string>& mismatches) {
+  if (recorded.is_tensor()) {
+    const auto& r = recorded.as_tensor();
+    if (!computed.is_tensor()) {
+      mismatches.push_back(str("recorded ", r.name(), ": ", describe(r.meta()), "\n  computed: ", py_repr(computed), " (not a tensor)"));
+      return;
+    }
+    const auto& c = computed.as_tensor();
+    if (!(r.meta() == c.meta()))
+      mismatches.push_back(str("recorded ", r.name(), ": ", describe(r.meta()), "\n  computed ", c.name(), ": ", describe(c.meta())));
+    map[r.node()] = computed;
+    return;
+  }
+  if (recorded.is_number_proxy()) {
+    const auto& r = recorded.as_number_proxy();
+    if (!computed.is_number() || computed.number_kind() != r->kind)
+      mismatches.push_back(str("recorded ", r->name, ": ", number_kind_name(r->kind), "\n  computed: ", py_repr(computed)));
+    map[r.get()] = computed;
+    return;
+  }
+  if (recorded.is_sequence()) {
+    if (!computed.is_sequence() || computed.items().size() != recorded.items().size()) {
+      mismatches.push_back(str("recorded a sequence of ", recorded.items().size(), " outputs\n  computed: ", py_repr(computed)));
+      return;
+    }
+    for (size_t i = 0; i < recorded.items().size(); ++i) match_outputs(recorded.items()[i], computed.items()[i], map, mismatches);
+  }
+}
+
+Value substitute(const Value& v, const std::unordered_map<const void*, Value>& map) {
+  if (v.is_tensor()) {
+    auto it = map.find(v.as_tensor().node());
+    return it == map.end() ? v : it->second;
+  }
+  if (v.is_number_proxy()) {
+    auto it = map.find(v.as_number_proxy().get());
+    return it == map.end() ? v : it->second;
+  }
+  if (v.is_sequence()) {
+    Values items;
+    for (const auto& x : v.items()) items.push_back(substitute(x, map));
+    return v.kind() == Value::Kind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+  }
+  return v;
+}
+
+}  // namespace
+
+Trace retrace(const Trace& recorded, const std::string& where) {
+  Trace traced;
+  traced.name = recorded.name;
+  TracingScope scope(traced);
+  std::unordered_map<const void*, Value> map;
+  // Inputs keep their names and metadata; they are reserved in the new trace's name set.
+  for (const auto& in : recorded.inputs) {
+    traced.names->reserve(in.name);
+    for (const auto& t : tensors_in(in.value))
+      if (t.name() != in.name) traced.names->reserve(t.name());
+    if (in.value.is_number_proxy()) map[in.value.as_number_proxy().get()] = in.value;
+    traced.inputs.push_back(in);
+  }
+  for (size_t i = 0; i < recorded.bound_symbols.size(); ++i) {
+    const auto& b = recorded.bound_symbols[i];
+    std::string at = where + ": /bound_symbols/" + std::to_string(i);
+    Values args;
+    for (const auto& a : b.args) args.push_back(substitute(a, map));
+    Kwargs kwargs;
+    for (const auto& [k, v] : b.kwargs) kwargs.emplace_back(k, substitute(v, map));
+    Value computed;
+    try {
+      computed = call(*b.sym, args, kwargs);
+    } catch (const ThunderError& e) {
+      throw LoadError(str(at, ": ", e.type(), ": ", e.what(), "\n  in ", print_call(*b.sym, args, kwargs)));
+    }
+    auto& bsym = traced.bound_symbols.back();
+    bsym.source = b.source;
+    std::vector<std::string> mismatches;
+    match_outputs(b.output, computed, map, mismatches);
+    if (!mismatches.empty()) {
+      std::string msg = str(at, ": the recorded output metadata do not match the meta function's for\n  ",
+                            print_bound_symbol(bsym, {.depth = 0}));
+      for (const auto& m : mismatches) msg += "\n  " + m;
+      throw LoadError(msg);
+    }
+  }
+  traced.output = substitute(recorded.output, map);
+  return traced;
+}
+
+LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw LoadError(str(where, ": not valid JSON: ", e.what()));
+  }
+  check_schema(doc, where);
+  LoadedTrace loaded;
+  try {
+    loaded.recorded = decode_trace(doc, where);
+  } catch (const ThunderError& e) {
+    throw LoadError(str(where, ": ", e.what()));
+  }
+  loaded.traced = retrace(loaded.recorded, where);
+  return loaded;
+}
+
+LoadedTrace load_trace_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path + ": cannot be read");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return load_trace_text(buffer.str(), path);
+}
+
+}  // namespace thundercc
