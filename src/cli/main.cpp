@@ -60,12 +60,12 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> validate_paths;
   auto* validate_cmd = app.add_subcommand("validate", "check traces against the schema and the meta functions");
-  validate_cmd->add_option("traces", validate_paths, "trace.json files")->required()->check(CLI::ExistingFile);
+  validate_cmd->add_option("traces", validate_paths, "trace.json files")->required();
 
   std::string print_path;
   int depth = std::numeric_limits<int>::max();
   auto* print_cmd = app.add_subcommand("print", "print a trace as Thunder does, with its decompositions");
-  print_cmd->add_option("trace", print_path, "a trace.json file")->required()->check(CLI::ExistingFile);
+  print_cmd->add_option("trace", print_path, "a trace.json file")->required();
   print_cmd->add_option("--depth", depth, "levels of subsymbols to show (0: none)")->check(CLI::NonNegativeNumber);
 
   bool prims_only = false, torch_only = false;
@@ -73,7 +73,12 @@ int main(int argc, char** argv) {
   ops_cmd->add_flag("--prims", prims_only, "only the prims");
   ops_cmd->add_flag("--torch", torch_only, "only the torch language");
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors exit 2, as Python's argparse does; --help exits 0.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
 
   try {

@@ -71,7 +71,9 @@ std::optional<DType> DType::parse(std::string_view name) {
 
 DType to_complex_dtype(DType d) {
   switch (d.type) {
-    case ScalarType::Float16: case ScalarType::BFloat16: return {ScalarType::Complex32, d.weak};
+    // bfloat16 has no complex counterpart; PyTorch promotes it to complex64.
+    case ScalarType::Float16: return {ScalarType::Complex32, d.weak};
+    case ScalarType::BFloat16: return {ScalarType::Complex64, d.weak};
     case ScalarType::Float64: return {ScalarType::Complex128, d.weak};
     case ScalarType::Float32: return {ScalarType::Complex64, d.weak};
     default: return d;

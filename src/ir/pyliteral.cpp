@@ -111,7 +111,7 @@ std::string float_repr(double x) {
   if (std::isinf(x)) return x > 0 ? "float('inf')" : "-float('inf')";
   if (x == 0) return std::signbit(x) ? "-0.0" : "0.0";
   // Shortest round-trip digits in scientific form, then laid out as Python's repr does:
-  // positional for exponents in [-5, 16), scientific otherwise.
+  // positional for exponents in [-4, 16), scientific otherwise.
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
   std::string sci(buf, res.ptr);
@@ -124,7 +124,7 @@ std::string float_repr(double x) {
     if (c != '.') digits += c;
   std::string out;
   int ndigits = static_cast<int>(digits.size());
-  if (exponent >= -5 && exponent < 16) {
+  if (exponent >= -4 && exponent < 16) {
     if (exponent < 0) {
       out = "0." + std::string(-exponent - 1, '0') + digits;
     } else if (exponent + 1 >= ndigits) {

@@ -18,13 +18,16 @@ using langs::canonicalize_dims;
 using langs::dims_repr;
 
 // Which input dtypes an elementwise prim accepts and what dtype it produces.
-enum class Accepts { All, Exact, Inexact, Float, Real, Complex };
+// AnyPrecision also accepts float16/bfloat16, for prims that only select or move values.
+enum class Accepts { All, AnyPrecision, Exact, Inexact, Float, Real, Complex };
 enum class Produces { Same, Bool, Real };
 
 bool accepts(Accepts a, DType d) {
+  if (a == Accepts::AnyPrecision) return true;
   if (d.is_low_precision()) return false;  // the torch language upcasts these first
   switch (a) {
-    case Accepts::All: return true;
+    case Accepts::All:
+    case Accepts::AnyPrecision: return true;
     case Accepts::Exact: return d.is_exact();
     case Accepts::Inexact: return d.is_inexact();
     case Accepts::Float: return d.is_float();
@@ -721,7 +724,7 @@ void register_prims(SymbolTable& t) {
     const auto& pred = x["pred"];
     check((pred.is_tensor() && pred.as_tensor().dtype().is_bool()) || pred.kind() == Value::Kind::Bool,
           "where: expected pred to be a boolean tensor or a bool");
-    TensorMeta values = elementwise_meta({x["a"], x["b"]}, Accepts::All, Produces::Same, "where");
+    TensorMeta values = elementwise_meta({x["a"], x["b"]}, Accepts::AnyPrecision, Produces::Same, "where");
     if (pred.is_tensor() && !is_cpu_scalar(pred.as_tensor())) {
       const auto& p = pred.as_tensor();
       check(values.shape.empty() || p.shape() == values.shape, [&] {

@@ -117,6 +117,12 @@ const BinaryOp kBinaryOps[] = {
 
 bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
 
+// x < 0, recorded as a prim for tensors and computed directly for numbers.
+Value is_negative(const Value& x) {
+  if (x.is_tensor()) return prims::lt(x, int64_t{0});
+  return x.as_float() < 0;
+}
+
 Tensor floor_divide_impl(const Value& a, const Value& b) {
   auto [computation, result] = clang::elementwise_type_promotion({a, b}, Promotion::Default);
   if (result.is_exact()) {
@@ -125,8 +131,9 @@ Tensor floor_divide_impl(const Value& a, const Value& b) {
     Values ab = clang::maybe_broadcast({a, b});
     Value x = clang::maybe_convert_to_dtype(ab[0], computation), y = clang::maybe_convert_to_dtype(ab[1], computation);
     Tensor quotient = prims::div(x, y);
-    Tensor signs_differ = prims::ne(prims::lt(x, computation.is_bool() ? Value(false) : Value(int64_t{0})),
-                                    prims::lt(y, computation.is_bool() ? Value(false) : Value(int64_t{0})));
+    Value x_negative = is_negative(x);
+    Value y_negative = is_negative(y);
+    Tensor signs_differ = prims::ne(x_negative, y_negative);
     Tensor inexact = prims::ne(prims::fmod(x, y), int64_t{0});
     Tensor offset = prims::convert_element_type(prims::bitwise_and(signs_differ, inexact), computation);
     return clang::convert(prims::sub(quotient, offset), result);
@@ -185,7 +192,9 @@ void register_elementwise(SymbolTable& t) {
     });
     auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
     Values args = clang::maybe_broadcast({pred, x["a"], x["b"]});
-    return prims::where(args[0], clang::maybe_convert_to_dtype(args[1], result), clang::maybe_convert_to_dtype(args[2], result));
+    Value a = clang::maybe_convert_to_dtype(args[1], result);
+    Value b = clang::maybe_convert_to_dtype(args[2], result);
+    return prims::where(args[0], a, b);
   }});
   define(t, {{"torch.masked_fill", "torch.Tensor.masked_fill"}, "a, /, mask, value", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

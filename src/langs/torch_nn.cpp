@@ -121,7 +121,9 @@ Tensor cross_entropy_impl(const Args& x) {
   Tensor smooth = where(keep, -sum(weighted, Dims{class_dim}), 0.0);
   Tensor nll = reduce_loss(terms.loss, terms.weight_used, reduction);
   Tensor smooth_reduced = reduce_loss(smooth, terms.weight_used, reduction);
-  return (1.0 - smoothing) * nll + smooth_reduced * (smoothing / static_cast<double>(classes));
+  Tensor nll_part = (1.0 - smoothing) * nll;
+  Tensor smooth_part = smooth_reduced * (smoothing / static_cast<double>(classes));
+  return nll_part + smooth_part;
 }
 
 Tensor attention_impl(const Args& x) {
@@ -273,7 +275,8 @@ Tensor batch_norm_impl(const Args& x) {
     mean_ = reshape(x.tensor("running_mean"), param_shape);
     var_ = reshape(x.tensor("running_var"), param_shape);
   }
-  Tensor out = (a_ - mean_) * rsqrt(var_ + x.real("eps"));
+  Tensor rstd = rsqrt(var_ + x.real("eps"));
+  Tensor out = (a_ - mean_) * rstd;
   if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
   if (!x.is_none("bias")) out = out + reshape(x.tensor("bias"), param_shape);
   return out.dtype() == a.dtype() ? out : to(out, a.dtype());

@@ -18,6 +18,12 @@ DType promote_dtypes(DType a, DType b) {
   a = a.strong();
   b = b.strong();
   if (a == b) return a;
+  if (a.is_complex() != b.is_complex() && a.is_inexact() && b.is_inexact()) {
+    // float and complex: a complex dtype wide enough for both real parts (float64 + complex64 -> complex128).
+    const DType& c = a.is_complex() ? a : b;
+    const DType& f = a.is_complex() ? b : a;
+    return to_complex_dtype(promote_dtypes(to_real_dtype(c), f));
+  }
   if (a.category() != b.category()) return a.category() > b.category() ? a : b;
   switch (a.category()) {
     case DTypeCategory::Bool: return a;
@@ -60,6 +66,9 @@ PromotedDTypes elementwise_type_promotion(const Values& args, Promotion kind) {
   DType promoted;
   if (dimensioned && (!zero_dim || zero_dim->category() <= dimensioned->category())) {
     promoted = *dimensioned;
+  } else if (dimensioned && zero_dim->is_complex() && dimensioned->is_float()) {
+    // A complex 0-d tensor keeps the precision of the dimensioned floats: f16[2] + c128[] -> complex32.
+    promoted = to_complex_dtype(*dimensioned);
   } else {
     promoted = *zero_dim;
   }
@@ -140,8 +149,10 @@ Tensor elementwise_unary(const Value& a, UnaryPrim prim, Promotion kind) {
 Tensor elementwise_binary(const Value& a, const Value& b, BinaryPrim prim, Promotion kind) {
   auto [computation, result] = elementwise_type_promotion({a, b}, kind);
   Values ab = maybe_broadcast({a, b});
-  Tensor out = prim(maybe_convert_to_dtype(ab[0], computation), maybe_convert_to_dtype(ab[1], computation));
-  return convert(out, result);
+  // Separate statements: the conversions are recorded in argument order.
+  Value a_ = maybe_convert_to_dtype(ab[0], computation);
+  Value b_ = maybe_convert_to_dtype(ab[1], computation);
+  return convert(prim(a_, b_), result);
 }
 
 std::vector<int64_t> reduction_dims(const Tensor& a, const std::optional<std::vector<int64_t>>& dims) {

@@ -1,2 +1,71 @@
 #!/usr/bin/env bash
-exit 0
+# CLI tests: exit codes, messages and outputs of `thundercc`, run as users run it.
+# Usage: run_cli_tests.sh PATH_TO_THUNDERCC   (from the repository root)
+set -uo pipefail
+THUNDERCC=${1:?usage: run_cli_tests.sh PATH_TO_THUNDERCC}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect RC PATTERN -- COMMAND...: the command exits with RC and its stdout+stderr matches PATTERN.
+expect() {
+  local rc=$1 pattern=$2
+  shift 3
+  local out actual
+  out=$("$@" 2>&1)
+  actual=$?
+  if [ "$actual" -ne "$rc" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL: $* (exit $actual, wanted $rc, pattern '$pattern')"
+    echo "$out" | sed 's/^/    /'
+    failures=$((failures + 1))
+  else
+    echo "ok: $*"
+  fi
+}
+
+mutate() {  # mutate OUT PYTHON_EXPR: writes traces/add_mul.json changed by an expression on `d`
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open("traces/add_mul.json"))
+exec(sys.argv[2])
+json.dump(d, open(sys.argv[1], "w"))
+PY
+}
+
+expect 0 '' -- "$THUNDERCC" validate traces/add_mul.json traces/cross_entropy.json
+expect 0 'add_mul.json: ok \(2 bound symbols\)' -- "$THUNDERCC" -v validate traces/add_mul.json
+expect 0 '# t0 = prims.broadcast_in_dim\(b, \[2, 2\], \(0, 1\)\)' -- "$THUNDERCC" print traces/add_mul.json
+expect 0 '^  t2 = ltorch.add\(a, t1, alpha=1\)' -- "$THUNDERCC" print traces/add_mul.json --depth 0
+expect 0 'prims.take_along_axis' -- "$THUNDERCC" print traces/cross_entropy.json
+expect 0 '^torch.nn.functional.softmax|^torch.softmax\(a, /, dim, \*, dtype=None\)' -- "$THUNDERCC" ops
+expect 0 '^prims.broadcast_in_dim\(a, /, shape, broadcast_dimensions\)  \[prim\]' -- "$THUNDERCC" ops --prims
+
+# Bad inputs: a clear message naming the file and the place, exit 1.
+printf '{"format": ' >"$tmp/not_json.json"
+expect 1 'error: .*not_json.json: not valid JSON' -- "$THUNDERCC" validate "$tmp/not_json.json"
+mutate "$tmp/schema.json" 'd["bound_symbols"][0]["args"] = 3'
+expect 1 'error: .*schema.json: /bound_symbols/0/args: does not match the trace schema' -- "$THUNDERCC" validate "$tmp/schema.json"
+mutate "$tmp/unknown.json" 'd["bound_symbols"][0]["symbol"] = "torch.frobnicate"'
+expect 1 "unknown symbol 'torch.frobnicate'" -- "$THUNDERCC" validate "$tmp/unknown.json"
+mutate "$tmp/undefined.json" 'd["output"] = {"ref": "t9"}'
+expect 1 "/output: 't9' is not defined" -- "$THUNDERCC" validate "$tmp/undefined.json"
+mutate "$tmp/shape.json" 'd["bound_symbols"][0]["output"]["tensor"]["shape"] = [2, 3]'
+expect 1 'recorded t0: cpu f32\[2, 3\]' -- "$THUNDERCC" validate "$tmp/shape.json"
+expect 1 'computed t1: cpu f32\[2, 2\]' -- "$THUNDERCC" validate "$tmp/shape.json"
+expect 1 't1 = ltorch.mul\(b, a\)' -- "$THUNDERCC" print "$tmp/shape.json"
+# One bad file among good ones still fails the run, and the good ones are still checked.
+expect 1 'shape.json' -- "$THUNDERCC" validate traces/add_mul.json "$tmp/shape.json"
+expect 1 'missing.json: cannot be read' -- "$THUNDERCC" validate "$tmp/missing.json"
+expect 2 'A subcommand is required' -- "$THUNDERCC"
+expect 2 'depth' -- "$THUNDERCC" print traces/add_mul.json --depth -1
+
+# The compile side never loads LibTorch.
+if ldd "$THUNDERCC" | grep -qi torch; then
+  echo "FAIL: thundercc links LibTorch"
+  failures=$((failures + 1))
+else
+  echo "ok: thundercc does not link LibTorch"
+fi
+
+echo "$failures failure(s)"
+[ "$failures" -eq 0 ]
