@@ -33,9 +33,15 @@ int print(const std::string& path, int depth) {
   return 0;
 }
 
-int list_ops(bool prims_only, bool torch_only) {
+int list_ops(bool prims_only, bool torch_only, bool ids_only) {
   for (const Symbol* s : SymbolTable::global().all()) {
     if ((prims_only && !s->is_prim) || (torch_only && s->is_prim)) continue;
+    if (ids_only) {
+      // Every id a captured program may use, one per line: what the front end accepts.
+      std::cout << s->id << "\n";
+      for (const auto& a : s->aliases) std::cout << a << "\n";
+      continue;
+    }
     std::cout << s->id << "(" << s->signature.str() << ")" << (s->is_prim ? "  [prim]" : "");
     if (!s->aliases.empty()) {
       std::cout << "  aliases:";
@@ -68,10 +74,11 @@ int main(int argc, char** argv) {
   print_cmd->add_option("trace", print_path, "a trace.json file")->required();
   print_cmd->add_option("--depth", depth, "levels of subsymbols to show (0: none)")->check(CLI::NonNegativeNumber);
 
-  bool prims_only = false, torch_only = false;
+  bool prims_only = false, torch_only = false, ids_only = false;
   auto* ops_cmd = app.add_subcommand("ops", "list every symbol with its signature");
   ops_cmd->add_flag("--prims", prims_only, "only the prims");
   ops_cmd->add_flag("--torch", torch_only, "only the torch language");
+  ops_cmd->add_flag("--ids", ids_only, "only the ids and aliases, one per line");
 
   try {
     app.parse(argc, argv);
@@ -84,7 +91,7 @@ int main(int argc, char** argv) {
   try {
     if (*validate_cmd) return validate(validate_paths);
     if (*print_cmd) return print(print_path, depth);
-    if (*ops_cmd) return list_ops(prims_only, torch_only);
+    if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only);
   } catch (const LoadError& e) {
     spdlog::error("{}", e.what());
     return 1;

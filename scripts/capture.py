@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""Captures a PyTorch program as trace.json.
+
+    /usr/bin/python3 scripts/capture.py FILE.py:FACTORY -o trace.json [--save-io] [--grad]
+
+FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
+the eager outputs with torch.save (NAME.inputs.pt, NAME.expected.pt next to the trace); --grad also
+writes the gradients autograd computes for a scalar output (NAME.grads.pt), in input order.
+"""
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import torch  # noqa: E402
+
+from thundercc_frontend import CaptureError, capture  # noqa: E402
+
+
+def load_factory(spec: str):
+    path, _, factory = spec.rpartition(":")
+    if not path or not factory:
+        raise SystemExit(f"capture: expected FILE.py:FACTORY, got '{spec}'")
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    if module_spec is None:
+        raise SystemExit(f"capture: cannot load '{path}'")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.path.insert(0, str(Path(path).resolve().parent))
+    module_spec.loader.exec_module(module)
+    if not hasattr(module, factory):
+        raise SystemExit(f"capture: '{path}' has no '{factory}'")
+    made = getattr(module, factory)()
+    fn, args = made[0], made[1]
+    kwargs = made[2] if len(made) > 2 else {}
+    return fn, tuple(args), kwargs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("program", help="FILE.py:FACTORY")
+    parser.add_argument("-o", "--output", required=True, help="where to write trace.json")
+    parser.add_argument("--save-io", action="store_true", help="also save inputs and eager outputs (.pt)")
+    parser.add_argument("--grad", action="store_true", help="also save autograd's gradients of a scalar output")
+    opts = parser.parse_args()
+
+    fn, args, kwargs = load_factory(opts.program)
+    try:
+        captured = capture(fn, *args, **kwargs)
+    except CaptureError as e:
+        print(f"capture: error: {e}", file=sys.stderr)
+        return 1
+    out = Path(opts.output)
+    stem = out.name[:-len(".json")] if out.name.endswith(".json") else out.name
+    captured.save(out)
+    if opts.save_io:
+        torch.save([t.detach() for t in captured.input_values], out.with_name(stem + ".inputs.pt"))
+        torch.save([t.detach() for t in captured.output_values], out.with_name(stem + ".expected.pt"))
+    if opts.grad:
+        (loss,) = captured.output_values if len(captured.output_values) == 1 else (None,)
+        if loss is None or loss.numel() != 1 or not loss.requires_grad:
+            print("capture: error: --grad needs a single scalar output that requires grad", file=sys.stderr)
+            return 1
+        wanted = [t for t in captured.input_values if t.requires_grad]
+        grads = torch.autograd.grad(loss, wanted, allow_unused=True)
+        torch.save([None if g is None else g.detach() for g in grads], out.with_name(stem + ".grads.pt"))
+    print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,329 @@
+"""thundercc's Python front end: captures a PyTorch program as trace.json.
+
+The program runs eagerly under a TorchFunctionMode. Every torch-level call (torch functions,
+torch.nn.functional, Tensor methods and operators) is recorded under the symbol id thundercc
+knows it by, with its arguments (Python kinds kept apart) and the metadata of what PyTorch
+really produced. What cannot be captured faithfully stops the capture with the op's name and
+the user's source line.
+
+    from thundercc_frontend import capture
+    captured = capture(model, x)          # runs model(x) once, eagerly
+    captured.save("trace.json")
+"""
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import torch
+from torch.overrides import TorchFunctionMode
+
+FORMAT = "thundercc.trace"
+VERSION = 1
+REPO = Path(__file__).resolve().parent.parent
+
+DTYPE_NAMES = {
+    torch.bool: "bool8", torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32",
+    torch.int64: "int64", torch.bfloat16: "bfloat16", torch.float16: "float16", torch.float32: "float32",
+    torch.float64: "float64", torch.complex32: "complex32", torch.complex64: "complex64",
+    torch.complex128: "complex128",
+}
+
+# Operators and methods whose symbol is another id; reflected operators swap their operands.
+DUNDERS = {
+    "__add__": ("torch.add", False), "__radd__": ("torch.add", True), "__iadd__": None,
+    "__sub__": ("torch.sub", False), "__rsub__": ("torch.sub", True),
+    "__mul__": ("torch.mul", False), "__rmul__": ("torch.mul", True),
+    "__truediv__": ("torch.true_divide", False), "__rtruediv__": ("torch.true_divide", True),
+    "__floordiv__": ("torch.floor_divide", False), "__rfloordiv__": ("torch.floor_divide", True),
+    "__mod__": ("torch.remainder", False), "__rmod__": ("torch.remainder", True),
+    "__pow__": ("torch.pow", False), "__rpow__": ("torch.pow", True),
+    "__matmul__": ("torch.matmul", False), "__rmatmul__": ("torch.matmul", True),
+    "__neg__": ("torch.neg", False), "__abs__": ("torch.abs", False), "__invert__": ("torch.bitwise_not", False),
+    "__and__": ("torch.bitwise_and", False), "__or__": ("torch.bitwise_or", False), "__xor__": ("torch.bitwise_xor", False),
+    "__eq__": ("torch.eq", False), "__ne__": ("torch.ne", False), "__lt__": ("torch.lt", False),
+    "__le__": ("torch.le", False), "__gt__": ("torch.gt", False), "__ge__": ("torch.ge", False),
+    "__getitem__": ("torch.Tensor.__getitem__", False),
+}
+
+# Reading metadata is fine: shapes are static in a trace.
+METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_contiguous", "__len__", "__get__",
+            "__repr__", "__format__", "element_size", "stride", "storage_offset", "get_device", "__hash__"}
+# Reading data makes the program depend on values a trace cannot see.
+DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "__index__", "__complex__", "nonzero"}
+
+
+class CaptureError(RuntimeError):
+    """A program thundercc cannot capture faithfully; the message names the op and the source line."""
+
+
+def thundercc_binary() -> str:
+    for candidate in (os.environ.get("THUNDERCC"), str(REPO / "build" / "thundercc"), shutil.which("thundercc")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise CaptureError("cannot find the thundercc binary: build it (scripts/setup.sh) or set THUNDERCC")
+
+
+_known_ids: dict | None = None
+
+
+def known_ids() -> dict:
+    """Maps each torch callable thundercc knows to its symbol id (ids come from `thundercc ops --ids`)."""
+    global _known_ids
+    if _known_ids is None:
+        out = subprocess.run([thundercc_binary(), "ops", "--ids", "--torch"], check=True, capture_output=True, text=True)
+        _known_ids = {}
+        for symbol_id in out.stdout.split():
+            obj = _resolve(symbol_id)
+            if obj is not None:
+                _known_ids.setdefault(_key(obj), symbol_id)
+    return _known_ids
+
+
+def _resolve(dotted: str):
+    parts = dotted.split(".")
+    obj = torch
+    for p in parts[1:]:
+        obj = getattr(obj, p, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def _key(fn):
+    # Method descriptors and builtins are stable objects; compare by identity.
+    return id(fn)
+
+
+def _display_name(func) -> str:
+    module = getattr(func, "__module__", None) or ""
+    qualname = getattr(func, "__qualname__", getattr(func, "__name__", repr(func)))
+    module = {"torch._C._nn": "torch.nn.functional", "torch._C._VariableFunctions": "torch"}.get(module, module)
+    qualname = qualname.replace("_TensorBase.", "Tensor.").replace("_VariableFunctionsClass.", "")
+    if qualname.startswith("Tensor."):
+        return "torch." + qualname
+    return f"{module}.{qualname}" if module else qualname
+
+
+def _user_frame() -> str:
+    """file:line of the innermost frame outside torch and this module, with its source line."""
+    here = Path(__file__).resolve()
+    torch_dir = Path(torch.__file__).resolve().parent
+    frame = inspect.currentframe()
+    while frame is not None:
+        path = Path(frame.f_code.co_filename).resolve()
+        if path != here and torch_dir not in path.parents and not frame.f_code.co_filename.startswith("<frozen"):
+            try:
+                shown = os.path.relpath(path)
+            except ValueError:
+                shown = str(path)
+            return f"{shown}:{frame.f_lineno}"
+        frame = frame.f_back
+    return "<unknown>"
+
+
+def _source_text(where: str) -> str:
+    import linecache
+
+    path, _, line = where.rpartition(":")
+    text = linecache.getline(path, int(line)).strip() if line.isdigit() else ""
+    return f" `{text}`" if text else ""
+
+
+class _Recorder(TorchFunctionMode):
+    def __init__(self, capture: "Capture"):
+        super().__init__()
+        self.capture = capture
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        name = getattr(func, "__name__", "")
+        if name in METADATA:
+            return func(*args, **kwargs)
+        where = _user_frame()
+        display = _display_name(func)
+        if name in DATA_DEPENDENT:
+            raise CaptureError(f"{display} reads tensor data, which a trace cannot depend on "
+                               f"(data-dependent control flow or .item()), at {where}:{_source_text(where)}")
+        symbol_id, swap = self._symbol_for(func, name)
+        if symbol_id is None:
+            if name.endswith("_") and not name.endswith("__"):
+                raise CaptureError(f"in-place op {display} cannot be captured faithfully, at {where}:{_source_text(where)}")
+            raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
+        result = func(*args, **kwargs)
+        call_args = list(args)
+        if swap:
+            call_args = [call_args[1], call_args[0]] + call_args[2:]
+        self.capture._record(symbol_id, call_args, kwargs, result, where)
+        return result
+
+    def _symbol_for(self, func, name):
+        if name in DUNDERS and DUNDERS[name] is not None:
+            return DUNDERS[name]
+        symbol_id = known_ids().get(_key(func))
+        return symbol_id, False
+
+
+class Capture:
+    """The trace of one eager run, in the trace.json format."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.inputs: list[dict] = []
+        self.bound_symbols: list[dict] = []
+        self.output = None
+        self.input_values: list = []     # the tensors, in signature order (for --save-io)
+        self.output_values: list = []    # the eager outputs, flattened
+        self._names: dict[int, str] = {}
+        self._alive: list = []           # keeps recorded tensors alive so their ids stay unique
+        self._used: set[str] = set()
+        self._counter = 0
+
+    # Names -----------------------------------------------------------------------------------
+    def _fresh_name(self) -> str:
+        while True:
+            name = f"t{self._counter}"
+            self._counter += 1
+            if name not in self._used:
+                self._used.add(name)
+                return name
+
+    def _name_input(self, tensor: torch.Tensor, name: str) -> None:
+        if name in self._used:
+            raise CaptureError(f"two inputs are named {name}")
+        self._used.add(name)
+        self._names[id(tensor)] = name
+        self._alive.append(tensor)
+
+    # Encoding --------------------------------------------------------------------------------
+    @staticmethod
+    def _meta(t: torch.Tensor) -> dict:
+        if t.dtype not in DTYPE_NAMES:
+            raise CaptureError(f"dtype {t.dtype} is not supported")
+        device = str(t.device)
+        if device == "cuda":
+            device = "cuda:0"
+        return {"shape": list(t.shape), "dtype": DTYPE_NAMES[t.dtype], "device": device, "requires_grad": t.requires_grad}
+
+    def _value(self, v, where: str):
+        if isinstance(v, torch.Tensor):
+            if id(v) not in self._names:
+                raise CaptureError(f"a tensor that is neither an input nor the result of a captured op is used at "
+                                   f"{where}:{_source_text(where)} (pass it as an argument, or register it on the module)")
+            return {"ref": self._names[id(v)]}
+        if v is None or isinstance(v, (bool, str)):
+            return v
+        if isinstance(v, int):
+            return v
+        if isinstance(v, float):
+            if math.isnan(v):
+                return {"float": "nan"}
+            if math.isinf(v):
+                return {"float": "inf" if v > 0 else "-inf"}
+            return v
+        if isinstance(v, complex):
+            return {"complex": [v.real, v.imag]}
+        if isinstance(v, torch.Size):
+            return {"tuple": list(v)}
+        if isinstance(v, tuple):
+            return {"tuple": [self._value(x, where) for x in v]}
+        if isinstance(v, list):
+            return {"list": [self._value(x, where) for x in v]}
+        if isinstance(v, slice):
+            return {"slice": [self._slice_part(v.start, where), self._slice_part(v.stop, where), self._slice_part(v.step, where)]}
+        if v is Ellipsis:
+            return {"ellipsis": True}
+        if isinstance(v, torch.dtype):
+            return {"torch_dtype": DTYPE_NAMES[v]}
+        if isinstance(v, torch.device):
+            return {"torch_device": "cuda:0" if str(v) == "cuda" else str(v)}
+        raise CaptureError(f"cannot record an argument of type {type(v).__name__} at {where}:{_source_text(where)}")
+
+    def _slice_part(self, x, where):
+        if x is None or isinstance(x, int):
+            return x
+        raise CaptureError(f"slice bounds must be ints, got {type(x).__name__} at {where}:{_source_text(where)}")
+
+    def _definition(self, result, where: str):
+        if isinstance(result, torch.Tensor):
+            name = self._fresh_name()
+            self._names[id(result)] = name
+            self._alive.append(result)
+            return {"tensor": dict(name=name, **self._meta(result))}
+        if isinstance(result, (tuple, list)):
+            return {"tuple" if isinstance(result, tuple) else "list": [self._definition(x, where) for x in result]}
+        return None
+
+    def _record(self, symbol_id, args, kwargs, result, where):
+        self.bound_symbols.append({
+            "symbol": symbol_id,
+            "args": [self._value(a, where) for a in args],
+            "kwargs": {k: self._value(v, where) for k, v in kwargs.items()},
+            "output": self._definition(result, where),
+            "source": where,
+        })
+
+    def _add_input(self, name: str, value) -> None:
+        if isinstance(value, torch.Tensor):
+            self._name_input(value, name)
+            self.inputs.append({"name": name, "tensor": self._meta(value)})
+            self.input_values.append(value)
+        elif isinstance(value, bool) or isinstance(value, (int, float)):
+            kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
+            self._used.add(name)
+            self.inputs.append({"name": name, "number": {"kind": kind, "value": self._value(value, "<inputs>")}})
+        elif isinstance(value, (tuple, list)) and all(isinstance(x, torch.Tensor) for x in value):
+            items = []
+            for i, x in enumerate(value):
+                self._name_input(x, f"{name}_{i}")
+                items.append({"tensor": dict(name=f"{name}_{i}", **self._meta(x))})
+                self.input_values.append(x)
+            self._used.add(name)
+            self.inputs.append({"name": name, "collection": {"tuple" if isinstance(value, tuple) else "list": items}})
+        # Other Python values (None, strings, modules) are constants of the program, not inputs.
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "name": self.name, "inputs": self.inputs,
+                "bound_symbols": self.bound_symbols, "output": self.output}
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+
+def _flatten_outputs(result, capture: Capture, where: str):
+    if isinstance(result, torch.Tensor):
+        capture.output_values.append(result)
+        return capture._value(result, where)
+    if isinstance(result, (tuple, list)):
+        items = [_flatten_outputs(x, capture, where) for x in result]
+        return {"tuple": items} if isinstance(result, tuple) else {"list": items}
+    if isinstance(result, dict):
+        raise CaptureError("dict outputs are not supported yet: return a tuple")
+    return capture._value(result, where)
+
+
+def capture(fn, *args, **kwargs) -> Capture:
+    """Runs fn(*args, **kwargs) once, eagerly, and returns its trace. An nn.Module's parameters and
+    buffers become inputs named t_<path> (t_fc1_weight), after the arguments."""
+    module = fn if isinstance(fn, torch.nn.Module) else None
+    target = module.forward if module is not None else fn
+    name = type(module).__name__ if module is not None else getattr(fn, "__name__", "computation")
+    if not name.isidentifier():
+        name = "computation"
+    cap = Capture(name)
+    bound = inspect.signature(target).bind(*args, **kwargs)
+    for param, value in bound.arguments.items():
+        cap._add_input(param, value)
+    if module is not None:
+        for path, tensor in list(module.named_parameters()) + list(module.named_buffers()):
+            cap._add_input("t_" + path.replace(".", "_"), tensor)
+    known_ids()  # resolve the ids before the program runs, outside the mode
+    with _Recorder(cap):
+        result = fn(*args, **kwargs)
+    cap.output = _flatten_outputs(result, cap, "<return>")
+    return cap
