@@ -36,7 +36,7 @@ DTYPE_NAMES = {
 
 # Operators and methods whose symbol is another id; reflected operators swap their operands.
 DUNDERS = {
-    "__add__": ("torch.add", False), "__radd__": ("torch.add", True), "__iadd__": None,
+    "__add__": ("torch.add", False), "__radd__": ("torch.add", True),
     "__sub__": ("torch.sub", False), "__rsub__": ("torch.sub", True),
     "__mul__": ("torch.mul", False), "__rmul__": ("torch.mul", True),
     "__truediv__": ("torch.true_divide", False), "__rtruediv__": ("torch.true_divide", True),
@@ -83,6 +83,18 @@ def known_ids() -> dict:
             if obj is not None:
                 _known_ids.setdefault(_key(obj), symbol_id)
     return _known_ids
+
+
+_dunders: dict | None = None
+
+
+def _dunder_symbols() -> dict:
+    """Tensor's operator methods (by identity: Tensor.__pow__ is a Python function named 'pow')."""
+    global _dunders
+    if _dunders is None:
+        _dunders = {_key(getattr(torch.Tensor, name)): target for name, target in DUNDERS.items()
+                    if target is not None and hasattr(torch.Tensor, name)}
+    return _dunders
 
 
 def _resolve(dotted: str):
@@ -157,16 +169,17 @@ class _Recorder(TorchFunctionMode):
             raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
         result = func(*args, **kwargs)
         call_args = list(args)
+        # Warning bookkeeping of torch.nn.functional, not part of the op.
+        kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
         if swap:
             call_args = [call_args[1], call_args[0]] + call_args[2:]
         self.capture._record(symbol_id, call_args, kwargs, result, where)
         return result
 
     def _symbol_for(self, func, name):
-        if name in DUNDERS and DUNDERS[name] is not None:
-            return DUNDERS[name]
-        symbol_id = known_ids().get(_key(func))
-        return symbol_id, False
+        if _key(func) in _dunder_symbols():
+            return _dunder_symbols()[_key(func)]
+        return known_ids().get(_key(func)), False
 
 
 class Capture:
@@ -316,8 +329,12 @@ def capture(fn, *args, **kwargs) -> Capture:
     if not name.isidentifier():
         name = "computation"
     cap = Capture(name)
-    bound = inspect.signature(target).bind(*args, **kwargs)
-    for param, value in bound.arguments.items():
+    try:
+        arguments = inspect.signature(target).bind(*args, **kwargs).arguments.items()
+    except ValueError:
+        # Builtins have no signature: positional inputs are named t_0, t_1, ... (Thunder's older naming).
+        arguments = [(f"t_{i}", a) for i, a in enumerate(args)] + list(kwargs.items())
+    for param, value in arguments:
         cap._add_input(param, value)
     if module is not None:
         for path, tensor in list(module.named_parameters()) + list(module.named_buffers()):

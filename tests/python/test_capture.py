@@ -1,0 +1,97 @@
+"""The front end: names, kinds, outputs, and the programs it must refuse (with the op and the line)."""
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import REPO
+from thundercc_frontend import CaptureError, capture
+
+
+def test_inputs_are_named_after_parameters_and_module_paths():
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = torch.nn.Linear(4, 3)
+            self.register_buffer("scale", torch.ones(3))
+
+        def forward(self, x, *, shift=0.5):
+            return self.fc1(x) * self.scale + shift
+
+    doc = capture(Block(), torch.randn(2, 4)).to_json()
+    assert [i["name"] for i in doc["inputs"]] == ["x", "t_fc1_weight", "t_fc1_bias", "t_scale"]
+    assert doc["inputs"][1]["tensor"]["requires_grad"] is True
+    assert doc["inputs"][3]["tensor"]["requires_grad"] is False
+    assert [b["symbol"] for b in doc["bound_symbols"]] == ["torch.nn.functional.linear", "torch.Tensor.mul", "torch.Tensor.add"]
+    assert doc["bound_symbols"][2]["args"][1] == 0.5  # a float stays a float
+
+
+def test_python_kinds_are_kept_apart():
+    doc = capture(lambda a: a.sum(1, keepdim=True).to(torch.float64)[..., 0:1], torch.randn(2, 3)).to_json()
+    sum_call, to_call, getitem = doc["bound_symbols"]
+    assert sum_call["args"][1:] == [1] and sum_call["kwargs"] == {"keepdim": True}
+    assert to_call["args"][1] == {"torch_dtype": "float64"}
+    assert getitem["args"][1] == {"tuple": [{"ellipsis": True}, {"slice": [0, 1, None]}]}
+
+
+def test_tuple_outputs_and_reflected_operators():
+    doc = capture(lambda a: (1 - a, torch.split(a, 1)), torch.randn(2, 3)).to_json()
+    assert doc["bound_symbols"][0]["symbol"] == "torch.sub"
+    assert doc["bound_symbols"][0]["args"][0] == 1
+    assert doc["output"]["tuple"][1]["tuple"][1] == {"ref": "t2"}
+
+
+def test_unknown_op_names_the_op_and_the_line():
+    with pytest.raises(CaptureError, match=r"thundercc does not support torch.nn.functional.elu, at .*test_capture.py:\d+: `return F.elu\(a\)`"):
+        def uses_elu(a):
+            return F.elu(a)
+        capture(uses_elu, torch.randn(2))
+
+
+def test_in_place_ops_and_data_dependence_are_refused():
+    with pytest.raises(CaptureError, match=r"in-place op torch.Tensor.add_"):
+        capture(lambda a: a.add_(1), torch.randn(2))
+    with pytest.raises(CaptureError, match=r"torch.Tensor.item reads tensor data"):
+        capture(lambda a: a * a.sum().item(), torch.randn(2))
+    with pytest.raises(CaptureError, match=r"reads tensor data"):
+        def branches(a):
+            if a.sum() > 0:
+                return a
+            return -a
+        capture(branches, torch.randn(2))
+
+
+def test_closed_over_tensors_are_refused():
+    w = torch.randn(2)
+    with pytest.raises(CaptureError, match="neither an input nor the result of a captured op"):
+        capture(lambda a: a * w, torch.randn(2))
+
+
+def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
+    program = tmp_path / "prog.py"
+    program.write_text(
+        "import torch\n"
+        "def fun(a, b):\n"
+        "    return a + b * a\n"
+        "def make():\n"
+        "    return fun, (torch.randn(2, 2), torch.randn(2, 1))\n"
+        "def bad():\n"
+        "    return (lambda a: torch.nn.functional.elu(a)), (torch.randn(2),)\n")
+    out = tmp_path / "fun.json"
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
+    thundercc("validate", out)
+    assert len(torch.load(tmp_path / "fun.inputs.pt")) == 2
+    expected = torch.load(tmp_path / "fun.expected.pt")
+    a, b = torch.load(tmp_path / "fun.inputs.pt")
+    torch.testing.assert_close(expected[0], a + b * a)
+    assert json.loads(out.read_text())["name"] == "fun"
+
+    bad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:bad", "-o", tmp_path / "bad.json"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert "thundercc does not support torch.nn.functional.elu" in bad.stderr
+    assert "prog.py:7" in bad.stderr
+    assert not (tmp_path / "bad.json").exists()

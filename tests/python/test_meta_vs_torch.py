@@ -1,0 +1,181 @@
+"""OpInfo-style check of thundercc's meta functions against PyTorch itself: each sample is run
+eagerly by PyTorch and captured, and `thundercc validate` re-traces it, requiring its computed
+shapes, dtypes, devices and requires_grad flags to equal what PyTorch produced."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from thundercc_frontend import capture
+
+torch.manual_seed(0)
+
+
+def t(*shape, dtype=torch.float32, requires_grad=False, low=-3, high=3):
+    if dtype.is_floating_point or dtype.is_complex:
+        x = torch.randn(shape, dtype=dtype)
+    elif dtype == torch.bool:
+        x = torch.randint(0, 2, shape).bool()
+    else:
+        x = torch.randint(0 if dtype == torch.uint8 else low, high, shape, dtype=dtype)
+    return x.requires_grad_(requires_grad)
+
+
+def nc(*shape, dtype=torch.float32):
+    """A non-contiguous tensor: the transpose of a contiguous one."""
+    return t(*reversed(shape), dtype=dtype).transpose(0, -1)
+
+
+FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+INTS = [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8]
+ALL = FLOATS + INTS + [torch.bool]
+
+SAMPLES = []
+
+
+def sample(name, fn, *args, **kwargs):
+    SAMPLES.append(pytest.param(fn, args, kwargs, id=f"{name}-{len(SAMPLES)}"))
+
+
+# Elementwise binary ops: every dtype pair class, numbers, 0-d tensors, broadcasting, empty.
+for op in [torch.add, torch.sub, torch.mul, torch.maximum, torch.eq, torch.lt, torch.ge]:
+    for dtype in ALL:
+        if op is torch.sub and dtype == torch.bool:
+            continue
+        sample(op.__name__, op, t(2, 3, dtype=dtype), t(2, 3, dtype=dtype))
+    sample(op.__name__, op, t(2, 1, 4), t(3, 1))
+    sample(op.__name__, op, t(0, 3), t(3))
+    sample(op.__name__, op, t(), t(2, 2, dtype=torch.float16))
+    sample(op.__name__, op, t(2, 2, dtype=torch.int32), t(dtype=torch.float64))
+    sample(op.__name__, op, nc(3, 4), t(4, 3).t())
+sample("add_number", lambda a: a + 2.5, t(2, dtype=torch.int64))
+sample("radd_number", lambda a: 3 + a, t(2, dtype=torch.float16))
+sample("rsub", lambda a: 1 - a, t(2, 3))
+sample("mul_bool_number", lambda a: a * True, t(2, dtype=torch.uint8))
+sample("add_alpha", lambda a, b: torch.add(a, b, alpha=2), t(2, 3), t(3))
+sample("true_divide_ints", lambda a, b: a / b, t(4, dtype=torch.int32, low=1), t(4, dtype=torch.int32, low=1))
+sample("floor_divide", lambda a: a // 3, t(4, dtype=torch.int64))
+sample("div_trunc", lambda a, b: torch.div(a, b, rounding_mode="trunc"), t(4), t(4))
+sample("remainder", torch.remainder, t(4), t(4))
+sample("pow_number", lambda a: a ** 2, t(3, dtype=torch.int32))
+sample("pow_float", lambda a: a ** 0.5, t(3, dtype=torch.int32, low=0))
+sample("requires_grad", torch.mul, t(2, 3, requires_grad=True), t(2, 3))
+sample("comparison_grad", torch.lt, t(2, requires_grad=True), t(2))
+
+# Elementwise unary ops across dtypes.
+for op in [torch.exp, torch.log, torch.sqrt, torch.sin, torch.tanh, torch.sigmoid, torch.erf, torch.rsqrt,
+           torch.abs, torch.neg, torch.floor, torch.reciprocal, torch.log1p]:
+    # (PyTorch 1.13 has no CPU float16 kernels for most math ops, so bfloat16 stands for low precision.)
+    for dtype in [torch.float32, torch.bfloat16, torch.float64, torch.int64]:
+        sample(op.__name__, op, t(2, 3, dtype=dtype))
+    sample(op.__name__, op, t())
+    sample(op.__name__, op, t(0, 2))
+sample("abs_complex", torch.abs, t(3, dtype=torch.complex64))
+sample("logical_not", torch.logical_not, t(3))
+sample("relu", F.relu, t(3, 4, requires_grad=True))
+sample("gelu", F.gelu, t(3, 4, dtype=torch.bfloat16))
+sample("gelu_tanh", lambda a: F.gelu(a, approximate="tanh"), t(3, 4))
+sample("silu", F.silu, t(3, 4, dtype=torch.bfloat16))
+sample("softplus", F.softplus, t(3, 4))
+sample("clamp", lambda a: torch.clamp(a, min=-1, max=1), t(3, 4))
+sample("clamp_int_float", lambda a: torch.clamp(a, min=0.5), t(3, dtype=torch.int64))
+sample("where", torch.where, t(2, 1, dtype=torch.bool), t(3), t(2, 3, dtype=torch.float64))
+sample("where_number", lambda c, a: torch.where(c, a, 0.0), t(2, 3, dtype=torch.bool), t(2, 3, dtype=torch.float16))
+sample("masked_fill", lambda a, m: a.masked_fill(m, float("-inf")), t(2, 3, dtype=torch.bfloat16), t(3, dtype=torch.bool))
+
+# Reductions.
+for dtype in [torch.float32, torch.float16, torch.int32, torch.bool]:
+    sample("sum", torch.sum, t(2, 3, dtype=dtype))
+    sample("sum_dim", lambda a: a.sum(1, keepdim=True), t(2, 3, dtype=dtype))
+for dtype in [torch.float32, torch.float64, torch.int32, torch.bool]:
+    sample("prod", lambda a: torch.prod(a, 0), t(2, 3, dtype=dtype))
+for dtype in [torch.float32, torch.bfloat16, torch.float64]:
+    sample("mean", lambda a: a.mean((0, 2)), t(2, 3, 4, dtype=dtype))
+    sample("var", lambda a: torch.var(a, 1, unbiased=False), t(2, 3, dtype=dtype))
+    sample("std", lambda a: a.std(), t(5, dtype=dtype))
+    sample("var_mean", lambda a: torch.var_mean(a, 1, keepdim=True), t(2, 3, dtype=dtype))
+    sample("amax", lambda a: torch.amax(a, -1), t(2, 3, dtype=dtype))
+    sample("logsumexp", lambda a: torch.logsumexp(a, 1), t(2, 3, dtype=dtype))
+    sample("softmax", lambda a: F.softmax(a, dim=-1), t(2, 3, dtype=dtype))
+    sample("log_softmax", lambda a: torch.log_softmax(a, 0), t(2, 3, dtype=dtype))
+sample("softmax_dtype", lambda a: torch.softmax(a, -1, dtype=torch.float64), t(2, 3))
+sample("sum_0d", torch.sum, t())
+sample("mean_empty", lambda a: a.mean(0), t(0, 3))
+sample("argmax", lambda a: a.argmax(1), t(2, 3))
+sample("argmax_keepdim", lambda a: torch.argmax(a, 0, keepdim=True), t(2, 3, dtype=torch.int32))
+sample("argmin_all", torch.argmin, t(2, 3))
+sample("amin", lambda a: a.amin((0, 1)), t(2, 3))
+
+# Shapes and indexing.
+sample("reshape", lambda a: a.reshape(3, -1), t(2, 3, 4))
+sample("view", lambda a: a.view(-1), t(2, 3))
+sample("view_tuple", lambda a: a.view((6, 1)), t(2, 3))
+sample("flatten", lambda a: torch.flatten(a, 1), t(2, 3, 4))
+sample("permute", lambda a: a.permute(2, 0, 1), t(2, 3, 4))
+sample("transpose", lambda a: a.transpose(-1, -2), t(2, 3, 4))
+sample("t", lambda a: a.t(), t(2, 3))
+sample("contiguous", lambda a: a.contiguous(), nc(3, 4))
+sample("expand", lambda a: a.expand(2, 3, -1), t(3, 1))
+sample("unsqueeze", lambda a: a.unsqueeze(0), t(2, 3))
+sample("squeeze", lambda a: a.squeeze(), t(1, 2, 1))
+sample("squeeze_dim", lambda a: a.squeeze(1), t(2, 3))
+sample("cat", lambda a, b: torch.cat([a, b], 1), t(2, 3), t(2, 1, dtype=torch.float64))
+sample("stack", lambda a, b: torch.stack((a, b), -1), t(2, 3), t(2, 3))
+sample("split", lambda a: torch.split(a, 2, 1), t(3, 5))
+sample("split_sizes", lambda a: a.split([1, 4], 1), t(3, 5))
+sample("chunk", lambda a: a.chunk(3), t(7, 2))
+sample("narrow", lambda a: a.narrow(0, 1, 2), t(4, 3))
+sample("getitem", lambda a: a[1, ::2, None, ...], t(4, 5, 6))
+sample("getitem_negative", lambda a: a[..., -2:], t(4, 5))
+sample("to_dtype", lambda a: a.to(torch.float16), t(2, 3))
+sample("to_tensor", lambda a, b: a.to(b), t(2, 3), t(1, dtype=torch.float64))
+sample("type_as", lambda a, b: a.type_as(b), t(2, 3), t(1, dtype=torch.int32))
+sample("tril", lambda a: torch.tril(a), t(3, 4))
+sample("triu", lambda a: a.triu(1), t(2, 3, 4))
+
+# Creation.
+sample("zeros", lambda a: a + torch.zeros(2, 3), t(2, 3))
+sample("ones_dtype", lambda a: torch.ones(3, dtype=torch.int32) + a, t(3, dtype=torch.int32))
+sample("full", lambda a: torch.full((2,), 7) * a, t(2))
+sample("arange", lambda a: torch.arange(6) + a, t(6, dtype=torch.int64))
+sample("arange_float", lambda a: torch.arange(0, 1, 0.25) + a, t(4))
+sample("zeros_like", torch.zeros_like, t(2, dtype=torch.int32))
+sample("ones_like", torch.ones_like, t(2, 3))
+sample("full_like", lambda a: torch.full_like(a, 2.5), t(2, 3))
+
+# Neural networks.
+sample("matmul", torch.matmul, t(2, 3, 4), t(4, 5))
+sample("matmul_batched", torch.matmul, t(2, 1, 3, 4), t(5, 4, 6))
+sample("matmul_vector", torch.matmul, t(4), t(2, 4, 5))
+sample("matmul_operator", lambda a, b: a @ b, t(3, 4, requires_grad=True), t(4))
+sample("bmm", torch.bmm, t(2, 3, 4), t(2, 4, 5))
+sample("linear", F.linear, t(8, 16), t(4, 16, requires_grad=True), t(4))
+sample("linear_nobias", F.linear, t(2, 3, 16), t(4, 16))
+sample("embedding", F.embedding, torch.tensor([[0, 2], [1, 3]]), t(5, 3))
+sample("layer_norm", lambda a, w, b: F.layer_norm(a, (8,), w, b), t(2, 3, 8), t(8), t(8))
+sample("layer_norm_half", lambda a: F.layer_norm(a, (3, 8)), t(2, 3, 8, dtype=torch.bfloat16))
+sample("dropout_eval", lambda a: F.dropout(a, 0.5, training=False), t(2, 3))
+sample("nll_loss", F.nll_loss, t(4, 5), torch.tensor([0, 1, 4, 2]))
+sample("cross_entropy", F.cross_entropy, t(4, 5, requires_grad=True), torch.tensor([0, 1, 4, 2]))
+sample("cross_entropy_none", lambda a, y: F.cross_entropy(a, y, reduction="none", ignore_index=1), t(4, 5), torch.tensor([0, 1, 4, 2]))
+sample("cross_entropy_smoothing", lambda a, y: F.cross_entropy(a, y, label_smoothing=0.1, reduction="sum"), t(4, 5, 3), torch.tensor([[0, 1, 2]] * 4))
+sample("cross_entropy_probs", lambda a, p: F.cross_entropy(a, p), t(4, 5), t(4, 5).softmax(-1))
+sample("cross_entropy_weight", lambda a, y, w: F.cross_entropy(a, y, weight=w), t(4, 5), torch.tensor([0, 1, 4, 2]), t(5).abs())
+sample("conv2d", lambda a, w, b: F.conv2d(a, w, b, padding=1), t(2, 3, 16, 16), t(8, 3, 3, 3), t(8))
+sample("conv2d_stride_groups", lambda a, w: F.conv2d(a, w, stride=2, groups=2), t(1, 4, 9, 9), t(6, 2, 3, 3))
+sample("conv2d_unbatched_same", lambda a, w: F.conv2d(a, w, padding="same"), t(3, 10, 10), t(4, 3, 5, 5))
+sample("max_pool2d", lambda a: F.max_pool2d(a, 2), t(2, 3, 15, 15))
+sample("max_pool2d_ceil", lambda a: F.max_pool2d(a, 3, 2, 1, ceil_mode=True), t(2, 3, 15, 15))
+sample("max_pool2d_dilation", lambda a: F.max_pool2d(a, 2, 1, 0, 2), t(1, 2, 7, 7))
+sample("adaptive_avg_pool2d", lambda a: F.adaptive_avg_pool2d(a, 1), t(2, 3, 7, 7))
+sample("adaptive_avg_pool2d_uneven", lambda a: F.adaptive_avg_pool2d(a, (2, 3)), t(2, 3, 5, 7))
+sample("batch_norm_eval", lambda a, m, v, w, b: F.batch_norm(a, m, v, w, b), t(2, 3, 4, 4), t(3), t(3).abs(), t(3), t(3))
+sample("batch_norm_half", lambda a, m, v: F.batch_norm(a, m, v), t(2, 3, 4, dtype=torch.bfloat16), t(3), t(3).abs())
+
+
+@pytest.mark.parametrize("fn,args,kwargs", SAMPLES)
+def test_meta_matches_pytorch(fn, args, kwargs, tmp_path, thundercc):
+    captured = capture(fn, *args, **kwargs)
+    assert captured.bound_symbols, "the sample recorded no op"
+    path = tmp_path / "sample.json"
+    captured.save(path)
+    thundercc("validate", path)
