@@ -203,8 +203,6 @@ void check_same_dtype(const Tensor& a, const Tensor& b) {
   });
 }
 
-std::vector<int64_t> int_list(const Args& x, std::string_view name) { return x.ints(name); }
-
 void register_shape_prims(SymbolTable& t) {
   t.add(prim_symbol("broadcast_in_dim", "a, /, shape, broadcast_dimensions", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
