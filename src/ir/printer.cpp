@@ -16,6 +16,7 @@ const std::map<std::string, std::string>& import_lines() {
       {"dtypes", "import thunder.core.dtypes as dtypes"},
       {"devices", "import thunder.core.devices as devices"},
       {"torch", "import torch"},
+      {"torchex", "import thunder.executors.torchex as torchex"},
   };
   return lines;
 }
@@ -32,7 +33,16 @@ std::string print_output(const Value& out) {
 }
 
 std::string statement(const BoundSymbol& bsym) {
-  std::string call = print_call(*bsym.sym, bsym.args, bsym.kwargs);
+  if (bsym.sym->printer) return bsym.sym->printer(bsym);
+  Kwargs kwargs;
+  for (const auto& [k, v] : bsym.kwargs) {
+    if (bsym.sym->omit_default_kwargs) {
+      int i = bsym.sym->signature.index_of(k);
+      if (i >= 0 && bsym.sym->signature.params[i].default_value == v) continue;
+    }
+    kwargs.emplace_back(k, v);
+  }
+  std::string call = print_call(*bsym.sym, bsym.args, kwargs);
   if (bsym.output.is_none()) return call;
   std::string line = print_output(bsym.output) + " = " + call;
   if (bsym.output.is_tensor() || bsym.output.is_number_proxy())
@@ -95,6 +105,7 @@ std::string print_trace(const Trace& trace, const PrintOptions& options) {
   bool uses_tensor_methods = false;
   for (const auto& b : trace.bound_symbols) {
     if (b.sym->module == "Tensor") uses_tensor_methods = true;
+    else if (b.sym->module.starts_with("torch.")) continue;  // torch.nn.functional.linear needs only `import torch`
     else if (!b.sym->module.empty()) modules.insert(b.sym->module);
     for (const auto& a : b.args) note_value_modules(a, modules);
     for (const auto& [k, v] : b.kwargs) note_value_modules(v, modules);

@@ -12,6 +12,65 @@ namespace {
 
 using json = nlohmann::json;
 
+[[noreturn]] void fail_at(const std::string& where, const std::string& pointer, const std::string& message) {
+  throw LoadError(where + ": " + pointer + ": " + message);
+}
+
+Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where) {
+  if (j.contains("float")) {
+    auto s = j["float"].get<std::string>();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    fail_at(where, at, "unknown float '" + s + "'");
+  }
+  if (j.contains("complex")) return std::complex<double>(j["complex"][0].get<double>(), j["complex"][1].get<double>());
+  for (const char* seq : {"tuple", "list"})
+    if (j.contains(seq)) {
+      Values items;
+      for (size_t i = 0; i < j[seq].size(); ++i)
+        items.push_back(decode_value(j[seq][i], at + "/" + seq + "/" + std::to_string(i), reference, where));
+      return std::string(seq) == "tuple" ? Value::tuple(std::move(items)) : Value::list(std::move(items));
+    }
+  if (j.contains("slice") && j["slice"].is_array()) {
+    auto part = [&](size_t i) -> std::optional<int64_t> {
+      return j["slice"][i].is_null() ? std::nullopt : std::optional<int64_t>(j["slice"][i].get<int64_t>());
+    };
+    return Slice{part(0), part(1), part(2)};
+  }
+  if (j.contains("ellipsis")) return EllipsisValue{};
+  for (const char* key : {"dtype", "torch_dtype"})
+    if (j.contains(key)) {
+      auto d = DType::parse(j[key].get<std::string>());
+      if (!d) fail_at(where, at + "/" + key, "unknown dtype '" + j[key].get<std::string>() + "'");
+      return std::string(key) == "dtype" ? Value(*d) : Value(TorchDType{*d});
+    }
+  for (const char* key : {"device", "torch_device"})
+    if (j.contains(key)) {
+      auto d = Device::parse(j[key].get<std::string>());
+      if (!d) fail_at(where, at + "/" + key, "unknown device '" + j[key].get<std::string>() + "'");
+      return std::string(key) == "device" ? Value(*d) : Value(TorchDevice{*d});
+    }
+  return reference(j, at);
+}
+
+}  // namespace
+
+Value decode_value(const json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where) {
+  switch (j.type()) {
+    case json::value_t::null: return None{};
+    case json::value_t::boolean: return j.get<bool>();
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned: return j.get<int64_t>();
+    case json::value_t::number_float: return j.get<double>();
+    case json::value_t::string: return j.get<std::string>();
+    case json::value_t::object: return decode_tagged(j, at, reference, where);
+    default: fail_at(where, at, "bare arrays are not values; use {\"tuple\": [...]} or {\"list\": [...]}");
+  }
+}
+
+namespace {
+
 class Decoder {
  public:
   explicit Decoder(std::string where) : where_(std::move(where)) {}
@@ -82,59 +141,13 @@ class Decoder {
 
   // An argument: a constant or a reference to a defined name.
   Value constant(const json& j, const std::string& at) const {
-    switch (j.type()) {
-      case json::value_t::null: return None{};
-      case json::value_t::boolean: return j.get<bool>();
-      case json::value_t::number_integer:
-      case json::value_t::number_unsigned: return j.get<int64_t>();
-      case json::value_t::number_float: return j.get<double>();
-      case json::value_t::string: return j.get<std::string>();
-      case json::value_t::object: return tagged(j, at);
-      default: fail(at, "bare arrays are not values; use {\"tuple\": [...]} or {\"list\": [...]}");
-    }
-  }
-
-  Value tagged(const json& j, const std::string& at) const {
-    if (j.contains("ref")) {
-      auto name = j["ref"].get<std::string>();
+    return decode_value(j, at, [&](const json& ref, const std::string& ref_at) -> Value {
+      if (!ref.contains("ref")) fail(ref_at, "unknown value tag");
+      auto name = ref["ref"].get<std::string>();
       auto it = defined_.find(name);
-      if (it == defined_.end()) fail(at, "'" + name + "' is not defined");
+      if (it == defined_.end()) fail(ref_at, "'" + name + "' is not defined");
       return it->second;
-    }
-    if (j.contains("float")) {
-      auto s = j["float"].get<std::string>();
-      if (s == "inf") return std::numeric_limits<double>::infinity();
-      if (s == "-inf") return -std::numeric_limits<double>::infinity();
-      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-      fail(at, "unknown float '" + s + "'");
-    }
-    if (j.contains("complex")) return std::complex<double>(j["complex"][0].get<double>(), j["complex"][1].get<double>());
-    for (const char* seq : {"tuple", "list"})
-      if (j.contains(seq)) {
-        Values items;
-        for (size_t i = 0; i < j[seq].size(); ++i) items.push_back(constant(j[seq][i], at + "/" + seq + "/" + std::to_string(i)));
-        return std::string(seq) == "tuple" ? Value::tuple(std::move(items)) : Value::list(std::move(items));
-      }
-    if (j.contains("slice")) {
-      auto part = [&](size_t i) -> std::optional<int64_t> {
-        return j["slice"][i].is_null() ? std::nullopt : std::optional<int64_t>(j["slice"][i].get<int64_t>());
-      };
-      return Slice{part(0), part(1), part(2)};
-    }
-    if (j.contains("ellipsis")) return EllipsisValue{};
-    for (const char* key : {"dtype", "torch_dtype"})
-      if (j.contains(key)) {
-        auto d = DType::parse(j[key].get<std::string>());
-        if (!d) fail(at + "/" + key, "unknown dtype '" + j[key].get<std::string>() + "'");
-        return std::string(key) == "dtype" ? Value(*d) : Value(TorchDType{*d});
-      }
-    for (const char* key : {"device", "torch_device"})
-      if (j.contains(key)) {
-        auto d = Device::parse(j[key].get<std::string>());
-        if (!d) fail(at + "/" + key, "unknown device '" + j[key].get<std::string>() + "'");
-        return std::string(key) == "device" ? Value(*d) : Value(TorchDevice{*d});
-      }
-    fail(at, "unknown value tag");
+    }, where_);
   }
 
  private:
@@ -146,44 +159,14 @@ json encode_meta(const TensorMeta& m) {
   return json{{"shape", m.shape}, {"dtype", m.dtype.full_name()}, {"device", m.device.str()}, {"requires_grad", m.requires_grad}};
 }
 
-json encode_constant(const Value& v);
+json encode_reference(const Value& proxy) { return json{{"ref", proxy_name(proxy)}}; }
+
+json encode_constant(const Value& v) { return encode_value(v, encode_reference); }
 
 json encode_items(const Values& items, json (*encode)(const Value&)) {
   json a = json::array();
   for (const auto& x : items) a.push_back(encode(x));
   return a;
-}
-
-json encode_constant(const Value& v) {
-  using K = Value::Kind;
-  switch (v.kind()) {
-    case K::None: return nullptr;
-    case K::Bool: return v.as_bool();
-    case K::Int: return v.as_int();
-    case K::Float: {
-      double d = v.as_float();
-      if (std::isnan(d)) return json{{"float", "nan"}};
-      if (std::isinf(d)) return json{{"float", d > 0 ? "inf" : "-inf"}};
-      return d;
-    }
-    case K::Complex: return json{{"complex", {v.as_complex().real(), v.as_complex().imag()}}};
-    case K::String: return v.as_string();
-    case K::Tuple: return json{{"tuple", encode_items(v.items(), encode_constant)}};
-    case K::List: return json{{"list", encode_items(v.items(), encode_constant)}};
-    case K::Slice: {
-      const auto& s = v.as_slice();
-      auto part = [](const std::optional<int64_t>& x) { return x ? json(*x) : json(nullptr); };
-      return json{{"slice", {part(s.start), part(s.stop), part(s.step)}}};
-    }
-    case K::Ellipsis: return json{{"ellipsis", true}};
-    case K::DType: return json{{"dtype", v.as_dtype().full_name()}};
-    case K::TorchDType: return json{{"torch_dtype", v.as_dtype().full_name()}};
-    case K::Device: return json{{"device", v.as_device().str()}};
-    case K::TorchDevice: return json{{"torch_device", v.as_any_device().str()}};
-    case K::Tensor: return json{{"ref", v.as_tensor().name()}};
-    case K::Number: return json{{"ref", v.as_number_proxy()->name}};
-  }
-  return nullptr;
 }
 
 json encode_definition(const Value& v) {
@@ -204,6 +187,46 @@ json encode_definition(const Value& v) {
 }
 
 }  // namespace
+
+json encode_value(const Value& v, const ProxyEncoder& proxy) {
+  using K = Value::Kind;
+  auto items = [&](const Values& xs) {
+    json a = json::array();
+    for (const auto& x : xs) a.push_back(encode_value(x, proxy));
+    return a;
+  };
+  switch (v.kind()) {
+    case K::None: return nullptr;
+    case K::Bool: return v.as_bool();
+    case K::Int: return v.as_int();
+    case K::Float: {
+      double d = v.as_float();
+      if (std::isnan(d)) return json{{"float", "nan"}};
+      if (std::isinf(d)) return json{{"float", d > 0 ? "inf" : "-inf"}};
+      return d;
+    }
+    case K::Complex: return json{{"complex", {v.as_complex().real(), v.as_complex().imag()}}};
+    case K::String: return v.as_string();
+    case K::Tuple: return json{{"tuple", items(v.items())}};
+    case K::List: return json{{"list", items(v.items())}};
+    case K::Slice: {
+      const auto& s = v.as_slice();
+      auto part = [](const std::optional<int64_t>& x) { return x ? json(*x) : json(nullptr); };
+      return json{{"slice", {part(s.start), part(s.stop), part(s.step)}}};
+    }
+    case K::Ellipsis: return json{{"ellipsis", true}};
+    case K::DType: return json{{"dtype", v.as_dtype().full_name()}};
+    case K::TorchDType: return json{{"torch_dtype", v.as_dtype().full_name()}};
+    case K::Device: return json{{"device", v.as_device().str()}};
+    case K::TorchDevice: return json{{"torch_device", v.as_any_device().str()}};
+    case K::Tensor: case K::Number: return proxy(v);
+  }
+  return nullptr;
+}
+
+std::string proxy_name(const Value& proxy) {
+  return proxy.is_tensor() ? proxy.as_tensor().name() : proxy.as_number_proxy()->name;
+}
 
 Trace decode_trace(const json& doc, const std::string& where) {
   Decoder d(where);

@@ -2,7 +2,6 @@
 // re-trace every bound symbol so its meta function checks the recorded metadata.
 #include <fstream>
 #include <sstream>
-#include <unordered_map>
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -13,6 +12,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/pyliteral.h"
+#include "thundercc/ir/rewrite.h"
 #include "thundercc/schemas.h"
 #include "thundercc/serialize/trace_file.h"
 
@@ -67,8 +67,7 @@ std::string describe(const TensorMeta& m) {
 }
 
 // Walks the recorded and computed outputs together, mapping recorded proxies to computed ones.
-void match_outputs(const Value& recorded, const Value& computed, std::unordered_map<const void*, Value>& map,
-                   std::vector<std::string>& mismatches) {
+void match_outputs(const Value& recorded, const Value& computed, ValueMap& map, std::vector<std::string>& mismatches) {
   if (recorded.is_tensor()) {
     const auto& r = recorded.as_tensor();
     if (!computed.is_tensor()) {
@@ -78,14 +77,14 @@ void match_outputs(const Value& recorded, const Value& computed, std::unordered_
     const auto& c = computed.as_tensor();
     if (!(r.meta() == c.meta()))
       mismatches.push_back(str("recorded ", r.name(), ": ", describe(r.meta()), "\n  computed ", c.name(), ": ", describe(c.meta())));
-    map[r.node()] = computed;
+    map.set(recorded, computed);
     return;
   }
   if (recorded.is_number_proxy()) {
     const auto& r = recorded.as_number_proxy();
     if (!computed.is_number() || computed.number_kind() != r->kind)
       mismatches.push_back(str("recorded ", r->name, ": ", number_kind_name(r->kind), "\n  computed: ", py_repr(computed)));
-    map[r.get()] = computed;
+    map.set(recorded, computed);
     return;
   }
   if (recorded.is_sequence()) {
@@ -97,45 +96,27 @@ void match_outputs(const Value& recorded, const Value& computed, std::unordered_
   }
 }
 
-Value substitute(const Value& v, const std::unordered_map<const void*, Value>& map) {
-  if (v.is_tensor()) {
-    auto it = map.find(v.as_tensor().node());
-    return it == map.end() ? v : it->second;
-  }
-  if (v.is_number_proxy()) {
-    auto it = map.find(v.as_number_proxy().get());
-    return it == map.end() ? v : it->second;
-  }
-  if (v.is_sequence()) {
-    Values items;
-    for (const auto& x : v.items()) items.push_back(substitute(x, map));
-    return v.kind() == Value::Kind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
-  }
-  return v;
-}
-
 }  // namespace
 
 Trace retrace(const Trace& recorded, const std::string& where) {
   Trace traced;
   traced.name = recorded.name;
   TracingScope scope(traced);
-  std::unordered_map<const void*, Value> map;
+  ValueMap map;
   // Inputs keep their names and metadata; they are reserved in the new trace's name set.
   for (const auto& in : recorded.inputs) {
     traced.names->reserve(in.name);
     for (const auto& t : tensors_in(in.value))
       if (t.name() != in.name) traced.names->reserve(t.name());
-    if (in.value.is_number_proxy()) map[in.value.as_number_proxy().get()] = in.value;
     traced.inputs.push_back(in);
   }
   for (size_t i = 0; i < recorded.bound_symbols.size(); ++i) {
     const auto& b = recorded.bound_symbols[i];
     std::string at = where + ": /bound_symbols/" + std::to_string(i);
     Values args;
-    for (const auto& a : b.args) args.push_back(substitute(a, map));
+    for (const auto& a : b.args) args.push_back(map.apply(a));
     Kwargs kwargs;
-    for (const auto& [k, v] : b.kwargs) kwargs.emplace_back(k, substitute(v, map));
+    for (const auto& [k, v] : b.kwargs) kwargs.emplace_back(k, map.apply(v));
     Value computed;
     try {
       computed = call(*b.sym, args, kwargs);
@@ -153,7 +134,7 @@ Trace retrace(const Trace& recorded, const std::string& where) {
       throw LoadError(msg);
     }
   }
-  traced.output = substitute(recorded.output, map);
+  traced.output = map.apply(recorded.output);
   return traced;
 }
 

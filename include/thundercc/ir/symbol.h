@@ -35,6 +35,7 @@ struct Signature {
 };
 
 class Symbol;
+struct BoundSymbol;
 
 // The arguments of one call, bound to the symbol's parameters (defaults filled in). What meta
 // functions and decompositions read.
@@ -68,6 +69,10 @@ class Symbol {
   bool is_prim = false;
   std::vector<std::string> tags;     // "SHAPE_OP", "REDUCTION_OP", "RANDOM_OP", "DONT_DCE", ...
   std::vector<std::string> aliases;  // other ids that name this symbol: "torch.Tensor.add", ...
+  std::string executor;              // for an executor's operator: the executor that runs it
+  bool omit_default_kwargs = false;  // print keyword arguments only where they differ from the defaults
+  // How a statement of this symbol prints when not as a call (del, ...).
+  std::function<std::string(const BoundSymbol&)> printer;
 
   bool has_tag(std::string_view tag) const;
   std::string qualified_name() const { return module.empty() ? name : module + "." + name; }

@@ -5,6 +5,7 @@
 // trace as thundercc traces it (decompositions included, names as Thunder assigns them).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -22,6 +23,16 @@ class LoadError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// The value grammar shared by trace.json and plan.json: Python constants with their kinds kept
+// apart, and proxies encoded by the caller ({"ref": name} in traces, {"slot": n} in plans).
+using ProxyEncoder = std::function<nlohmann::json(const Value& proxy)>;
+nlohmann::json encode_value(const Value& v, const ProxyEncoder& proxy);
+// Decodes a value; objects that are not constants ({"ref": ...}, {"slot": ...}) go to `reference`.
+// `at` is the JSON pointer and `where` the file, for messages.
+using ReferenceDecoder = std::function<Value(const nlohmann::json& j, const std::string& at)>;
+Value decode_value(const nlohmann::json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where);
+std::string proxy_name(const Value& proxy);
 
 // Decodes a document that already passed the schema. Throws LoadError on semantic errors
 // (undefined or duplicate names, unknown symbols), with `where` prefixing messages.

@@ -1,0 +1,92 @@
+// The extension API, mirroring thunder.extend. An executor says, per symbol, whether it takes a
+// particular call (its checker sees the proxies) and how: by one of its own operators, or by an
+// execution transform that records any number of operations in place of the call. New operators
+// are registered with `like` (a function over proxies whose calls become the operator's
+// decomposition, and give its metadata) or `meta` (a function that returns output proxies).
+//
+// Everything here works on proxies at compile time and never touches LibTorch; what runs the
+// operators at run time is registered with the kernels (thundercc/runtime/kernels.h). The built-in
+// torch executor is registered through this same API.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "thundercc/ir/symbol.h"
+
+namespace thundercc {
+
+using Checker = std::function<bool(const Args&)>;
+// Records the operations that replace a call and returns their result (proxies).
+using ExecutionTransform = std::function<Value(const Args&)>;
+// A joint forward-backward rule (used by autodiff).
+using GradTransform = std::function<Value(const Args&)>;
+
+struct Implementation {
+  const Symbol* op = nullptr;                // run the call as this operator, with the same arguments
+  ExecutionTransform execution_transform;   // or replace it with what this records
+  Checker checker;                           // empty: always takes the call
+  GradTransform grad_transform;
+};
+
+struct OperatorOptions {
+  std::string module;                // printed as module.name(...); empty: bare name(...)
+  bool is_like = true;               // the function is `like` (traced as a decomposition), else `meta`
+  bool omit_default_kwargs = false;  // print keyword arguments only where they differ from the defaults
+};
+
+class Executor {
+ public:
+  Executor(std::string name, std::string version) : name_(std::move(name)), version_(std::move(version)) {}
+
+  const std::string& name() const { return name_; }
+  const std::string& version() const { return version_; }
+
+  // A new operation, printed bare as `name(...)` (or `module.name(...)`), identified as
+  // "<executor>:<module.>name". `like` is traced as its decomposition; `meta` makes it a leaf.
+  const Symbol& register_operator(const std::string& name, std::string_view signature, MetaFunction like_or_meta,
+                                  const OperatorOptions& options = {});
+  // How this executor runs an existing symbol.
+  void register_implementation(const std::string& symbol_id, Implementation impl);
+
+  // The implementation of `sym` this executor would use for this call, or null.
+  const Implementation* implementation_for(const Symbol& sym, const Args& args) const;
+  const std::map<std::string, Implementation>& implementations() const { return implementations_; }
+
+ private:
+  std::string name_;
+  std::string version_;
+  std::map<std::string, Implementation> implementations_;  // by the symbol's canonical id
+};
+
+// Every executor known to this process, in registration order. "torch" is always there.
+class ExecutorRegistry {
+ public:
+  static ExecutorRegistry& global();
+  Executor& add(const std::string& name, const std::string& version);
+  Executor* find(const std::string& name) const;
+  Executor& get(const std::string& name) const;  // throws when unknown
+  // The default list: user executors in registration order, then torch.
+  std::vector<const Executor*> default_list() const;
+  // Which plugin registered an executor (empty for built-in ones).
+  std::string plugin_of(const std::string& executor) const;
+  void set_plugin(const std::string& executor, const std::string& plugin);
+
+ private:
+  std::vector<std::unique_ptr<Executor>> executors_;
+  std::map<std::string, std::string> plugins_;
+};
+
+// The older API of the seeds: add_operator_executor(name, {symbol id: (impl name, checker)}).
+// Each entry becomes an operator named `impl name`, shaped like the symbol it implements.
+struct OperatorMapEntry {
+  std::string impl_name;
+  Checker checker;
+};
+Executor& add_operator_executor(const std::string& name, const std::map<std::string, OperatorMapEntry>& op_map,
+                                const std::string& version = "0.1");
+
+}  // namespace thundercc

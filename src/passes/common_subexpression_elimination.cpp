@@ -1,0 +1,38 @@
+// Common subexpression elimination: a call to the same symbol with the same arguments as an
+// earlier one computes the same values, so its outputs are replaced by the earlier call's and it
+// is dropped. Random ops are never merged: two draws are two different values.
+#include <unordered_map>
+
+#include "thundercc/ir/printer.h"
+#include "thundercc/ir/rewrite.h"
+#include "thundercc/passes/passes.h"
+
+namespace thundercc {
+
+Trace common_subexpression_elimination(const Trace& trace) {
+  Trace out = trace.derive("Common Subexpression Elimination");
+  ValueMap replaced;
+  std::unordered_map<std::string, Value> seen;  // the printed call -> its output
+  for (const auto& original : trace.bound_symbols) {
+    BoundSymbol b = original;
+    replaced.apply(b);
+    if (!b.sym->has_tag("RANDOM_OP") && !b.sym->has_tag("DONT_DCE") && !b.output.is_none()) {
+      // The printed call names its proxies, which are unique, so equal text means equal calls.
+      std::string key = b.sym->id + "|" + print_call(*b.sym, b.args, b.kwargs);
+      auto [it, inserted] = seen.emplace(key, b.output);
+      if (!inserted) {
+        const Value& earlier = it->second;
+        std::vector<Value> mine, theirs;
+        for_each_proxy(b.output, [&](const Value& v) { mine.push_back(v); });
+        for_each_proxy(earlier, [&](const Value& v) { theirs.push_back(v); });
+        for (size_t i = 0; i < mine.size() && i < theirs.size(); ++i) replaced.set(mine[i], theirs[i]);
+        continue;
+      }
+    }
+    out.bound_symbols.push_back(std::move(b));
+  }
+  out.output = replaced.apply(trace.output);
+  return out;
+}
+
+}  // namespace thundercc
