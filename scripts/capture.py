@@ -54,8 +54,9 @@ def main() -> int:
     stem = out.name[:-len(".json")] if out.name.endswith(".json") else out.name
     captured.save(out)
     if opts.save_io:
-        torch.save([t.detach() for t in captured.input_values], out.with_name(stem + ".inputs.pt"))
-        torch.save([t.detach() for t in captured.output_values], out.with_name(stem + ".expected.pt"))
+        # Tuples: LibTorch 1.13 cannot unpickle a one-element list (pickle's APPEND opcode).
+        torch.save(tuple(t.detach() for t in captured.input_values), out.with_name(stem + ".inputs.pt"))
+        torch.save(tuple(t.detach() for t in captured.output_values), out.with_name(stem + ".expected.pt"))
     if opts.grad:
         (loss,) = captured.output_values if len(captured.output_values) == 1 else (None,)
         if loss is None or loss.numel() != 1 or not loss.requires_grad:
@@ -63,7 +64,7 @@ def main() -> int:
             return 1
         wanted = [t for t in captured.input_values if t.requires_grad]
         grads = torch.autograd.grad(loss, wanted, allow_unused=True)
-        torch.save([None if g is None else g.detach() for g in grads], out.with_name(stem + ".grads.pt"))
+        torch.save(tuple(None if g is None else g.detach() for g in grads), out.with_name(stem + ".grads.pt"))
     print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")
     return 0
 

@@ -36,6 +36,7 @@ struct OperatorOptions {
   std::string module;                // printed as module.name(...); empty: bare name(...)
   bool is_like = true;               // the function is `like` (traced as a decomposition), else `meta`
   bool omit_default_kwargs = false;  // print keyword arguments only where they differ from the defaults
+  std::string id;                    // the operator's id (and its kernel's); default "<executor>:<module.>name"
 };
 
 class Executor {

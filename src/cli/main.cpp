@@ -3,10 +3,18 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
+#include "thundercc/passes/passes.h"
+#include "thundercc/plan/plan.h"
+#include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace {
@@ -33,6 +41,68 @@ int print(const std::string& path, int depth) {
   return 0;
 }
 
+// Writes files only once all of them are ready, so a failure leaves nothing half-written.
+class OutputFiles {
+ public:
+  void add(std::filesystem::path path, std::string text) { files_.emplace_back(std::move(path), std::move(text)); }
+  void commit() const {
+    for (const auto& [path, text] : files_) {
+      auto tmp = path;
+      tmp += ".tmp";
+      std::ofstream(tmp, std::ios::binary) << text;
+      std::filesystem::rename(tmp, path);
+    }
+  }
+
+ private:
+  std::vector<std::pair<std::filesystem::path, std::string>> files_;
+};
+
+std::vector<const Executor*> executor_list(const std::string& names) {
+  if (names.empty()) return ExecutorRegistry::global().default_list();
+  std::vector<const Executor*> out;
+  std::stringstream ss(names);
+  std::string name;
+  while (std::getline(ss, name, ','))
+    if (!name.empty()) out.push_back(&ExecutorRegistry::global().get(name));
+  return out;
+}
+
+int compile(const std::vector<std::string>& paths, const std::string& out_dir, const std::string& executors,
+            bool print_after_all) {
+  auto list = executor_list(executors);
+  int failures = 0;
+  for (const auto& path : paths) {
+    try {
+      auto loaded = load_trace_file(path);
+      std::vector<PassStage> stages;
+      try {
+        stages = compile_for_execution(loaded.traced, list);
+      } catch (const ThunderError& e) {
+        throw LoadError(path + ": " + e.what());
+      }
+      std::string stem = std::filesystem::path(path).stem().string();
+      std::filesystem::path dir(out_dir);
+      OutputFiles files;
+      const Trace& execution = stages.back().trace;
+      files.add(dir / (stem + ".trace.py"), print_trace(execution));
+      files.add(dir / (stem + ".plan.json"), build_plan(execution).dump(1) + "\n");
+      if (print_after_all) {
+        files.add(dir / (stem + ".0.traced.py"), print_trace(loaded.traced));
+        for (size_t i = 0; i < stages.size(); ++i)
+          files.add(dir / (stem + "." + std::to_string(i + 1) + ".py"), print_trace(stages[i].trace));
+      }
+      std::filesystem::create_directories(dir);
+      files.commit();
+      spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
+    } catch (const LoadError& e) {
+      spdlog::error("{}", e.what());
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
 int list_ops(bool prims_only, bool torch_only, bool ids_only) {
   for (const Symbol* s : SymbolTable::global().all()) {
     if ((prims_only && !s->is_prim) || (torch_only && s->is_prim)) continue;
@@ -54,12 +124,33 @@ int list_ops(bool prims_only, bool torch_only, bool ids_only) {
 
 }  // namespace
 
+// `thundercc run ...` is served by libthundercc_runtime (LibTorch), loaded only for it.
+int run_with_runtime(int argc, char** argv) {
+  auto dir = std::filesystem::read_symlink("/proc/self/exe").parent_path();
+  std::string library = (dir / "libthundercc_runtime.so").string();
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    std::fprintf(stderr, "error: cannot load the runtime %s: %s\n", library.c_str(), dlerror());
+    return 1;
+  }
+  using Main = int (*)(int, char**);
+  auto run_main = reinterpret_cast<Main>(dlsym(handle, "thundercc_run_main"));
+  if (!run_main) {
+    std::fprintf(stderr, "error: %s has no thundercc_run_main\n", library.c_str());
+    return 1;
+  }
+  return run_main(argc, argv);
+}
+
 int main(int argc, char** argv) {
+  if (argc >= 2 && std::string_view(argv[1]) == "run") return run_with_runtime(argc - 1, argv + 1);
+
   auto logger = spdlog::stderr_color_st("thundercc");
   logger->set_pattern("%^%l%$: %v");
   spdlog::set_default_logger(logger);
 
   CLI::App app{"thundercc: a trace compiler for PyTorch programs, in the style of Lightning Thunder"};
+  app.footer("thundercc run PLAN [options]: execute a plan with LibTorch (thundercc run --help)");
   app.require_subcommand(1);
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "report progress on stderr");
@@ -73,6 +164,16 @@ int main(int argc, char** argv) {
   auto* print_cmd = app.add_subcommand("print", "print a trace as Thunder does, with its decompositions");
   print_cmd->add_option("trace", print_path, "a trace.json file")->required();
   print_cmd->add_option("--depth", depth, "levels of subsymbols to show (0: none)")->check(CLI::NonNegativeNumber);
+
+  std::vector<std::string> compile_paths, plugins;
+  std::string out_dir = ".", executors;
+  bool print_after_all = false;
+  auto* compile_cmd = app.add_subcommand("compile", "write the execution trace (NAME.trace.py) and the plan (NAME.plan.json)");
+  compile_cmd->add_option("traces", compile_paths, "trace.json files")->required();
+  compile_cmd->add_option("-o,--output-dir", out_dir, "where to write (default: the current folder)");
+  compile_cmd->add_option("--executors", executors, "executors in priority order, comma separated (default: plugins', then torch)");
+  compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
+  compile_cmd->add_flag("--print-after-all", print_after_all, "also write each pass's trace (NAME.N.py)");
 
   bool prims_only = false, torch_only = false, ids_only = false;
   auto* ops_cmd = app.add_subcommand("ops", "list every symbol with its signature");
@@ -89,10 +190,18 @@ int main(int argc, char** argv) {
   spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
 
   try {
+    for (const auto& plugin : plugins) load_plugin(plugin, nullptr);
     if (*validate_cmd) return validate(validate_paths);
+    if (*compile_cmd) return compile(compile_paths, out_dir, executors, print_after_all);
     if (*print_cmd) return print(print_path, depth);
     if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only);
   } catch (const LoadError& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  } catch (const ThunderError& e) {
+    spdlog::error("{}", e.what());
+    return 1;
+  } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return 1;
   } catch (const std::exception& e) {

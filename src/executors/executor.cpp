@@ -10,7 +10,7 @@ void register_torch_executor(ExecutorRegistry& registry);
 const Symbol& Executor::register_operator(const std::string& name, std::string_view signature, MetaFunction like_or_meta,
                                           const OperatorOptions& options) {
   Symbol s;
-  s.id = name_ + ":" + (options.module.empty() ? name : options.module + "." + name);
+  s.id = !options.id.empty() ? options.id : name_ + ":" + (options.module.empty() ? name : options.module + "." + name);
   s.name = name;
   s.module = options.module;
   s.signature = Signature::parse(signature);

@@ -38,8 +38,11 @@ void register_torch_executor(ExecutorRegistry& registry) {
     if (!sym->executor.empty() || kDecomposed.count(sym->id)) continue;
     if (!sym->is_prim && sym->module != "ltorch") continue;
     auto [module, name] = printed_name(*sym);
+    // Operator ids name what they implement ("torch:prims.add", "torch:torch.add"): a prim and a
+    // torch-language op may print alike but run different kernels.
     const Symbol& op = torch.register_operator(name, sym->signature.str(), sym->meta,
-                                               {.module = module, .is_like = !sym->is_prim, .omit_default_kwargs = true});
+                                               {.module = module, .is_like = !sym->is_prim, .omit_default_kwargs = true,
+                                                .id = "torch:" + sym->id});
     torch.register_implementation(sym->id, Implementation{.op = &op});
   }
 }

@@ -104,6 +104,7 @@ std::string print_trace(const Trace& trace, const PrintOptions& options) {
   std::set<std::string> modules{"torch"};
   bool uses_tensor_methods = false;
   for (const auto& b : trace.bound_symbols) {
+    if (b.sym->printer) continue;  // del and the like need no import
     if (b.sym->module == "Tensor") uses_tensor_methods = true;
     else if (b.sym->module.starts_with("torch.")) continue;  // torch.nn.functional.linear needs only `import torch`
     else if (!b.sym->module.empty()) modules.insert(b.sym->module);

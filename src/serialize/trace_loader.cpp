@@ -3,64 +3,18 @@
 #include <fstream>
 #include <sstream>
 
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
-#include "thundercc/schemas.h"
+#include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace thundercc {
 namespace {
 
 using json = nlohmann::json;
-
-const valijson::Schema& trace_schema() {
-  static const valijson::Schema* schema = [] {
-    auto* s = new valijson::Schema();
-    json doc = json::parse(schemas::kTraceSchema);
-    valijson::SchemaParser parser;
-    valijson::adapters::NlohmannJsonAdapter adapter(doc);
-    parser.populateSchema(adapter, *s);
-    return s;
-  }();
-  return *schema;
-}
-
-// valijson reports a context like ["<root>", "[bound_symbols]", "[0]"]; we print JSON pointers.
-std::string to_pointer(const std::vector<std::string>& context) {
-  std::string out;
-  for (const auto& c : context) {
-    if (c == "<root>") continue;
-    std::string part = c;
-    if (part.size() >= 2 && part.front() == '[' && part.back() == ']') part = part.substr(1, part.size() - 2);
-    if (part.size() >= 2 && part.front() == '"' && part.back() == '"') part = part.substr(1, part.size() - 2);
-    out += "/" + part;
-  }
-  return out.empty() ? "/" : out;
-}
-
-void check_schema(const json& doc, const std::string& where) {
-  valijson::Validator validator;
-  valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter adapter(doc);
-  if (validator.validate(trace_schema(), adapter, &results)) return;
-  // The deepest error is the most specific one.
-  valijson::ValidationResults::Error error, best;
-  size_t best_depth = 0;
-  while (results.popError(error))
-    if (error.context.size() >= best_depth) {
-      best = error;
-      best_depth = error.context.size();
-    }
-  throw LoadError(where + ": " + to_pointer(best.context) + ": does not match the trace schema: " + best.description);
-}
 
 std::string describe(const TensorMeta& m) {
   return m.type_string() + (m.requires_grad ? " (requires_grad=True)" : "");
@@ -145,7 +99,7 @@ LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
   } catch (const json::parse_error& e) {
     throw LoadError(str(where, ": not valid JSON: ", e.what()));
   }
-  check_schema(doc, where);
+  check_schema(doc, SchemaKind::Trace, where);
   LoadedTrace loaded;
   try {
     loaded.recorded = decode_trace(doc, where);

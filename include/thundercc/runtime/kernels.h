@@ -1,0 +1,106 @@
+// Kernels: what runs an executor's operator at run time, with real tensors (LibTorch). A kernel
+// is registered under its operator's id ("torch:torch.mul", "my_executor:my_op") and receives a
+// KernelCall: the instruction's arguments, bound once when the plan is loaded (slots and decoded
+// constants), and the slots its outputs go to.
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "thundercc/ir/value.h"
+
+namespace thundercc::runtime {
+
+// One argument of an instruction, bound at load.
+struct BoundArg {
+  enum class Kind : uint8_t { Constant, Slot, Slots };
+  Kind kind = Kind::Constant;
+  int slot = -1;           // Slot: a tensor
+  std::vector<int> slots;  // Slots: a tuple or list of tensors
+  Value constant;          // Constant: anything else
+};
+
+class KernelCall;
+
+// Read access to one argument, converted to what ATen takes.
+class ArgView {
+ public:
+  ArgView(const BoundArg* arg, const std::vector<at::Tensor>* slots, const char* what)
+      : arg_(arg), slots_(slots), what_(what) {}
+  bool present() const { return arg_ != nullptr; }
+  bool is_none() const { return !arg_ || (arg_->kind == BoundArg::Kind::Constant && arg_->constant.is_none()); }
+  bool is_tensor() const { return arg_ && arg_->kind == BoundArg::Kind::Slot; }
+  const at::Tensor& tensor() const;
+  c10::optional<at::Tensor> optional_tensor() const;
+  std::vector<at::Tensor> tensors() const;
+  const Value& value() const;  // a constant
+  int64_t integer() const;
+  double real() const;
+  bool flag() const;
+  std::vector<int64_t> ints() const;
+  at::Scalar scalar() const;
+  c10::optional<at::Scalar> optional_scalar() const;
+  at::ScalarType dtype() const;
+  c10::optional<at::ScalarType> optional_dtype() const;
+  at::Device device() const;
+  std::string string() const;
+  // A number as a tensor that promotes as a Python number does (a "wrapped number"); a tensor as is.
+  at::Tensor tensor_or_wrapped_number() const;
+
+ private:
+  const BoundArg* arg_;
+  const std::vector<at::Tensor>* slots_;
+  const char* what_;
+};
+
+struct Instruction;
+
+class KernelCall {
+ public:
+  KernelCall(const Instruction& instruction, std::vector<at::Tensor>& slots) : instruction_(instruction), slots_(slots) {}
+  size_t size() const;                     // positional arguments
+  ArgView arg(size_t i) const;             // positional argument i
+  ArgView kwarg(std::string_view name) const;  // a keyword argument (absent: is_none())
+  void set_output(size_t k, at::Tensor t);
+  size_t num_outputs() const;
+
+ private:
+  const Instruction& instruction_;
+  std::vector<at::Tensor>& slots_;
+};
+
+using Kernel = std::function<void(KernelCall&)>;
+
+struct Instruction {
+  std::string op;
+  const Kernel* kernel = nullptr;
+  std::vector<BoundArg> args;
+  std::vector<std::pair<std::string, BoundArg>> kwargs;
+  std::vector<int> outputs;  // -1 for outputs that are not tensors
+  std::vector<int> free;
+  std::string statement;
+};
+
+class KernelRegistry {
+ public:
+  static KernelRegistry& global();
+  void add(const std::string& op, Kernel kernel);
+  const Kernel* find(const std::string& op) const;
+  size_t size() const { return kernels_.size(); }
+
+ private:
+  std::unordered_map<std::string, Kernel> kernels_;
+};
+
+// thundercc dtypes and devices as ATen's.
+at::ScalarType to_aten(DType d);
+DType from_aten(at::ScalarType t);
+at::Device to_aten(const Device& d);
+Device from_aten(const at::Device& d);
+
+}  // namespace thundercc::runtime

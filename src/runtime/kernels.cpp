@@ -1,0 +1,162 @@
+#include "thundercc/runtime/kernels.h"
+
+#include <ATen/ScalarOps.h>
+
+#include "thundercc/errors.h"
+#include "thundercc/ir/pyliteral.h"
+
+namespace thundercc::runtime {
+
+void register_torch_kernels(KernelRegistry& registry);
+
+KernelRegistry& KernelRegistry::global() {
+  static KernelRegistry* registry = [] {
+    auto* r = new KernelRegistry();
+    register_torch_kernels(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+void KernelRegistry::add(const std::string& op, Kernel kernel) { kernels_[op] = std::move(kernel); }
+
+const Kernel* KernelRegistry::find(const std::string& op) const {
+  auto it = kernels_.find(op);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+at::ScalarType to_aten(DType d) {
+  switch (d.type) {
+    case ScalarType::Bool8: return at::kBool;
+    case ScalarType::UInt8: return at::kByte;
+    case ScalarType::Int8: return at::kChar;
+    case ScalarType::Int16: return at::kShort;
+    case ScalarType::Int32: return at::kInt;
+    case ScalarType::Int64: return at::kLong;
+    case ScalarType::BFloat16: return at::kBFloat16;
+    case ScalarType::Float16: return at::kHalf;
+    case ScalarType::Float32: return at::kFloat;
+    case ScalarType::Float64: return at::kDouble;
+    case ScalarType::Complex32: return at::kComplexHalf;
+    case ScalarType::Complex64: return at::kComplexFloat;
+    case ScalarType::Complex128: return at::kComplexDouble;
+    default: throw ThunderError("NotImplementedError", thundercc::str("dtype ", d.full_name(), " is not supported by LibTorch 1.13"));
+  }
+}
+
+DType from_aten(at::ScalarType t) {
+  for (const auto& d : DType::all())
+    if (d.bytes() > 1 || !d.is_float()) {  // float8 types have no ATen counterpart here
+      if (to_aten(d) == t) return d;
+    }
+  throw ThunderError("NotImplementedError", thundercc::str("ATen dtype ", c10::toString(t), " has no thundercc counterpart"));
+}
+
+at::Device to_aten(const Device& d) {
+  switch (d.type) {
+    case Device::Type::CPU: return at::Device(at::kCPU);
+    case Device::Type::CUDA: return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(d.index));
+    case Device::Type::Meta: return at::Device(at::kMeta);
+  }
+  return at::Device(at::kCPU);
+}
+
+Device from_aten(const at::Device& d) {
+  if (d.is_cuda()) return Device{Device::Type::CUDA, d.has_index() ? d.index() : 0};
+  if (d.is_meta()) return Device{Device::Type::Meta, 0};
+  return Device::cpu();
+}
+
+namespace {
+[[noreturn]] void bad_arg(const char* what, const std::string& wanted) {
+  throw ThunderError("TypeError", thundercc::str(what, ": expected ", wanted));
+}
+}  // namespace
+
+const at::Tensor& ArgView::tensor() const {
+  if (!is_tensor()) bad_arg(what_, "a tensor");
+  return (*slots_)[arg_->slot];
+}
+
+c10::optional<at::Tensor> ArgView::optional_tensor() const {
+  if (is_none()) return c10::nullopt;
+  return tensor();
+}
+
+std::vector<at::Tensor> ArgView::tensors() const {
+  if (!arg_) bad_arg(what_, "a sequence of tensors");
+  if (arg_->kind == BoundArg::Kind::Slot) return {(*slots_)[arg_->slot]};
+  if (arg_->kind != BoundArg::Kind::Slots) bad_arg(what_, "a sequence of tensors");
+  std::vector<at::Tensor> out;
+  out.reserve(arg_->slots.size());
+  for (int s : arg_->slots) out.push_back((*slots_)[s]);
+  return out;
+}
+
+const Value& ArgView::value() const {
+  if (!arg_ || arg_->kind != BoundArg::Kind::Constant) bad_arg(what_, "a constant");
+  return arg_->constant;
+}
+
+int64_t ArgView::integer() const { return value().as_int(); }
+double ArgView::real() const { return value().as_float(); }
+bool ArgView::flag() const { return value().as_bool(); }
+std::vector<int64_t> ArgView::ints() const {
+  const Value& v = value();
+  // A var-positional shape arrives as a tuple of ints or a tuple holding one sequence.
+  if (v.kind() == Value::Kind::Tuple && v.items().size() == 1 && v.items()[0].is_sequence()) return v.items()[0].as_ints();
+  return v.as_ints();
+}
+std::string ArgView::string() const { return value().as_string(); }
+
+at::Scalar ArgView::scalar() const {
+  const Value& v = value();
+  switch (v.number_kind()) {
+    case NumberKind::Bool: return at::Scalar(v.as_bool());
+    case NumberKind::Int: return at::Scalar(v.as_int());
+    case NumberKind::Float: return at::Scalar(v.as_float());
+    case NumberKind::Complex: return at::Scalar(c10::complex<double>(v.as_complex().real(), v.as_complex().imag()));
+  }
+  return at::Scalar(0);
+}
+
+c10::optional<at::Scalar> ArgView::optional_scalar() const {
+  if (is_none()) return c10::nullopt;
+  return scalar();
+}
+
+at::ScalarType ArgView::dtype() const { return to_aten(value().as_dtype()); }
+
+c10::optional<at::ScalarType> ArgView::optional_dtype() const {
+  if (is_none()) return c10::nullopt;
+  return dtype();
+}
+
+at::Device ArgView::device() const { return to_aten(value().as_any_device()); }
+
+at::Tensor ArgView::tensor_or_wrapped_number() const {
+  if (is_tensor()) return tensor();
+  at::Tensor t = c10::scalar_to_tensor(scalar());
+  t.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return t;
+}
+
+size_t KernelCall::size() const { return instruction_.args.size(); }
+
+ArgView KernelCall::arg(size_t i) const {
+  return ArgView(i < instruction_.args.size() ? &instruction_.args[i] : nullptr, &slots_, instruction_.op.c_str());
+}
+
+ArgView KernelCall::kwarg(std::string_view name) const {
+  for (const auto& [k, v] : instruction_.kwargs)
+    if (k == name) return ArgView(&v, &slots_, instruction_.op.c_str());
+  return ArgView(nullptr, &slots_, instruction_.op.c_str());
+}
+
+void KernelCall::set_output(size_t k, at::Tensor t) {
+  if (k < instruction_.outputs.size() && instruction_.outputs[k] >= 0) slots_[instruction_.outputs[k]] = std::move(t);
+}
+
+size_t KernelCall::num_outputs() const { return instruction_.outputs.size(); }
+
+}  // namespace thundercc::runtime

@@ -1,0 +1,132 @@
+#include "thundercc/runtime/plan_runner.h"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "thundercc/errors.h"
+#include "thundercc/serialize/trace_file.h"
+
+namespace thundercc::runtime {
+namespace {
+
+using json = nlohmann::json;
+
+// Decodes an argument: {"slot": n}, a sequence of slots, or a constant.
+BoundArg bind_arg(const json& j, const std::string& at, const std::string& where, size_t num_slots) {
+  auto slot_of = [&](const json& s, const std::string& s_at) {
+    int slot = s.at("slot").get<int>();
+    if (slot < 0 || static_cast<size_t>(slot) >= num_slots) throw LoadError(where + ": " + s_at + ": slot " + std::to_string(slot) + " out of range");
+    return slot;
+  };
+  BoundArg arg;
+  if (j.is_object() && j.contains("slot")) {
+    arg.kind = BoundArg::Kind::Slot;
+    arg.slot = slot_of(j, at);
+    return arg;
+  }
+  for (const char* seq : {"tuple", "list"})
+    if (j.is_object() && j.contains(seq) && !j[seq].empty() && j[seq][0].is_object() && j[seq][0].contains("slot")) {
+      arg.kind = BoundArg::Kind::Slots;
+      for (size_t i = 0; i < j[seq].size(); ++i) arg.slots.push_back(slot_of(j[seq][i], at + "/" + seq + "/" + std::to_string(i)));
+      return arg;
+    }
+  arg.constant = decode_value(j, at, [&](const json&, const std::string& ref_at) -> Value {
+    throw LoadError(where + ": " + ref_at + ": a tensor slot cannot be mixed with constants in one argument");
+  }, where);
+  return arg;
+}
+
+TensorMeta meta_of(const json& j) {
+  TensorMeta m;
+  m.shape = j.at("shape").get<Shape>();
+  m.dtype = *DType::parse(j.at("dtype").get<std::string>());
+  m.device = *Device::parse(j.at("device").get<std::string>());
+  m.requires_grad = j.value("requires_grad", false);
+  return m;
+}
+
+void collect_output_slots(const json& j, std::vector<int>& out) {
+  if (j.is_object() && j.contains("slot")) out.push_back(j["slot"].get<int>());
+  else if (j.is_object())
+    for (const char* seq : {"tuple", "list"})
+      if (j.contains(seq))
+        for (const auto& x : j[seq]) collect_output_slots(x, out);
+}
+
+std::string describe(const at::Tensor& t) {
+  std::string shape;
+  for (int64_t d = 0; d < t.dim(); ++d) shape += (d ? ", " : "") + std::to_string(t.size(d));
+  return from_aten(t.device()).str() + " " + std::string(from_aten(t.scalar_type()).short_name()) + "[" + shape + "]";
+}
+
+}  // namespace
+
+PlanRunner::PlanRunner(const json& plan, const std::string& where) {
+  num_slots_ = plan.at("slots").get<size_t>();
+  for (const auto& in : plan.at("inputs"))
+    inputs_.push_back({in.at("name").get<std::string>(), in.at("slot").get<int>(), meta_of(in.at("tensor"))});
+  free_at_start_ = plan.value("free_at_start", std::vector<int>{});
+  const auto& instructions = plan.at("instructions");
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    const auto& j = instructions[i];
+    std::string at = "/instructions/" + std::to_string(i);
+    Instruction ins;
+    ins.op = j.at("op").get<std::string>();
+    ins.kernel = KernelRegistry::global().find(ins.op);
+    if (!ins.kernel) {
+      std::string executor = j.value("executor", "");
+      throw LoadError(where + ": " + at + "/op: no kernel for '" + ins.op + "'" +
+                      (executor.empty() || executor == "torch" ? "" : " (load the plugin of executor '" + executor + "' with --plugin)"));
+    }
+    for (size_t k = 0; k < j.at("args").size(); ++k)
+      ins.args.push_back(bind_arg(j["args"][k], at + "/args/" + std::to_string(k), where, num_slots_));
+    const json kwargs = j.value("kwargs", json::object());
+    for (const auto& [key, value] : kwargs.items())
+      ins.kwargs.emplace_back(key, bind_arg(value, at + "/kwargs/" + key, where, num_slots_));
+    for (const auto& o : j.at("outputs")) ins.outputs.push_back(o.is_null() ? -1 : o.get<int>());
+    ins.free = j.value("free", std::vector<int>{});
+    ins.statement = j.value("statement", "");
+    instructions_.push_back(std::move(ins));
+  }
+  collect_output_slots(plan.at("output"), output_slots_);
+  slots_.resize(num_slots_);
+}
+
+void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
+  if (inputs.size() != inputs_.size())
+    throw ThunderError("RuntimeError", thundercc::str("expected ", inputs_.size(), " inputs, but got ", inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto& spec = inputs_[i];
+    const at::Tensor& t = inputs[i];
+    bool ok = t.defined() && t.dim() == static_cast<int64_t>(spec.meta.shape.size()) &&
+              std::equal(spec.meta.shape.begin(), spec.meta.shape.end(), t.sizes().begin()) &&
+              t.scalar_type() == to_aten(spec.meta.dtype) && from_aten(t.device()) == spec.meta.device;
+    if (!ok)
+      throw ThunderError("RuntimeError", thundercc::str("input '", spec.name, "': expected ", spec.meta.type_string(), ", but got ",
+                                             t.defined() ? describe(t) : std::string("nothing")));
+  }
+}
+
+std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns) {
+  for (size_t i = 0; i < inputs_.size(); ++i) slots_[inputs_[i].slot] = inputs[i];
+  for (int s : free_at_start_) slots_[s].reset();
+  for (size_t i = 0; i < instructions_.size(); ++i) {
+    const Instruction& ins = instructions_[i];
+    KernelCall call(ins, slots_);
+    if (instruction_ns) {
+      auto start = std::chrono::steady_clock::now();
+      (*ins.kernel)(call);
+      (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    } else {
+      (*ins.kernel)(call);
+    }
+    for (int s : ins.free) slots_[s].reset();
+  }
+  std::vector<at::Tensor> outputs;
+  outputs.reserve(output_slots_.size());
+  for (int s : output_slots_) outputs.push_back(slots_[s]);
+  for (auto& s : slots_) s.reset();
+  return outputs;
+}
+
+}  // namespace thundercc::runtime

@@ -1,0 +1,568 @@
+// The torch executor's kernels: ATen calls for every operator src/executors/torch_executor.cpp
+// registers, under the same ids. Prims' operators ("torch:prims.add") get the prim's semantics
+// (operands already broadcast and converted); torch-language operators ("torch:torch.add") get
+// PyTorch's, numbers included, which is what ATen does when called as PyTorch calls it.
+#include <ATen/ATen.h>
+#include <ATen/TensorIndexing.h>
+
+#include "thundercc/errors.h"
+#include "thundercc/runtime/kernels.h"
+
+namespace thundercc::runtime {
+namespace {
+
+using at::Tensor;
+
+// A number operand of a prim, as a 0-d tensor of the other operand's dtype and device.
+Tensor operand(const ArgView& a, const Tensor& like) {
+  if (a.is_tensor()) return a.tensor();
+  return at::scalar_tensor(a.scalar(), like.options());
+}
+
+const Tensor& first_tensor(KernelCall& c) {
+  for (size_t i = 0; i < c.size(); ++i)
+    if (c.arg(i).is_tensor()) return c.arg(i).tensor();
+  throw ThunderError("TypeError", "expected a tensor operand");
+}
+
+// Shapes passed as varargs (view(a, 2, 3)) or as one sequence (view(a, (2, 3))).
+std::vector<int64_t> trailing_ints(KernelCall& c, size_t from) {
+  if (c.size() == from + 1 && c.arg(from).value().is_sequence()) return c.arg(from).ints();
+  std::vector<int64_t> out;
+  for (size_t i = from; i < c.size(); ++i) out.push_back(c.arg(i).integer());
+  return out;
+}
+
+std::optional<std::vector<int64_t>> optional_dims(const ArgView& a) {
+  if (a.is_none()) return std::nullopt;
+  return a.ints();
+}
+
+at::TensorOptions creation_options(KernelCall& c, at::ScalarType fallback_dtype, at::Device fallback_device) {
+  auto dtype = c.kwarg("dtype").optional_dtype().value_or(fallback_dtype);
+  auto device = c.kwarg("device").is_none() ? fallback_device : c.kwarg("device").device();
+  return at::TensorOptions().dtype(dtype).device(device);
+}
+
+at::ScalarType dtype_of_number(const Value& v) {
+  switch (v.number_kind()) {
+    case NumberKind::Bool: return at::kBool;
+    case NumberKind::Int: return at::kLong;
+    case NumberKind::Float: return at::kFloat;
+    case NumberKind::Complex: return at::kComplexFloat;
+  }
+  return at::kFloat;
+}
+
+int64_t reduction_enum(const std::string& reduction) {
+  if (reduction == "none") return at::Reduction::None;
+  if (reduction == "sum") return at::Reduction::Sum;
+  return at::Reduction::Mean;
+}
+
+c10::optional<int64_t> correction_of(KernelCall& c) {
+  if (!c.arg(2).is_none()) return c.arg(2).flag() ? 1 : 0;  // unbiased
+  if (!c.kwarg("correction").is_none()) return c.kwarg("correction").integer();
+  return 1;
+}
+
+std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
+  namespace idx = at::indexing;
+  std::vector<idx::TensorIndex> out;
+  Values items = key.kind() == Value::Kind::Tuple ? key.items() : Values{key};
+  for (const auto& k : items) {
+    switch (k.kind()) {
+      case Value::Kind::None: out.emplace_back(idx::None); break;
+      case Value::Kind::Ellipsis: out.emplace_back(idx::Ellipsis); break;
+      case Value::Kind::Slice: {
+        const auto& s = k.as_slice();
+        auto part = [](const std::optional<int64_t>& x) { return x ? c10::optional<int64_t>(*x) : c10::nullopt; };
+        out.emplace_back(idx::Slice(part(s.start), part(s.stop), part(s.step)));
+        break;
+      }
+      default: out.emplace_back(k.as_int()); break;
+    }
+  }
+  return out;
+}
+
+void register_prim_kernels(KernelRegistry& r) {
+  auto unary = [&](const char* name, Tensor (*fn)(const Tensor&)) {
+    r.add(std::string("torch:prims.") + name, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
+  };
+#define THUNDERCC_UNARY(name) unary(#name, [](const Tensor& a) { return at::name(a); });
+  THUNDERCC_UNARY(abs) THUNDERCC_UNARY(acos) THUNDERCC_UNARY(acosh) THUNDERCC_UNARY(asin) THUNDERCC_UNARY(asinh)
+  THUNDERCC_UNARY(atan) THUNDERCC_UNARY(atanh) THUNDERCC_UNARY(bitwise_not) THUNDERCC_UNARY(ceil) THUNDERCC_UNARY(cos)
+  THUNDERCC_UNARY(cosh) THUNDERCC_UNARY(digamma) THUNDERCC_UNARY(erf) THUNDERCC_UNARY(erfc) THUNDERCC_UNARY(erfinv)
+  THUNDERCC_UNARY(exp) THUNDERCC_UNARY(exp2) THUNDERCC_UNARY(expm1) THUNDERCC_UNARY(floor) THUNDERCC_UNARY(isfinite)
+  THUNDERCC_UNARY(lgamma) THUNDERCC_UNARY(log) THUNDERCC_UNARY(log10) THUNDERCC_UNARY(log1p) THUNDERCC_UNARY(log2)
+  THUNDERCC_UNARY(neg) THUNDERCC_UNARY(reciprocal) THUNDERCC_UNARY(round) THUNDERCC_UNARY(rsqrt) THUNDERCC_UNARY(sign)
+  THUNDERCC_UNARY(signbit) THUNDERCC_UNARY(sin) THUNDERCC_UNARY(sinh) THUNDERCC_UNARY(sqrt) THUNDERCC_UNARY(tan)
+  THUNDERCC_UNARY(tanh) THUNDERCC_UNARY(trunc) THUNDERCC_UNARY(real) THUNDERCC_UNARY(imag)
+#undef THUNDERCC_UNARY
+  unary("ndtri", [](const Tensor& a) { return at::special_ndtri(a); });
+  unary("erfcinv", [](const Tensor& a) { return at::erfinv(1 - a); });
+
+  auto binary = [&](const char* name, Tensor (*fn)(const Tensor&, const Tensor&)) {
+    r.add(std::string("torch:prims.") + name, [fn](KernelCall& c) {
+      const Tensor& like = first_tensor(c);
+      c.set_output(0, fn(operand(c.arg(0), like), operand(c.arg(1), like)));
+    });
+  };
+#define THUNDERCC_BINARY(name) binary(#name, [](const Tensor& a, const Tensor& b) { return at::name(a, b); });
+  THUNDERCC_BINARY(add) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or)
+  THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(fmod) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(gt)
+  THUNDERCC_BINARY(le) THUNDERCC_BINARY(lt) THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(mul)
+  THUNDERCC_BINARY(ne) THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(pow) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(sub)
+  THUNDERCC_BINARY(bitwise_left_shift) THUNDERCC_BINARY(bitwise_right_shift)
+#undef THUNDERCC_BINARY
+  binary("zeta", [](const Tensor& a, const Tensor& b) { return at::special_zeta(a, b); });
+  binary("shift_left", [](const Tensor& a, const Tensor& b) { return at::bitwise_left_shift(a, b); });
+  binary("shift_right_arithmetic", [](const Tensor& a, const Tensor& b) { return at::bitwise_right_shift(a, b); });
+  // prims.div truncates integers (C semantics) and divides inexact values exactly.
+  binary("div", [](const Tensor& a, const Tensor& b) {
+    return a.is_floating_point() || a.is_complex() ? at::div(a, b) : at::div(a, b, "trunc");
+  });
+
+  r.add("torch:prims.where", [](KernelCall& c) {
+    const Tensor& like = c.arg(1).is_tensor() ? c.arg(1).tensor() : first_tensor(c);
+    Tensor pred = c.arg(0).is_tensor() ? c.arg(0).tensor() : at::scalar_tensor(c.arg(0).scalar(), like.options().dtype(at::kBool));
+    c.set_output(0, at::where(pred, operand(c.arg(1), like), operand(c.arg(2), like)));
+  });
+  r.add("torch:prims.lerp", [](KernelCall& c) {
+    const Tensor& like = first_tensor(c);
+    c.set_output(0, at::lerp(operand(c.arg(0), like), operand(c.arg(1), like), operand(c.arg(2), like)));
+  });
+  r.add("torch:prims.convert_element_type", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().to(c.arg(1).dtype())); });
+  r.add("torch:prims.device_put", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().to(c.arg(1).device())); });
+  r.add("torch:prims.full", [](KernelCall& c) {
+    c.set_output(0, at::full(c.arg(0).ints(), c.arg(1).scalar(), creation_options(c, at::kFloat, at::kCPU)));
+  });
+  r.add("torch:prims.iota", [](KernelCall& c) {
+    int64_t length = c.arg(0).integer(), start = c.kwarg("start").integer(), step = c.kwarg("step").integer();
+    c.set_output(0, at::arange(start, start + length * step, step, creation_options(c, at::kLong, at::kCPU)));
+  });
+  r.add("torch:prims.uniform", [](KernelCall& c) {
+    c.set_output(0, at::empty(c.arg(0).ints(), creation_options(c, at::kFloat, at::kCPU)).uniform_(c.arg(1).real(), c.arg(2).real()));
+  });
+  r.add("torch:prims.randn", [](KernelCall& c) { c.set_output(0, at::randn(c.arg(0).ints(), creation_options(c, at::kFloat, at::kCPU))); });
+
+  r.add("torch:prims.broadcast_in_dim", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto shape = c.arg(1).ints();
+    auto dims = c.arg(2).ints();
+    std::vector<int64_t> with_ones(shape.size(), 1);
+    for (size_t i = 0; i < dims.size(); ++i) with_ones[dims[i]] = a.size(static_cast<int64_t>(i));
+    c.set_output(0, a.reshape(with_ones).expand(shape));
+  });
+  r.add("torch:prims.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).ints())); });
+  r.add("torch:prims.slice_prim", [](KernelCall& c) {
+    Tensor out = c.arg(0).tensor();
+    auto start = c.arg(1).ints(), end = c.arg(2).ints();
+    auto strides = c.arg(3).is_none() ? std::vector<int64_t>(start.size(), 1) : c.arg(3).ints();
+    for (size_t d = 0; d < start.size(); ++d) out = out.slice(static_cast<int64_t>(d), start[d], end[d], strides[d]);
+    c.set_output(0, out);
+  });
+  r.add("torch:prims.squeeze", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto dims = c.arg(1).ints();
+    std::vector<int64_t> shape;
+    for (int64_t d = 0; d < a.dim(); ++d)
+      if (std::find(dims.begin(), dims.end(), d) == dims.end() && std::find(dims.begin(), dims.end(), d - a.dim()) == dims.end())
+        shape.push_back(a.size(d));
+    c.set_output(0, a.reshape(shape));
+  });
+  r.add("torch:prims.transpose", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().permute(c.arg(1).ints())); });
+  r.add("torch:prims.cat", [](KernelCall& c) { c.set_output(0, at::cat(c.arg(0).tensors(), c.arg(1).integer())); });
+  r.add("torch:prims.pad", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    const Value& config = c.arg(2).value();
+    bool interior = false;
+    std::vector<int64_t> pads;  // constant_pad_nd wants the last dimension first
+    for (auto it = config.items().rbegin(); it != config.items().rend(); ++it) {
+      auto lhi = it->as_ints();
+      pads.push_back(lhi[0]);
+      pads.push_back(lhi[1]);
+      interior = interior || lhi[2] != 0;
+    }
+    if (!interior) {
+      c.set_output(0, at::constant_pad_nd(a, pads, c.arg(1).scalar()));
+      return;
+    }
+    // Interior padding: write a into a strided view of a filled result.
+    std::vector<int64_t> shape;
+    for (int64_t d = 0; d < a.dim(); ++d) {
+      auto lhi = config.items()[d].as_ints();
+      check(lhi[0] >= 0 && lhi[1] >= 0, "pad: negative low or high padding with interior padding is not supported");
+      shape.push_back(lhi[0] + lhi[1] + a.size(d) + std::max<int64_t>(a.size(d) - 1, 0) * lhi[2]);
+    }
+    Tensor out = at::full(shape, c.arg(1).scalar(), a.options());
+    Tensor view = out;
+    for (int64_t d = 0; d < a.dim(); ++d) {
+      auto lhi = config.items()[d].as_ints();
+      view = view.slice(d, lhi[0], lhi[0] + std::max<int64_t>(a.size(d) - 1, 0) * (lhi[2] + 1) + (a.size(d) > 0 ? 1 : 0), lhi[2] + 1);
+    }
+    view.copy_(a);
+    c.set_output(0, out);
+  });
+  r.add("torch:prims.flip", [](KernelCall& c) { c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).ints())); });
+  r.add("torch:prims.unfold", [](KernelCall& c) {
+    c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
+  });
+  r.add("torch:prims.sum", [](KernelCall& c) { c.set_output(0, at::sum(c.arg(0).tensor(), c.arg(1).ints())); });
+  r.add("torch:prims.prod", [](KernelCall& c) {
+    Tensor out = c.arg(0).tensor();
+    auto dims = c.arg(1).ints();
+    std::sort(dims.rbegin(), dims.rend());
+    for (auto d : dims) out = at::prod(out, d, false, out.scalar_type());
+    c.set_output(0, out);
+  });
+  r.add("torch:prims.amax", [](KernelCall& c) { c.set_output(0, at::amax(c.arg(0).tensor(), c.arg(1).ints())); });
+  r.add("torch:prims.amin", [](KernelCall& c) { c.set_output(0, at::amin(c.arg(0).tensor(), c.arg(1).ints())); });
+  r.add("torch:prims.var", [](KernelCall& c) {
+    c.set_output(0, at::var(c.arg(0).tensor(), at::OptionalIntArrayRef(c.arg(1).ints()), c.kwarg("correction").integer(), false));
+  });
+  r.add("torch:prims.var_mean", [](KernelCall& c) {
+    auto [v, m] = at::var_mean(c.arg(0).tensor(), at::OptionalIntArrayRef(c.arg(1).ints()), c.kwarg("correction").integer(), false);
+    c.set_output(0, v);
+    c.set_output(1, m);
+  });
+  r.add("torch:prims.argmax", [](KernelCall& c) {
+    c.set_output(0, at::argmax(c.arg(0).tensor(), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
+  });
+  r.add("torch:prims.argmin", [](KernelCall& c) {
+    c.set_output(0, at::argmin(c.arg(0).tensor(), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
+  });
+  r.add("torch:prims.topk", [](KernelCall& c) {
+    auto [v, i] = at::topk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
+    c.set_output(0, v);
+    c.set_output(1, i);
+  });
+  r.add("torch:prims.take", [](KernelCall& c) {
+    c.set_output(0, at::index_select(c.arg(0).tensor(), c.arg(2).integer(), c.arg(1).tensor().reshape({-1})));
+  });
+  r.add("torch:prims.take_along_axis", [](KernelCall& c) {
+    c.set_output(0, at::gather(c.arg(0).tensor(), c.arg(2).integer(), c.arg(1).tensor()));
+  });
+  r.add("torch:prims.scatter_add", [](KernelCall& c) {
+    c.set_output(0, at::scatter_add(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor(), c.arg(2).tensor()));
+  });
+  r.add("torch:prims.index_add", [](KernelCall& c) {
+    c.set_output(0, at::index_add(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor().reshape({-1}), c.arg(2).tensor()));
+  });
+  r.add("torch:prims.matmul", [](KernelCall& c) { c.set_output(0, at::matmul(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:prims.linear", [](KernelCall& c) {
+    c.set_output(0, at::linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
+  });
+  r.add("torch:prims.embedding", [](KernelCall& c) {
+    c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), c.kwarg("padding_idx").integer()));
+  });
+  r.add("torch:prims.convolution", [](KernelCall& c) {
+    c.set_output(0, at::convolution(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.arg(3).ints(),
+                                    c.arg(4).ints(), c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer()));
+  });
+}
+
+void register_torch_language_kernels(KernelRegistry& r) {
+  auto unary = [&](const char* id, Tensor (*fn)(const Tensor&)) {
+    r.add(std::string("torch:") + id, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
+  };
+#define THUNDERCC_UNARY(name) unary("torch." #name, [](const Tensor& a) { return at::name(a); });
+  THUNDERCC_UNARY(abs) THUNDERCC_UNARY(acos) THUNDERCC_UNARY(acosh) THUNDERCC_UNARY(asin) THUNDERCC_UNARY(asinh)
+  THUNDERCC_UNARY(atan) THUNDERCC_UNARY(atanh) THUNDERCC_UNARY(bitwise_not) THUNDERCC_UNARY(ceil) THUNDERCC_UNARY(cos)
+  THUNDERCC_UNARY(cosh) THUNDERCC_UNARY(digamma) THUNDERCC_UNARY(erf) THUNDERCC_UNARY(erfc) THUNDERCC_UNARY(erfinv)
+  THUNDERCC_UNARY(exp) THUNDERCC_UNARY(exp2) THUNDERCC_UNARY(expm1) THUNDERCC_UNARY(floor) THUNDERCC_UNARY(isfinite)
+  THUNDERCC_UNARY(lgamma) THUNDERCC_UNARY(log) THUNDERCC_UNARY(log10) THUNDERCC_UNARY(log1p) THUNDERCC_UNARY(log2)
+  THUNDERCC_UNARY(neg) THUNDERCC_UNARY(reciprocal) THUNDERCC_UNARY(round) THUNDERCC_UNARY(rsqrt) THUNDERCC_UNARY(sign)
+  THUNDERCC_UNARY(signbit) THUNDERCC_UNARY(sin) THUNDERCC_UNARY(sinh) THUNDERCC_UNARY(sqrt) THUNDERCC_UNARY(tan)
+  THUNDERCC_UNARY(tanh) THUNDERCC_UNARY(trunc) THUNDERCC_UNARY(logical_not) THUNDERCC_UNARY(sigmoid) THUNDERCC_UNARY(relu)
+  THUNDERCC_UNARY(t)
+#undef THUNDERCC_UNARY
+  unary("torch.nn.functional.silu", [](const Tensor& a) { return at::silu(a); });
+  unary("torch.Tensor.contiguous", [](const Tensor& a) { return a.contiguous(); });
+
+  // Python numbers become wrapped-number tensors, so ATen promotes them as PyTorch does.
+  auto binary = [&](const char* id, Tensor (*fn)(const Tensor&, const Tensor&)) {
+    r.add(std::string("torch:") + id, [fn](KernelCall& c) {
+      c.set_output(0, fn(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number()));
+    });
+  };
+#define THUNDERCC_BINARY(name) binary("torch." #name, [](const Tensor& a, const Tensor& b) { return at::name(a, b); });
+  THUNDERCC_BINARY(mul) THUNDERCC_BINARY(true_divide) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(pow)
+  THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
+  THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
+  THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or) THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(floor_divide)
+  THUNDERCC_BINARY(matmul) THUNDERCC_BINARY(bmm)
+#undef THUNDERCC_BINARY
+  r.add("torch:torch.add", [](KernelCall& c) {
+    auto alpha = c.kwarg("alpha").present() ? c.kwarg("alpha").scalar() : at::Scalar(1);
+    c.set_output(0, at::add(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha));
+  });
+  r.add("torch:torch.sub", [](KernelCall& c) {
+    auto alpha = c.kwarg("alpha").present() ? c.kwarg("alpha").scalar() : at::Scalar(1);
+    c.set_output(0, at::sub(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha));
+  });
+  r.add("torch:torch.div", [](KernelCall& c) {
+    auto mode = c.kwarg("rounding_mode");
+    Tensor a = c.arg(0).tensor_or_wrapped_number(), b = c.arg(1).tensor_or_wrapped_number();
+    c.set_output(0, mode.is_none() ? at::div(a, b) : at::div(a, b, mode.string()));
+  });
+  r.add("torch:torch.where", [](KernelCall& c) {
+    c.set_output(0, at::where(c.arg(0).tensor(), c.arg(1).tensor_or_wrapped_number(), c.arg(2).tensor_or_wrapped_number()));
+  });
+  r.add("torch:torch.masked_fill", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, c.arg(2).is_tensor() ? a.masked_fill(c.arg(1).tensor(), c.arg(2).tensor())
+                                         : a.masked_fill(c.arg(1).tensor(), c.arg(2).scalar()));
+  });
+  r.add("torch:torch.clamp", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    if (c.arg(1).is_tensor() || c.arg(2).is_tensor())
+      c.set_output(0, at::clamp(a, c.arg(1).optional_tensor(), c.arg(2).optional_tensor()));
+    else
+      c.set_output(0, at::clamp(a, c.arg(1).optional_scalar(), c.arg(2).optional_scalar()));
+  });
+  r.add("torch:torch.nn.functional.gelu", [](KernelCall& c) {
+    c.set_output(0, at::gelu(c.arg(0).tensor(), c.kwarg("approximate").is_none() ? "none" : c.kwarg("approximate").string()));
+  });
+  r.add("torch:torch.nn.functional.softplus", [](KernelCall& c) {
+    c.set_output(0, at::softplus(c.arg(0).tensor(), c.arg(1).scalar(), c.arg(2).scalar()));
+  });
+
+  // Reductions: (a, dim, keepdim, *, dtype) and friends.
+  r.add("torch:torch.sum", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto dims = optional_dims(c.arg(1));
+    c.set_output(0, at::sum(a, dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, c.arg(2).flag(), c.kwarg("dtype").optional_dtype()));
+  });
+  r.add("torch:torch.mean", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto dims = optional_dims(c.arg(1));
+    c.set_output(0, at::mean(a, dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, c.arg(2).flag(), c.kwarg("dtype").optional_dtype()));
+  });
+  r.add("torch:torch.prod", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto dtype = c.kwarg("dtype").optional_dtype();
+    if (c.arg(1).is_none()) {
+      Tensor out = at::prod(a, dtype);
+      c.set_output(0, c.arg(2).flag() ? out.reshape(std::vector<int64_t>(a.dim(), 1)) : out);
+    } else {
+      c.set_output(0, at::prod(a, c.arg(1).ints().at(0), c.arg(2).flag(), dtype));
+    }
+  });
+  r.add("torch:torch.amax", [](KernelCall& c) { c.set_output(0, at::amax(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
+  r.add("torch:torch.amin", [](KernelCall& c) { c.set_output(0, at::amin(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
+  r.add("torch:torch.var", [](KernelCall& c) {
+    auto dims = optional_dims(c.arg(1));
+    c.set_output(0, at::var(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag()));
+  });
+  r.add("torch:torch.std", [](KernelCall& c) {
+    auto dims = optional_dims(c.arg(1));
+    c.set_output(0, at::std(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag()));
+  });
+  r.add("torch:torch.var_mean", [](KernelCall& c) {
+    auto dims = optional_dims(c.arg(1));
+    auto [v, m] = at::var_mean(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag());
+    c.set_output(0, v);
+    c.set_output(1, m);
+  });
+  auto arg_reduction = [](bool is_max) {
+    return [is_max](KernelCall& c) {
+      auto dim = c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer());
+      c.set_output(0, is_max ? at::argmax(c.arg(0).tensor(), dim, c.arg(2).flag()) : at::argmin(c.arg(0).tensor(), dim, c.arg(2).flag()));
+    };
+  };
+  r.add("torch:torch.argmax", arg_reduction(true));
+  r.add("torch:torch.argmin", arg_reduction(false));
+  r.add("torch:torch.logsumexp", [](KernelCall& c) {
+    c.set_output(0, at::logsumexp(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag()));
+  });
+  r.add("torch:torch.softmax", [](KernelCall& c) {
+    c.set_output(0, at::softmax(c.arg(0).tensor(), c.arg(1).integer(), c.kwarg("dtype").optional_dtype()));
+  });
+  r.add("torch:torch.log_softmax", [](KernelCall& c) {
+    c.set_output(0, at::log_softmax(c.arg(0).tensor(), c.arg(1).integer(), c.kwarg("dtype").optional_dtype()));
+  });
+
+  // Shapes.
+  r.add("torch:torch.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(trailing_ints(c, 1))); });
+  r.add("torch:torch.Tensor.view", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().view(trailing_ints(c, 1))); });
+  r.add("torch:torch.flatten", [](KernelCall& c) {
+    c.set_output(0, at::flatten(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer()));
+  });
+  r.add("torch:torch.permute", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().permute(trailing_ints(c, 1))); });
+  r.add("torch:torch.transpose", [](KernelCall& c) {
+    c.set_output(0, c.arg(0).tensor().transpose(c.arg(1).integer(), c.arg(2).integer()));
+  });
+  r.add("torch:torch.Tensor.expand", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().expand(trailing_ints(c, 1))); });
+  r.add("torch:torch.unsqueeze", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().unsqueeze(c.arg(1).integer())); });
+  r.add("torch:torch.squeeze", [](KernelCall& c) {
+    Tensor a = c.arg(0).tensor();
+    if (c.arg(1).is_none()) {
+      c.set_output(0, a.squeeze());
+      return;
+    }
+    auto dims = c.arg(1).ints();
+    for (auto& d : dims) d = d < 0 ? d + a.dim() : d;
+    std::sort(dims.rbegin(), dims.rend());
+    for (auto d : dims) a = a.squeeze(d);
+    c.set_output(0, a);
+  });
+  r.add("torch:torch.cat", [](KernelCall& c) { c.set_output(0, at::cat(c.arg(0).tensors(), c.arg(1).integer())); });
+  r.add("torch:torch.stack", [](KernelCall& c) { c.set_output(0, at::stack(c.arg(0).tensors(), c.arg(1).integer())); });
+  auto set_outputs = [](KernelCall& c, const std::vector<Tensor>& parts) {
+    for (size_t k = 0; k < parts.size(); ++k) c.set_output(k, parts[k]);
+  };
+  r.add("torch:torch.split", [set_outputs](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    const Value& sizes = c.arg(1).value();
+    set_outputs(c, sizes.is_sequence() ? at::split_with_sizes(a, sizes.as_ints(), c.arg(2).integer())
+                                       : at::split(a, sizes.as_int(), c.arg(2).integer()));
+  });
+  r.add("torch:torch.chunk", [set_outputs](KernelCall& c) {
+    set_outputs(c, at::chunk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer()));
+  });
+  r.add("torch:torch.narrow", [](KernelCall& c) {
+    c.set_output(0, c.arg(0).tensor().narrow(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
+  });
+  r.add("torch:torch.Tensor.__getitem__", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, c.arg(1).is_tensor() ? a.index({c.arg(1).tensor()}) : a.index(tensor_indices(c.arg(1).value())));
+  });
+  r.add("torch:torch.Tensor.to", [](KernelCall& c) {
+    Tensor a = c.arg(0).tensor();
+    c10::optional<at::ScalarType> dtype = c.kwarg("dtype").optional_dtype();
+    c10::optional<at::Device> device;
+    if (!c.kwarg("device").is_none()) device = c.kwarg("device").device();
+    for (size_t i = 1; i < c.size(); ++i) {
+      ArgView x = c.arg(i);
+      if (x.is_none()) continue;
+      if (x.is_tensor()) {
+        dtype = x.tensor().scalar_type();
+        device = x.tensor().device();
+      } else if (x.value().kind() == Value::Kind::DType || x.value().kind() == Value::Kind::TorchDType) {
+        dtype = x.dtype();
+      } else {
+        device = x.device();
+      }
+    }
+    if (device) a = a.to(*device);
+    if (dtype) a = a.to(*dtype);
+    c.set_output(0, a);
+  });
+  r.add("torch:torch.Tensor.type_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().type_as(c.arg(1).tensor())); });
+  auto triangle = [](bool lower) {
+    return [lower](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      int64_t diagonal = c.arg(1).integer();
+      auto fill = c.kwarg("fill_value");
+      if (fill.is_none()) {
+        c.set_output(0, lower ? at::tril(a, diagonal) : at::triu(a, diagonal));
+        return;
+      }
+      Tensor mask = at::ones_like(a, a.options().dtype(at::kBool));
+      mask = lower ? at::tril(mask, diagonal) : at::triu(mask, diagonal);
+      c.set_output(0, at::where(mask, a, at::scalar_tensor(fill.scalar(), a.options())));
+    };
+  };
+  r.add("torch:torch.tril", triangle(true));
+  r.add("torch:torch.triu", triangle(false));
+
+  // Creation.
+  r.add("torch:torch.full", [](KernelCall& c) {
+    at::Scalar fill = c.arg(1).scalar();
+    c.set_output(0, at::full(c.arg(0).ints(), fill, creation_options(c, dtype_of_number(c.arg(1).value()), at::kCPU)));
+  });
+  auto constant = [](int64_t value) {
+    return [value](KernelCall& c) { c.set_output(0, at::full(trailing_ints(c, 0), value, creation_options(c, at::kFloat, at::kCPU))); };
+  };
+  r.add("torch:torch.zeros", constant(0));
+  r.add("torch:torch.ones", constant(1));
+  auto constant_like = [](std::optional<int64_t> value) {
+    return [value](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      at::Scalar fill = value ? at::Scalar(*value) : c.arg(1).scalar();
+      c.set_output(0, at::full(a.sizes(), fill, creation_options(c, a.scalar_type(), a.device())));
+    };
+  };
+  r.add("torch:torch.zeros_like", constant_like(0));
+  r.add("torch:torch.ones_like", constant_like(1));
+  r.add("torch:torch.full_like", constant_like(std::nullopt));
+  r.add("torch:torch.arange", [](KernelCall& c) {
+    at::Scalar start = c.arg(0).scalar(), end = 0, step = c.arg(2).scalar();
+    if (c.arg(1).is_none()) {
+      end = start;
+      start = 0;
+    } else {
+      end = c.arg(1).scalar();
+    }
+    bool ints = !start.isFloatingPoint() && !end.isFloatingPoint() && !step.isFloatingPoint();
+    c.set_output(0, at::arange(start, end, step, creation_options(c, ints ? at::kLong : at::kFloat, at::kCPU)));
+  });
+
+  // Neural networks.
+  r.add("torch:torch.nn.functional.linear", [](KernelCall& c) {
+    c.set_output(0, at::linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
+  });
+  r.add("torch:torch.nn.functional.embedding", [](KernelCall& c) {
+    int64_t padding_idx = c.arg(2).is_none() ? -1 : c.arg(2).integer();
+    c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), padding_idx, c.arg(5).flag(), c.arg(6).flag()));
+  });
+  r.add("torch:torch.nn.functional.layer_norm", [](KernelCall& c) {
+    c.set_output(0, at::layer_norm(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).optional_tensor(), c.arg(3).optional_tensor(),
+                                   c.arg(4).real()));
+  });
+  r.add("torch:torch.nn.functional.batch_norm", [](KernelCall& c) {
+    bool training = c.arg(5).flag();
+    // In training the running statistics are not updated: plans are functional.
+    auto running_mean = training ? c10::optional<Tensor>() : c.arg(1).optional_tensor();
+    auto running_var = training ? c10::optional<Tensor>() : c.arg(2).optional_tensor();
+    c.set_output(0, at::batch_norm(c.arg(0).tensor(), c.arg(3).optional_tensor(), c.arg(4).optional_tensor(), running_mean,
+                                   running_var, training, c.arg(6).real(), c.arg(7).real(), true));
+  });
+  r.add("torch:torch.nn.functional.dropout", [](KernelCall& c) {
+    c.set_output(0, at::dropout(c.arg(0).tensor(), c.arg(1).real(), c.arg(2).flag()));
+  });
+  r.add("torch:torch.nn.functional.nll_loss", [](KernelCall& c) {
+    c.set_output(0, at::nll_loss_nd(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(),
+                                    reduction_enum(c.arg(6).string()), c.arg(4).integer()));
+  });
+  r.add("torch:torch.nn.functional.cross_entropy", [](KernelCall& c) {
+    c.set_output(0, at::cross_entropy_loss(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(),
+                                           reduction_enum(c.arg(6).string()), c.arg(4).integer(), c.arg(7).real()));
+  });
+  r.add("torch:torch.nn.functional.conv2d", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    const Tensor& w = c.arg(1).tensor();
+    auto bias = c.arg(2).optional_tensor();
+    auto stride = c.arg(3).ints(), dilation = c.arg(5).ints();
+    int64_t groups = c.arg(6).integer();
+    if (c.arg(4).value().kind() == Value::Kind::String)
+      c.set_output(0, at::conv2d(a, w, bias, stride, c.arg(4).string(), dilation, groups));
+    else
+      c.set_output(0, at::conv2d(a, w, bias, stride, c.arg(4).ints(), dilation, groups));
+  });
+  r.add("torch:torch.nn.functional.max_pool2d", [](KernelCall& c) {
+    auto kernel = c.arg(1).ints();
+    auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
+    c.set_output(0, at::max_pool2d(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
+  });
+  r.add("torch:torch.nn.functional.adaptive_avg_pool2d", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    const Value& size = c.arg(1).value();
+    std::vector<int64_t> out;
+    if (size.is_int_like()) out = {size.as_int(), size.as_int()};
+    else
+      for (size_t i = 0; i < 2; ++i) out.push_back(size.items()[i].is_none() ? a.size(a.dim() - 2 + static_cast<int64_t>(i)) : size.items()[i].as_int());
+    c.set_output(0, at::adaptive_avg_pool2d(a, out));
+  });
+}
+
+}  // namespace
+
+void register_torch_kernels(KernelRegistry& registry) {
+  register_prim_kernels(registry);
+  register_torch_language_kernels(registry);
+}
+
+}  // namespace thundercc::runtime
