@@ -70,7 +70,7 @@ Executor& ExecutorRegistry::get(const std::string& name) const {
 std::vector<const Executor*> ExecutorRegistry::default_list() const {
   std::vector<const Executor*> out;
   for (const auto& e : executors_)
-    if (e->name() != "torch") out.push_back(e.get());
+    if (!plugin_of(e->name()).empty()) out.push_back(e.get());
   out.push_back(&get("torch"));
   return out;
 }

@@ -33,6 +33,9 @@ std::pair<std::string, std::string> printed_name(const Symbol& sym) {
 
 void register_torch_executor(ExecutorRegistry& registry) {
   Executor& torch = registry.add("torch", "1.13");
+  // The same kernels for prims only: `--executors torch_prims` runs every decomposition down to
+  // its prims, which checks decompositions against PyTorch end to end.
+  Executor& prims_only = registry.add("torch_prims", "1.13");
   const auto symbols = SymbolTable::global().all();  // a copy: registering operators adds symbols
   for (const Symbol* sym : symbols) {
     if (!sym->executor.empty() || kDecomposed.count(sym->id)) continue;
@@ -44,6 +47,7 @@ void register_torch_executor(ExecutorRegistry& registry) {
                                                {.module = module, .is_like = !sym->is_prim, .omit_default_kwargs = true,
                                                 .id = "torch:" + sym->id});
     torch.register_implementation(sym->id, Implementation{.op = &op});
+    if (sym->is_prim) prims_only.register_implementation(sym->id, Implementation{.op = &op});
   }
 }
 

@@ -56,7 +56,8 @@ class Claimer {
       apply(*impl, b, args, out);
       return true;
     }
-    if (b.sym->is_prim || b.subsymbols.empty()) return false;
+    if (b.sym->is_prim) return false;
+    // An empty decomposition (contiguous, dropout in eval) returns its input: nothing to run.
     std::vector<BoundSymbol> flattened;
     for (const auto& s : b.subsymbols)
       if (!claim_with(ex, s, flattened)) return false;

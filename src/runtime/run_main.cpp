@@ -21,42 +21,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::vector<char> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path + ": cannot be read");
-  return std::vector<char>(std::istreambuf_iterator<char>(in), {});
-}
-
-// What Python's torch.save wrote: a list of tensors in signature order, or a dict by input name.
-std::vector<at::Tensor> read_inputs(const std::string& path, const std::vector<InputSpec>& specs) {
-  c10::IValue value;
-  try {
-    value = torch::jit::pickle_load(read_bytes(path));
-  } catch (const c10::Error& e) {
-    throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() +
-                    "); note that LibTorch 1.13 cannot read a one-element list or dict: save a tuple");
-  }
-  std::vector<at::Tensor> out;
-  if (value.isTensorList() || value.isList() || value.isTuple()) {
-    auto items = value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
-    for (const auto& x : items) {
-      if (!x.isTensor()) throw LoadError(path + ": expected a list of tensors");
-      out.push_back(x.toTensor());
-    }
-    return out;
-  }
-  if (value.isGenericDict()) {
-    auto dict = value.toGenericDict();
-    for (const auto& spec : specs) {
-      auto it = dict.find(spec.name);
-      if (it == dict.end()) throw LoadError(path + ": no input named '" + spec.name + "'");
-      out.push_back(it->value().toTensor());
-    }
-    return out;
-  }
-  throw LoadError(path + ": expected a list of tensors or a dict of them by input name");
-}
-
 std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const std::string& fill, uint64_t seed) {
   at::manual_seed(seed);
   std::vector<at::Tensor> out;
@@ -69,57 +33,6 @@ std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const s
     else out.push_back(at::randint(0, 2, s.meta.shape, options));
   }
   return out;
-}
-
-// Thunder's assert_close tolerances by dtype.
-std::pair<double, double> default_tolerances(at::ScalarType t) {
-  switch (t) {
-    case at::kHalf: return {1e-3, 1e-5};
-    case at::kBFloat16: return {1.6e-2, 1e-5};
-    case at::kFloat: case at::kComplexFloat: return {1.3e-6, 1e-5};
-    case at::kDouble: case at::kComplexDouble: return {1e-7, 1e-7};
-    default: return {0, 0};
-  }
-}
-
-// Compares outputs as torch.testing.assert_close does; returns the problems found.
-std::vector<std::string> compare(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
-                                 std::optional<double> rtol, std::optional<double> atol) {
-  std::vector<std::string> problems;
-  if (actual.size() != expected.size()) {
-    problems.push_back(thundercc::str("expected ", expected.size(), " outputs, got ", actual.size()));
-    return problems;
-  }
-  for (size_t i = 0; i < actual.size(); ++i) {
-    const at::Tensor& a = actual[i];
-    const at::Tensor& e = expected[i];
-    if (a.sizes() != e.sizes() || a.scalar_type() != e.scalar_type()) {
-      problems.push_back(thundercc::str("output ", i, ": expected ", c10::toString(e.scalar_type()), e.sizes(), ", got ",
-                             c10::toString(a.scalar_type()), a.sizes()));
-      continue;
-    }
-    auto [r, t] = default_tolerances(a.scalar_type());
-    double rt = rtol.value_or(r), at_ = atol.value_or(t);
-    at::Tensor ac = a.to(at::kCPU), ec = e.to(at::kCPU);
-    if (!a.is_floating_point() && !a.is_complex()) {
-      auto mismatched = (ac != ec).sum().item<int64_t>();
-      if (mismatched) problems.push_back(thundercc::str("output ", i, ": ", mismatched, " of ", a.numel(), " elements differ"));
-      continue;
-    }
-    at::Tensor ad = ac.to(at::kDouble), ed = ec.to(at::kDouble);
-    at::Tensor diff = (ad - ed).abs();
-    at::Tensor allowed = at_ + rt * ed.abs();
-    at::Tensor bad = (diff > allowed) & ~(at::isnan(ad) & at::isnan(ed)) | (at::isnan(ad) != at::isnan(ed));
-    auto n_bad = bad.sum().item<int64_t>();
-    if (n_bad) {
-      auto flat = diff.masked_fill(diff.isnan(), INFINITY).reshape({-1});
-      auto where = flat.argmax().item<int64_t>();
-      problems.push_back(thundercc::str("output ", i, ": ", n_bad, " of ", a.numel(), " elements differ beyond rtol=", rt, " atol=", at_,
-                             "; greatest difference ", flat[where].item<double>(), " at flat index ", where, " (got ",
-                             ad.reshape({-1})[where].item<double>(), ", expected ", ed.reshape({-1})[where].item<double>(), ")"));
-    }
-  }
-  return problems;
 }
 
 struct RunOptions {
@@ -150,7 +63,7 @@ int run(const RunOptions& o) {
   }
   PlanRunner runner(plan, o.plan_path);
   std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(runner.inputs(), o.fill, o.seed)
-                                                         : read_inputs(o.inputs_path, runner.inputs());
+                                                         : read_tensor_file(o.inputs_path, runner.inputs());
   runner.check_inputs(inputs);
 
   at::NoGradGuard no_grad;
@@ -188,8 +101,8 @@ int run(const RunOptions& o) {
     std::rename(tmp.c_str(), o.outputs_path.c_str());
   }
   if (!o.expect_path.empty()) {
-    auto expected = read_inputs(o.expect_path, {});
-    auto problems = compare(outputs, expected, o.rtol, o.atol);
+    auto expected = read_tensor_file(o.expect_path, {});
+    auto problems = compare_outputs(outputs, expected, o.rtol, o.atol);
     if (!problems.empty()) {
       for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s\n", o.plan_path.c_str(), p.c_str());
       return 1;

@@ -36,4 +36,12 @@ class PlanRunner {
   std::vector<at::Tensor> slots_;
 };
 
+std::vector<char> read_bytes(const std::string& path);
+// What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
+std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
+// Compares outputs as torch.testing.assert_close does (Thunder's tolerances by dtype unless given);
+// returns one line per problem.
+std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
+                                         std::optional<double> rtol, std::optional<double> atol);
+
 }  // namespace thundercc::runtime

@@ -1,0 +1,52 @@
+// Runs every NAME.plan.json of a folder on NAME.inputs.pt and compares with NAME.expected.pt, in one
+// process (LibTorch loads once). Driven by tests/python/test_end_to_end.py. Also checks that every
+// operator the torch executor claims with has a kernel.
+#include <ATen/ATen.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "thundercc/extend.h"
+#include "thundercc/runtime/plan_runner.h"
+
+using namespace thundercc;
+using namespace thundercc::runtime;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: check_plans DIR\n";
+    return 2;
+  }
+  int failures = 0, checked = 0;
+  for (const auto& [id, impl] : ExecutorRegistry::global().get("torch").implementations())
+    if (impl.op && !KernelRegistry::global().find(impl.op->id)) {
+      std::cerr << "FAIL: no kernel for " << impl.op->id << "\n";
+      ++failures;
+    }
+  std::vector<std::filesystem::path> plans;
+  for (const auto& entry : std::filesystem::directory_iterator(argv[1]))
+    if (entry.path().string().ends_with(".plan.json")) plans.push_back(entry.path());
+  std::sort(plans.begin(), plans.end());
+  at::NoGradGuard no_grad;
+  for (const auto& plan_path : plans) {
+    std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
+    try {
+      auto bytes = read_bytes(plan_path);
+      PlanRunner runner(nlohmann::json::parse(bytes.begin(), bytes.end()), plan_path);
+      auto inputs = read_tensor_file(stem + ".inputs.pt", runner.inputs());
+      runner.check_inputs(inputs);
+      at::manual_seed(0);
+      auto outputs = runner.run(inputs);
+      auto problems = compare_outputs(outputs, read_tensor_file(stem + ".expected.pt", {}), std::nullopt, std::nullopt);
+      for (const auto& p : problems) std::cerr << "FAIL: " << plan_path.filename().string() << ": " << p << "\n";
+      failures += problems.empty() ? 0 : 1;
+    } catch (const std::exception& e) {
+      std::cerr << "FAIL: " << plan_path.filename().string() << ": " << e.what() << "\n";
+      ++failures;
+    }
+    ++checked;
+  }
+  std::cout << checked << " plans checked, " << failures << " failed\n";
+  return failures == 0 ? 0 : 1;
+}
