@@ -343,6 +343,15 @@ void register_shape_prims(SymbolTable& t) {
     return Tensor::make(a.shape(), a.dtype().strong(), a.device());
   }, {"SHAPE_OP"}));
 
+  t.add(prim_symbol("stride_order", "a, /, order", [](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    auto order = x.ints("order");
+    check(static_cast<int64_t>(order.size()) == a.ndim(), [&] {
+      return str("stride_order: expected an order of ", a.ndim(), " dimensions, but got ", dims_repr(order));
+    });
+    canonicalize_dims(a.ndim(), order);
+    return Tensor::make(a.shape(), a.dtype().strong(), a.device());
+  }, {"SHAPE_OP"}));
   t.add(prim_symbol("unfold", "a, /, dim, size, step", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
     int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
@@ -660,6 +669,9 @@ Tensor pad(const Tensor& a, const Value& padding_value, const std::vector<std::a
 }
 Tensor flip(const Tensor& a, const std::vector<int64_t>& dims) { return call_tensor("flip", {a, Value::ints(dims)}); }
 Tensor unfold(const Tensor& a, int64_t dim, int64_t size, int64_t step) { return call_tensor("unfold", {a, dim, size, step}); }
+Tensor stride_order(const Tensor& a, const std::vector<int64_t>& order) {
+  return call_tensor("stride_order", {a, Value::ints(order)});
+}
 
 Tensor sum(const Tensor& a, const std::vector<int64_t>& dims) { return call_tensor("sum", {a, Value::ints(dims)}); }
 Tensor prod(const Tensor& a, const std::vector<int64_t>& dims) { return call_tensor("prod", {a, Value::ints(dims)}); }

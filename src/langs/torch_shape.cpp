@@ -251,7 +251,12 @@ void register_shape_ops(SymbolTable& t) {
     check(a.ndim() <= 2, [&] { return str("t() expects a tensor with <= 2 dimensions, but self is ", a.ndim(), "D"); });
     return a.ndim() == 2 ? prims::transpose(a, {1, 0}) : a;
   }}, shape_op);
-  define(t, {{"torch.Tensor.contiguous"}, "a, /", [](const Args& x) -> Value { return x.tensor("a"); }}, shape_op);
+  define(t, {{"torch.Tensor.contiguous"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    std::vector<int64_t> row_major;
+    for (int64_t d = a.ndim() - 1; d >= 0; --d) row_major.push_back(d);
+    return prims::stride_order(a, row_major);
+  }}, shape_op);
   define(t, {{"torch.Tensor.expand"}, "a, /, *shape", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     Shape shape = x.ints("shape");

@@ -207,7 +207,7 @@ std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, 
     at::Tensor ad = ac.to(at::kDouble), ed = ec.to(at::kDouble);
     at::Tensor diff = (ad - ed).abs();
     at::Tensor allowed = at_ + rt * ed.abs();
-    at::Tensor bad = (diff > allowed) & ~(at::isnan(ad) & at::isnan(ed)) | (at::isnan(ad) != at::isnan(ed));
+    at::Tensor bad = ((diff > allowed) & ~(at::isnan(ad) & at::isnan(ed))) | (at::isnan(ad) != at::isnan(ed));
     auto n_bad = bad.sum().item<int64_t>();
     if (n_bad) {
       auto flat = diff.masked_fill(diff.isnan(), INFINITY).reshape({-1});

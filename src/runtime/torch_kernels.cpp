@@ -209,6 +209,13 @@ void register_prim_kernels(KernelRegistry& r) {
   r.add("torch:prims.unfold", [](KernelCall& c) {
     c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
   });
+  r.add("torch:prims.stride_order", [](KernelCall& c) {
+    // Lay the dimensions out in memory in the given order, outermost first.
+    auto order = c.arg(1).ints();
+    std::vector<int64_t> inverse(order.size());
+    for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+    c.set_output(0, c.arg(0).tensor().permute(order).contiguous().permute(inverse));
+  });
   r.add("torch:prims.sum", [](KernelCall& c) { c.set_output(0, at::sum(c.arg(0).tensor(), c.arg(1).ints())); });
   r.add("torch:prims.prod", [](KernelCall& c) {
     Tensor out = c.arg(0).tensor();

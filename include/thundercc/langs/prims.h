@@ -50,6 +50,8 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
 Tensor pad(const Tensor& a, const Value& padding_value, const std::vector<std::array<int64_t, 3>>& padding_config);
 Tensor flip(const Tensor& a, const std::vector<int64_t>& dims);
 Tensor unfold(const Tensor& a, int64_t dim, int64_t size, int64_t step);
+// A copy of a whose memory is laid out in the given order of dimensions (outermost first).
+Tensor stride_order(const Tensor& a, const std::vector<int64_t>& order);
 
 Tensor sum(const Tensor& a, const std::vector<int64_t>& dims);
 Tensor prod(const Tensor& a, const std::vector<int64_t>& dims);
