@@ -44,7 +44,7 @@ void forward_rows(const at::Tensor& logits, const at::Tensor& labels, int64_t ig
   const T* x = logits.data_ptr<T>();
   const int64_t* t = labels.data_ptr<int64_t>();
   T* loss = losses.data_ptr<T>();
-  float* row_lse = lse.data_ptr<float>();
+  T* row_lse = lse.data_ptr<T>();
   at::parallel_for(0, rows, 16, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const T* row = x + i * classes;
@@ -55,7 +55,7 @@ void forward_rows(const at::Tensor& logits, const at::Tensor& labels, int64_t ig
         total += row[j];
       }
       double log_sum_exp = max + std::log(sum);
-      row_lse[i] = static_cast<float>(log_sum_exp);
+      row_lse[i] = static_cast<T>(log_sum_exp);
       if (t[i] == ignore_index) {
         loss[i] = 0;
         continue;
@@ -72,7 +72,7 @@ std::pair<at::Tensor, at::Tensor> xentropy_forward(const at::Tensor& logits_in, 
   at::Tensor logits = logits_in.contiguous();
   at::Tensor labels = labels_in.to(at::kLong).contiguous();
   at::Tensor losses = at::empty({logits.size(0)}, logits.options());
-  at::Tensor lse = at::empty({logits.size(0)}, logits.options().dtype(at::kFloat));
+  at::Tensor lse = at::empty({logits.size(0)}, logits.options());
   AT_DISPATCH_FLOATING_TYPES(logits.scalar_type(), "xentropy_forward",
                              [&] { forward_rows<scalar_t>(logits, labels, ignore_index, smoothing, losses, lse); });
   return {losses, lse};
@@ -82,7 +82,7 @@ at::Tensor xentropy_backward(const at::Tensor& grad_in, const at::Tensor& logits
                              const at::Tensor& lse_in, double smoothing, int64_t ignore_index) {
   at::Tensor logits = logits_in.contiguous();
   at::Tensor labels = labels_in.to(at::kLong).contiguous();
-  at::Tensor lse = lse_in.to(at::kFloat).contiguous();
+  at::Tensor lse = lse_in.to(logits.scalar_type()).contiguous();
   at::Tensor grad = grad_in.to(logits.scalar_type()).expand({logits.size(0)}).contiguous();
   at::Tensor out = at::empty_like(logits);
   const int64_t rows = logits.size(0), classes = logits.size(1);
@@ -90,7 +90,7 @@ at::Tensor xentropy_backward(const at::Tensor& grad_in, const at::Tensor& logits
     const scalar_t* x = logits.data_ptr<scalar_t>();
     const scalar_t* g = grad.data_ptr<scalar_t>();
     const int64_t* t = labels.data_ptr<int64_t>();
-    const float* row_lse = lse.data_ptr<float>();
+    const scalar_t* row_lse = lse.data_ptr<scalar_t>();
     scalar_t* dx = out.data_ptr<scalar_t>();
     at::parallel_for(0, rows, 16, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
@@ -134,7 +134,7 @@ THUNDERCC_PLUGIN {
     const auto& a = x.tensor("a");
     check(x["reduction"].as_string() == "none", [&] { return thundercc::str("Invalid reduction: ", x["reduction"].as_string()); }, "ValueError");
     Tensor losses = Tensor::make({a.shape()[0]}, a.dtype(), a.device());
-    Tensor lse = Tensor::make({a.shape()[0]}, dtypes::float32, a.device());
+    Tensor lse = Tensor::make({a.shape()[0]}, a.dtype(), a.device());
     return Value::tuple({losses, lse});
   }, {.is_like = false});
   const Symbol& backward = ex.register_operator(
