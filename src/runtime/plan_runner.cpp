@@ -112,6 +112,8 @@ void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
 }
 
 std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns) {
+  // Plans compute values, never gradients: inference mode skips autograd's bookkeeping per op.
+  c10::InferenceMode inference;
   for (size_t i = 0; i < inputs_.size(); ++i) slots_[inputs_[i].slot] = inputs[i];
   for (int s : free_at_start_) slots_[s].reset();
   for (size_t i = 0; i < instructions_.size(); ++i) {

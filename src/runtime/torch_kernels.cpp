@@ -302,11 +302,13 @@ void register_torch_language_kernels(KernelRegistry& r) {
   THUNDERCC_BINARY(matmul) THUNDERCC_BINARY(bmm)
 #undef THUNDERCC_BINARY
   r.add("torch:torch.add", [](KernelCall& c) {
-    auto alpha = c.kwarg("alpha").present() ? c.kwarg("alpha").scalar() : at::Scalar(1);
+    ArgView alpha_arg = c.kwarg("alpha");
+    auto alpha = alpha_arg.present() ? alpha_arg.scalar() : at::Scalar(1);
     c.set_output(0, at::add(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha));
   });
   r.add("torch:torch.sub", [](KernelCall& c) {
-    auto alpha = c.kwarg("alpha").present() ? c.kwarg("alpha").scalar() : at::Scalar(1);
+    ArgView alpha_arg = c.kwarg("alpha");
+    auto alpha = alpha_arg.present() ? alpha_arg.scalar() : at::Scalar(1);
     c.set_output(0, at::sub(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha));
   });
   r.add("torch:torch.div", [](KernelCall& c) {

@@ -1,0 +1,88 @@
+// The runner's per-operation cost on a plan of 100 tiny elementwise ops (benchmarks/tiny_ops.py),
+// against the same ops called directly through ATen. Prints nanoseconds per op (median of rounds)
+// and the ratio; scripts/bench.sh adds PyTorch eager from Python.
+//
+//   runner_overhead PLAN.plan.json
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "thundercc/runtime/plan_runner.h"
+
+using namespace thundercc::runtime;
+
+namespace {
+
+constexpr int kOps = 100;
+
+template <class F>
+double ns_per_op(F&& run_once, int repeats) {
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < repeats; ++i) run_once();
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() / repeats / kOps;
+}
+
+double median(std::vector<double> xs) {
+  std::sort(xs.begin(), xs.end());
+  return xs[xs.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: runner_overhead PLAN.plan.json\n");
+    return 2;
+  }
+  at::set_num_threads(1);
+  // The baseline calls ATen the way the runner does: in inference mode.
+  c10::InferenceMode inference;
+  auto bytes = read_bytes(argv[1]);
+  PlanRunner runner(nlohmann::json::parse(bytes.begin(), bytes.end()), argv[1]);
+  if (runner.instructions().size() != kOps) {
+    std::fprintf(stderr, "expected a plan of %d instructions, got %zu\n", kOps, runner.instructions().size());
+    return 1;
+  }
+  at::manual_seed(0);
+  std::vector<at::Tensor> inputs{at::randn({16}), at::randn({16})};
+  runner.check_inputs(inputs);
+
+  // The same chain, written against ATen directly: x = op(x, b) cycling add, mul, sub, maximum.
+  auto direct = [&] {
+    at::Tensor x = inputs[0];
+    const at::Tensor& b = inputs[1];
+    for (int i = 0; i < kOps; ++i) {
+      switch (i % 4) {
+        case 0: x = at::add(x, b); break;
+        case 1: x = at::mul(x, b); break;
+        case 2: x = at::sub(x, b); break;
+        default: x = at::maximum(x, b); break;
+      }
+    }
+    return x;
+  };
+  // Same result both ways, or the comparison means nothing.
+  if (!at::allclose(runner.run(inputs)[0], direct())) {
+    std::fprintf(stderr, "the plan and the direct ATen chain disagree\n");
+    return 1;
+  }
+  // Rounds alternate the two, so that frequency changes and other load hit both alike; the ratio
+  // is the median of the rounds' ratios.
+  const int repeats = 1000, rounds = 21;
+  ns_per_op(direct, repeats);
+  ns_per_op([&] { return runner.run(inputs); }, repeats);
+  std::vector<double> aten_rounds, plan_rounds, ratios;
+  for (int r = 0; r < rounds; ++r) {
+    aten_rounds.push_back(ns_per_op(direct, repeats));
+    plan_rounds.push_back(ns_per_op([&] { return runner.run(inputs); }, repeats));
+    ratios.push_back(plan_rounds.back() / aten_rounds.back());
+  }
+  double aten = median(aten_rounds), plan = median(plan_rounds);
+  std::printf("aten_direct_ns_per_op %.1f\n", aten);
+  std::printf("thundercc_run_ns_per_op %.1f\n", plan);
+  std::printf("ratio_run_over_aten %.3f\n", median(ratios));
+  return 0;
+}
