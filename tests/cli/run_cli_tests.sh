@@ -59,6 +59,27 @@ expect 1 'missing.json: cannot be read' -- "$THUNDERCC" validate "$tmp/missing.j
 expect 2 'A subcommand is required' -- "$THUNDERCC"
 expect 2 'depth' -- "$THUNDERCC" print traces/add_mul.json --depth -1
 
+# compile and run.
+expect 0 '' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/out"
+expect 0 '' -- diff "$tmp/out/add_mul.trace.py" tests/golden/add_mul.trace.py
+expect 0 'add_mul.1.py' -- bash -c "'$THUNDERCC' compile traces/add_mul.json -o '$tmp/all' --print-after-all && ls '$tmp/all'"
+expect 0 '# Constructed by Common Subexpression Elimination' -- cat "$tmp/all/add_mul.2.py"
+expect 0 'median .* ms, min .* ms, max .* ms' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --fill random --seed 1 --repeat 3
+expect 0 't2 = torch.add\(a, t1\)' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --profile
+/usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(3, 1, dtype=torch.float64)), '$tmp/wrong.pt')"
+expect 1 "input 'b': expected cpu f32\[2, 1\], but got cpu f64\[3, 1\]" -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/wrong.pt"
+/usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(2, 1)), '$tmp/ones.pt'); torch.save((torch.full((2, 2), 3.0),), '$tmp/bad_expected.pt')"
+expect 1 'output 0: 4 of 4 elements differ' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/ones.pt" --expect "$tmp/bad_expected.pt"
+expect 0 'outputs match' -- bash -c "'$THUNDERCC' run '$tmp/out/add_mul.plan.json' --inputs '$tmp/ones.pt' --outputs '$tmp/result.pt' --expect '$tmp/ones.pt' --atol 100 || true; /usr/bin/python3 -c \"import torch; r = torch.load('$tmp/result.pt'); assert torch.equal(r[0], torch.full((2, 2), 2.0)); print('outputs match')\""
+printf '{"format": "thundercc.plan"}' >"$tmp/bad.plan.json"
+expect 1 'bad.plan.json: /: does not match the plan schema' -- "$THUNDERCC" run "$tmp/bad.plan.json"
+expect 1 "unknown executor 'nope'" -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/x" --executors nope
+expect 1 'cannot load plugin' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/x" --plugin "$tmp/missing.so"
+if [ -e "$tmp/x" ]; then
+  echo "FAIL: a failed compile left $tmp/x behind"
+  failures=$((failures + 1))
+fi
+
 # The compile side never loads LibTorch.
 if ldd "$THUNDERCC" | grep -qi torch; then
   echo "FAIL: thundercc links LibTorch"

@@ -1,0 +1,150 @@
+// The passes: dead code elimination, common subexpression elimination, executor claiming (order,
+// checkers, execution transforms, descent, the error) and Delete Last Used, on traces built with
+// the tracing API; and the golden execution traces of the bundled examples.
+#include "test_util.h"
+#include "thundercc/extend.h"
+#include "thundercc/ir/printer.h"
+#include "thundercc/langs/prims.h"
+#include "thundercc/langs/torch.h"
+#include "thundercc/passes/passes.h"
+#include "thundercc/serialize/trace_file.h"
+
+using namespace thundercc;
+using namespace thundercc::testing;
+
+namespace {
+
+std::string body_of(const Trace& trace) {
+  std::string text = print_trace(trace, {.depth = 0});
+  return text.substr(text.find("):\n") + 3);
+}
+
+// An executor for these tests only: claims prims.add for float32 inputs whose first dimension is 2.
+const Executor& test_add_executor() {
+  static const Executor& ex = [] () -> const Executor& {
+    Executor& e = ExecutorRegistry::global().add("test_add", "0.1");
+    const Symbol& prim_add = SymbolTable::global().get("prims.add");
+    const Symbol& op = e.register_operator("test_add_impl", prim_add.signature.str(), prim_add.meta, {.is_like = false});
+    e.register_implementation("prims.add", {.op = &op, .checker = [](const Args& x) {
+      return x["a"].is_tensor() && x["a"].as_tensor().dtype() == dtypes::float32 && x["a"].as_tensor().shape()[0] == 2;
+    }});
+    return e;
+  }();
+  return ex;
+}
+
+const Executor& torch_executor() { return ExecutorRegistry::global().get("torch"); }
+
+}  // namespace
+
+TEST_CASE("dead code elimination keeps what the outputs need") {
+  Tracing t;
+  Tensor a = t.input("a", {2});
+  Tensor unused = ltorch::exp(a);
+  t.trace.output = ltorch::neg(a);
+  Trace out = dead_code_elimination(t.trace);
+  CHECK(out.provenance == "Dead Code Elimination");
+  REQUIRE(out.bound_symbols.size() == 1);
+  CHECK(out.bound_symbols[0].sym->name == "neg");
+  CHECK(unused.name() == "t0");
+}
+
+TEST_CASE("common subexpression elimination reuses identical calls, never random ones") {
+  Tracing t;
+  Tensor a = t.input("a", {2});
+  Tensor b = t.input("b", {2});
+  Tensor x = a + b;
+  Tensor y = a + b;
+  Tensor d1 = ltorch::dropout(a, 0.5, true);
+  Tensor d2 = ltorch::dropout(a, 0.5, true);
+  t.trace.output = Value::tuple({x * y, d1, d2});
+  Trace out = common_subexpression_elimination(t.trace);
+  CHECK(out.bound_symbols.size() == 4);  // add, the two dropouts, mul
+  CHECK(body_of(out).find("ltorch.mul(t0, t0)") != std::string::npos);
+}
+
+TEST_CASE("executors claim in list order, directly or through a whole decomposition") {
+  Tracing t;
+  t.trace.name = "fun";
+  Tensor a = t.input("a", {2, 2});
+  Tensor b = t.input("b", {2, 1});
+  t.trace.output = a + b * a;
+
+  SECTION("listed first, the add executor runs the prims.add inside ltorch.add") {
+    Trace out = transform_for_execution(t.trace, {&test_add_executor(), &torch_executor()});
+    CHECK(body_of(out) ==
+          "  # a: \"cpu f32[2, 2]\"\n"
+          "  # b: \"cpu f32[2, 1]\"\n"
+          "  t1 = torch.mul(b, a)  # t1: \"cpu f32[2, 2]\"\n"
+          "  t2 = test_add_impl(a, t1)  # t2: \"cpu f32[2, 2]\"\n"
+          "  return t2\n");
+  }
+  SECTION("listed after torch, it gets nothing: torch takes ltorch.add whole") {
+    Trace out = transform_for_execution(t.trace, {&torch_executor(), &test_add_executor()});
+    CHECK(body_of(out).find("t2 = torch.add(a, t1)") != std::string::npos);
+  }
+  SECTION("alone, it cannot run ltorch.mul: the error names the bound symbol") {
+    CHECK(error_of([&] { transform_for_execution(t.trace, {&test_add_executor()}); }) ==
+          "RuntimeError: Failed to find an executor for bound symbol t1 = ltorch.mul(b, a)  # t1: \"cpu f32[2, 2]\"\n"
+          "  # t0 = prims.broadcast_in_dim(b, [2, 2], (0, 1))  # t0: \"cpu f32[2, 2]\"\n"
+          "  # t1 = prims.mul(t0, a)  # t1: \"cpu f32[2, 2]\"\n"
+          "(no executor of [test_add] runs prims.broadcast_in_dim)");
+  }
+}
+
+TEST_CASE("a checker that declines leaves the call to the next executor") {
+  Tracing t;
+  Tensor a = t.input("a", {3, 2}, dtypes::float64);
+  t.trace.output = a + a;
+  Trace out = transform_for_execution(t.trace, {&test_add_executor(), &torch_executor()});
+  CHECK(body_of(out).find("t0 = torch.add(a, a)") != std::string::npos);
+}
+
+TEST_CASE("execution transforms replace a call and keep its output's name") {
+  Executor& ex = ExecutorRegistry::global().add("test_transform", "0.1");
+  // exp(a) as exp2(a * log2(e)), recorded with torch-language calls.
+  ex.register_implementation("torch.exp", {.execution_transform = [](const Args& x) -> Value {
+    return ltorch::op("torch.exp2", {x.tensor("a") * 1.4426950408889634});
+  }});
+  Tracing t;
+  Tensor a = t.input("a", {4});
+  t.trace.output = ltorch::exp(a);
+  Trace out = transform_for_execution(t.trace, {&ex, &torch_executor()});
+  CHECK(body_of(out) ==
+        "  # a: \"cpu f32[4]\"\n"
+        "  t1 = torch.mul(a, 1.4426950408889634)  # t1: \"cpu f32[4]\"\n"
+        "  t0 = torch.exp2(t1)  # t0: \"cpu f32[4]\"\n"
+        "  return t0\n");
+}
+
+TEST_CASE("Delete Last Used deletes after the last read, unused values at once, never outputs") {
+  Tracing t;
+  Tensor a = t.input("a", {2});
+  t.input("unused", {2});
+  Tensor b = ltorch::exp(a);
+  ltorch::neg(b);  // never read
+  t.trace.output = b + 1.0;
+  Trace out = delete_last_used(transform_for_execution(t.trace, {&torch_executor()}));
+  CHECK(body_of(out) ==
+        "  # a: \"cpu f32[2]\"\n"
+        "  # unused: \"cpu f32[2]\"\n"
+        "  del unused\n"
+        "  t0 = torch.exp(a)  # t0: \"cpu f32[2]\"\n"
+        "  del a\n"
+        "  t1 = torch.neg(t0)  # t1: \"cpu f32[2]\"\n"
+        "  del t1\n"
+        "  t2 = torch.add(t0, 1.0)  # t2: \"cpu f32[2]\"\n"
+        "  del t0\n"
+        "  return t2\n");
+}
+
+TEST_CASE("the bundled traces compile to their golden execution traces") {
+  for (const char* name : {"add_mul", "cross_entropy", "mul"}) {
+    INFO(name);
+    auto loaded = load_trace_file(std::string("traces/") + name + ".json");
+    auto stages = compile_for_execution(loaded.traced, ExecutorRegistry::global().default_list());
+    REQUIRE(stages.size() == 5);
+    CHECK(stages.back().name == "Delete Last Used");
+    CHECK(print_trace(stages.back().trace) == read_text(std::string("tests/golden/") + name + ".trace.py"));
+  }
+}
