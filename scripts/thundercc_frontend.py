@@ -155,6 +155,9 @@ class _Recorder(TorchFunctionMode):
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         name = getattr(func, "__name__", "")
+        original = getattr(func, "_thundercc_original", None)
+        if original is not None:  # the Tensor.__getitem__ wrapper, which records the call itself
+            return original(*args, **kwargs)
         if name in METADATA:
             return func(*args, **kwargs)
         where = _user_frame()
@@ -340,7 +343,22 @@ def capture(fn, *args, **kwargs) -> Capture:
         for path, tensor in list(module.named_parameters()) + list(module.named_buffers()):
             cap._add_input("t_" + path.replace(".", "_"), tensor)
     known_ids()  # resolve the ids before the program runs, outside the mode
-    with _Recorder(cap):
-        result = fn(*args, **kwargs)
+    # PyTorch 1.13 does not report indexing with a single slice, int or tensor to the mode, so
+    # Tensor.__getitem__ is wrapped for the duration of the capture.
+    original_getitem = torch.Tensor.__getitem__
+
+    def getitem(self, key):
+        with torch._C.DisableTorchFunction():
+            result = original_getitem(self, key)
+        cap._record("torch.Tensor.__getitem__", [self, key], {}, result, _user_frame())
+        return result
+
+    getitem._thundercc_original = original_getitem
+    torch.Tensor.__getitem__ = getitem
+    try:
+        with _Recorder(cap):
+            result = fn(*args, **kwargs)
+    finally:
+        torch.Tensor.__getitem__ = original_getitem
     cap.output = _flatten_outputs(result, cap, "<return>")
     return cap
