@@ -10,11 +10,26 @@ from thundercc_frontend import capture
 from test_meta_vs_torch import SAMPLES
 
 
+LOW_PRECISION = (torch.float16, torch.bfloat16)
+
+
+def flatten(result):
+    if isinstance(result, torch.Tensor):
+        return [result]
+    return [t for x in result for t in flatten(x)]
+
+
 def save_case(directory, name, fn, args, kwargs):
     captured = capture(fn, *args, **kwargs)
     captured.save(directory / f"{name}.json")
     torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs.pt")
     torch.save(tuple(t.detach() for t in captured.output_values), directory / f"{name}.expected.pt")
+    if any(t.dtype in LOW_PRECISION for t in captured.output_values):
+        # The program in float64, for Thunder's fallback comparison of low-precision results.
+        upcast = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
+        with torch.no_grad():
+            reference = flatten(fn(*upcast, **kwargs))
+        torch.save(tuple(t.double() for t in reference), directory / f"{name}.reference64.pt")
     return directory / f"{name}.json"
 
 
@@ -35,8 +50,9 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
         fn, args, kwargs = sample.values
         name = f"s{i:03d}_{sample.id.rsplit('-', 1)[0]}"
         traces.append(save_case(whole, name, fn, args, kwargs))
-        for io in ("inputs", "expected"):
-            (decomposed / f"{name}.{io}.pt").write_bytes((whole / f"{name}.{io}.pt").read_bytes())
+        for io in ("inputs", "expected", "reference64"):
+            if (whole / f"{name}.{io}.pt").exists():
+                (decomposed / f"{name}.{io}.pt").write_bytes((whole / f"{name}.{io}.pt").read_bytes())
     thundercc("compile", *traces, "-o", whole)
     thundercc("compile", *traces, "-o", decomposed, "--executors", "torch_prims")
     check_plans(whole, len(SAMPLES))
