@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# Sets up (if needed) and runs the main job on the bundled example traces.
+# Sets up (if needed) and runs the main job: capture the bundled example models from PyTorch,
+# compile them, run the plans with LibTorch and compare with PyTorch eager.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 BUILD_DIR=${BUILD_DIR:-build}
-for trace in traces/add_mul.json traces/cross_entropy.json; do
-  echo "== thundercc validate $trace"
-  "$BUILD_DIR/thundercc" -v validate "$trace"
-  echo "== thundercc print $trace"
-  "$BUILD_DIR/thundercc" print "$trace"
+OUT=${OUT:-out}
+mkdir -p "$OUT"
+echo "== thundercc print traces/add_mul.json"
+"$BUILD_DIR/thundercc" print traces/add_mul.json
+for model in mlp gpt2_block llama_block cnn; do
+  echo "== $model: capture, compile, run, compare with eager"
+  /usr/bin/python3 scripts/capture.py "examples/models/$model.py:make" -o "$OUT/$model.json" --save-io
+  "$BUILD_DIR/thundercc" -v compile "$OUT/$model.json" -o "$OUT"
+  "$BUILD_DIR/thundercc" run "$OUT/$model.plan.json" --inputs "$OUT/$model.inputs.pt" --expect "$OUT/$model.expected.pt" --repeat 20 --warmup 3
 done
+echo "== the execution trace of the MLP ($OUT/mlp.trace.py), top level:"
+grep -vE '^ {4,}#' "$OUT/mlp.trace.py"
