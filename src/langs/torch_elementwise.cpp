@@ -217,7 +217,7 @@ void register_elementwise(SymbolTable& t) {
     const auto& a = x.tensor("a");
     return 1.0 / (1.0 + exp(-a));
   }});
-  define(t, {{"torch.relu", "torch.Tensor.relu", "torch.nn.functional.relu"}, "a, /, inplace=False", [](const Args& x) -> Value {
+  define(t, {{"torch.nn.functional.relu", "torch.relu", "torch.Tensor.relu"}, "a, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return where(a > 0, a, int64_t{0});
   }});

@@ -282,10 +282,11 @@ void register_torch_language_kernels(KernelRegistry& r) {
   THUNDERCC_UNARY(lgamma) THUNDERCC_UNARY(log) THUNDERCC_UNARY(log10) THUNDERCC_UNARY(log1p) THUNDERCC_UNARY(log2)
   THUNDERCC_UNARY(neg) THUNDERCC_UNARY(reciprocal) THUNDERCC_UNARY(round) THUNDERCC_UNARY(rsqrt) THUNDERCC_UNARY(sign)
   THUNDERCC_UNARY(signbit) THUNDERCC_UNARY(sin) THUNDERCC_UNARY(sinh) THUNDERCC_UNARY(sqrt) THUNDERCC_UNARY(tan)
-  THUNDERCC_UNARY(tanh) THUNDERCC_UNARY(trunc) THUNDERCC_UNARY(logical_not) THUNDERCC_UNARY(sigmoid) THUNDERCC_UNARY(relu)
+  THUNDERCC_UNARY(tanh) THUNDERCC_UNARY(trunc) THUNDERCC_UNARY(logical_not) THUNDERCC_UNARY(sigmoid)
   THUNDERCC_UNARY(t)
 #undef THUNDERCC_UNARY
   unary("torch.nn.functional.silu", [](const Tensor& a) { return at::silu(a); });
+  unary("torch.nn.functional.relu", [](const Tensor& a) { return at::relu(a); });
   unary("torch.Tensor.contiguous", [](const Tensor& a) { return a.contiguous(); });
 
   // Python numbers become wrapped-number tensors, so ATen promotes them as PyTorch does.

@@ -54,7 +54,7 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
         # t13 = prims.broadcast_in_dim(t12, [4, 16, 16, 16], (0, 1, 2, 3))  # t13: "cpu f32[4, 16, 16, 16]"
         # t14 = prims.add(t11, t13)  # t14: "cpu f32[4, 16, 16, 16]"
   del t0, t_bn1_running_mean, t_bn1_running_var, t_bn1_weight, t_bn1_bias
-  t16 = torch.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
+  t16 = torch.nn.functional.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
     # t16 = ltorch.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
       # t15 = ltorch.gt(t14, 0)  # t15: "cpu b8[4, 16, 16, 16]"
         # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
@@ -99,7 +99,7 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
         # t34 = prims.broadcast_in_dim(t33, [4, 32, 8, 8], (0, 1, 2, 3))  # t34: "cpu f32[4, 32, 8, 8]"
         # t35 = prims.add(t32, t34)  # t35: "cpu f32[4, 32, 8, 8]"
   del t21, t_bn2_running_mean, t_bn2_running_var, t_bn2_weight, t_bn2_bias
-  t37 = torch.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
+  t37 = torch.nn.functional.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
     # t37 = ltorch.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
       # t36 = ltorch.gt(t35, 0)  # t36: "cpu b8[4, 32, 8, 8]"
         # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
