@@ -18,3 +18,19 @@ printf "  ATen direct (C++)         %8.1f ns/op\n" "$aten"
 ratio=$(awk '/ratio_run_over_aten/ {print $2}' <<<"$cpp")
 printf "  thundercc run             %8.1f ns/op   %.2fx ATen direct (median of per-round ratios)\n" "$run" "$ratio"
 printf "  PyTorch eager (Python)    %8.1f ns/op   thundercc run is %.2fx eager's cost\n" "$eager" "$(awk -v a="$run" -v b="$eager" 'BEGIN {print a/b}')"
+
+# Compile time against trace size: GPT-2 block stacks of 1, 6 and 24 layers (forward only).
+echo "thundercc compile, GPT-2 block stacks (median of 5 runs, whole process):"
+for layers in 1 6 24; do
+  /usr/bin/python3 scripts/capture.py "benchmarks/gpt_stack.py:make_$layers" -o "$work/gpt$layers.json" >/dev/null
+  symbols=$(/usr/bin/python3 -c "import json, sys; print(len(json.load(open(sys.argv[1]))['bound_symbols']))" "$work/gpt$layers.json")
+  times=()
+  for _ in 1 2 3 4 5; do
+    start=$(date +%s%N)
+    "$BUILD_DIR/thundercc" compile "$work/gpt$layers.json" -o "$work/compiled"
+    times+=($(( ($(date +%s%N) - start) / 1000 )))
+  done
+  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+  printf "  %2d layers  %5d bound symbols  %8.1f ms  %6.1f us per bound symbol\n" "$layers" "$symbols" \
+    "$(awk -v t="$median" 'BEGIN {print t/1000}')" "$(awk -v t="$median" -v n="$symbols" 'BEGIN {print t/n}')"
+done
