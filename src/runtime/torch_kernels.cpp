@@ -86,22 +86,36 @@ std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
   return out;
 }
 
-void register_prim_kernels(KernelRegistry& r) {
-  auto unary = [&](const char* name, Tensor (*fn)(const Tensor&)) {
-    r.add(std::string("torch:prims.") + name, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
-  };
-#define THUNDERCC_UNARY(name) unary(#name, [](const Tensor& a) { return at::name(a); });
-  THUNDERCC_UNARY(abs) THUNDERCC_UNARY(acos) THUNDERCC_UNARY(acosh) THUNDERCC_UNARY(asin) THUNDERCC_UNARY(asinh)
-  THUNDERCC_UNARY(atan) THUNDERCC_UNARY(atanh) THUNDERCC_UNARY(bitwise_not) THUNDERCC_UNARY(ceil) THUNDERCC_UNARY(cos)
-  THUNDERCC_UNARY(cosh) THUNDERCC_UNARY(digamma) THUNDERCC_UNARY(erf) THUNDERCC_UNARY(erfc) THUNDERCC_UNARY(erfinv)
-  THUNDERCC_UNARY(exp) THUNDERCC_UNARY(exp2) THUNDERCC_UNARY(expm1) THUNDERCC_UNARY(floor) THUNDERCC_UNARY(isfinite)
-  THUNDERCC_UNARY(lgamma) THUNDERCC_UNARY(log) THUNDERCC_UNARY(log10) THUNDERCC_UNARY(log1p) THUNDERCC_UNARY(log2)
-  THUNDERCC_UNARY(neg) THUNDERCC_UNARY(reciprocal) THUNDERCC_UNARY(round) THUNDERCC_UNARY(rsqrt) THUNDERCC_UNARY(sign)
-  THUNDERCC_UNARY(signbit) THUNDERCC_UNARY(sin) THUNDERCC_UNARY(sinh) THUNDERCC_UNARY(sqrt) THUNDERCC_UNARY(tan)
-  THUNDERCC_UNARY(tanh) THUNDERCC_UNARY(trunc) THUNDERCC_UNARY(real) THUNDERCC_UNARY(imag)
+// Elementwise unary ops ATen has under the same name, for both the prims and the torch language.
+#define THUNDERCC_ATEN_UNARY(X)                                                                             \
+  X(abs) X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(bitwise_not) X(ceil) X(cos) X(cosh) X(digamma) \
+  X(erf) X(erfc) X(erfinv) X(exp) X(exp2) X(expm1) X(floor) X(isfinite) X(lgamma) X(log) X(log10) X(log1p)  \
+  X(log2) X(neg) X(reciprocal) X(round) X(rsqrt) X(sign) X(signbit) X(sin) X(sinh) X(sqrt) X(tan) X(tanh)   \
+  X(trunc)
+
+void add_unary(KernelRegistry& r, const std::string& id, Tensor (*fn)(const Tensor&)) {
+  r.add(id, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
+}
+
+void register_unary_kernels(KernelRegistry& r) {
+#define THUNDERCC_UNARY(name)                                                          \
+  add_unary(r, "torch:prims." #name, [](const Tensor& a) { return at::name(a); }); \
+  add_unary(r, "torch:torch." #name, [](const Tensor& a) { return at::name(a); });
+  THUNDERCC_ATEN_UNARY(THUNDERCC_UNARY)
 #undef THUNDERCC_UNARY
-  unary("ndtri", [](const Tensor& a) { return at::special_ndtri(a); });
-  unary("erfcinv", [](const Tensor& a) { return at::erfinv(1 - a); });
+  add_unary(r, "torch:prims.real", [](const Tensor& a) { return at::real(a); });
+  add_unary(r, "torch:prims.imag", [](const Tensor& a) { return at::imag(a); });
+  add_unary(r, "torch:prims.ndtri", [](const Tensor& a) { return at::special_ndtri(a); });
+  add_unary(r, "torch:prims.erfcinv", [](const Tensor& a) { return at::erfinv(1 - a); });
+  add_unary(r, "torch:torch.logical_not", [](const Tensor& a) { return at::logical_not(a); });
+  add_unary(r, "torch:torch.sigmoid", [](const Tensor& a) { return at::sigmoid(a); });
+  add_unary(r, "torch:torch.t", [](const Tensor& a) { return at::t(a); });
+  add_unary(r, "torch:torch.nn.functional.silu", [](const Tensor& a) { return at::silu(a); });
+  add_unary(r, "torch:torch.nn.functional.relu", [](const Tensor& a) { return at::relu(a); });
+  add_unary(r, "torch:torch.Tensor.contiguous", [](const Tensor& a) { return a.contiguous(); });
+}
+
+void register_prim_kernels(KernelRegistry& r) {
 
   auto binary = [&](const char* name, Tensor (*fn)(const Tensor&, const Tensor&)) {
     r.add(std::string("torch:prims.") + name, [fn](KernelCall& c) {
@@ -271,24 +285,6 @@ void register_prim_kernels(KernelRegistry& r) {
 }
 
 void register_torch_language_kernels(KernelRegistry& r) {
-  auto unary = [&](const char* id, Tensor (*fn)(const Tensor&)) {
-    r.add(std::string("torch:") + id, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
-  };
-#define THUNDERCC_UNARY(name) unary("torch." #name, [](const Tensor& a) { return at::name(a); });
-  THUNDERCC_UNARY(abs) THUNDERCC_UNARY(acos) THUNDERCC_UNARY(acosh) THUNDERCC_UNARY(asin) THUNDERCC_UNARY(asinh)
-  THUNDERCC_UNARY(atan) THUNDERCC_UNARY(atanh) THUNDERCC_UNARY(bitwise_not) THUNDERCC_UNARY(ceil) THUNDERCC_UNARY(cos)
-  THUNDERCC_UNARY(cosh) THUNDERCC_UNARY(digamma) THUNDERCC_UNARY(erf) THUNDERCC_UNARY(erfc) THUNDERCC_UNARY(erfinv)
-  THUNDERCC_UNARY(exp) THUNDERCC_UNARY(exp2) THUNDERCC_UNARY(expm1) THUNDERCC_UNARY(floor) THUNDERCC_UNARY(isfinite)
-  THUNDERCC_UNARY(lgamma) THUNDERCC_UNARY(log) THUNDERCC_UNARY(log10) THUNDERCC_UNARY(log1p) THUNDERCC_UNARY(log2)
-  THUNDERCC_UNARY(neg) THUNDERCC_UNARY(reciprocal) THUNDERCC_UNARY(round) THUNDERCC_UNARY(rsqrt) THUNDERCC_UNARY(sign)
-  THUNDERCC_UNARY(signbit) THUNDERCC_UNARY(sin) THUNDERCC_UNARY(sinh) THUNDERCC_UNARY(sqrt) THUNDERCC_UNARY(tan)
-  THUNDERCC_UNARY(tanh) THUNDERCC_UNARY(trunc) THUNDERCC_UNARY(logical_not) THUNDERCC_UNARY(sigmoid)
-  THUNDERCC_UNARY(t)
-#undef THUNDERCC_UNARY
-  unary("torch.nn.functional.silu", [](const Tensor& a) { return at::silu(a); });
-  unary("torch.nn.functional.relu", [](const Tensor& a) { return at::relu(a); });
-  unary("torch.Tensor.contiguous", [](const Tensor& a) { return a.contiguous(); });
-
   // Python numbers become wrapped-number tensors, so ATen promotes them as PyTorch does.
   auto binary = [&](const char* id, Tensor (*fn)(const Tensor&, const Tensor&)) {
     r.add(std::string("torch:") + id, [fn](KernelCall& c) {
@@ -571,6 +567,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
 }  // namespace
 
 void register_torch_kernels(KernelRegistry& registry) {
+  register_unary_kernels(registry);
   register_prim_kernels(registry);
   register_torch_language_kernels(registry);
 }
