@@ -319,7 +319,9 @@ def _flatten_outputs(result, capture: Capture, where: str):
         items = [_flatten_outputs(x, capture, where) for x in result]
         return {"tuple": items} if isinstance(result, tuple) else {"list": items}
     if isinstance(result, dict):
-        raise CaptureError("dict outputs are not supported yet: return a tuple")
+        if not all(isinstance(k, str) for k in result):
+            raise CaptureError("dict outputs need string keys")
+        return {"dict": [[k, _flatten_outputs(v, capture, where)] for k, v in result.items()]}
     return capture._value(result, where)
 
 

@@ -54,6 +54,7 @@ TEST_CASE("every value kind prints as Thunder prints it") {
   CHECK(py_repr(TorchDevice{Device::cpu()}) == "torch.device(\"cpu\")");
   CHECK(py_repr(a) == "a");
   CHECK(py_repr(Value::tuple({a, None{}, Value::list({a})})) == "(a, None, [a])");
+  CHECK(py_repr(Value::dict({{"loss", a}, {"n", 2}})) == "{'loss': a, 'n': 2}");
 }
 
 TEST_CASE("type strings show device, short dtype and shape") {

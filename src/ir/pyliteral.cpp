@@ -174,6 +174,15 @@ std::string py_repr(const Value& v) {
     case K::TorchDevice: return "torch.device(\"" + v.as_any_device().str() + "\")";
     case K::Tensor: return v.as_tensor().name();
     case K::Number: return v.as_number_proxy()->name;
+    case K::Dict: {
+      std::string out = "{";
+      bool first = true;
+      for (const auto& [k, x] : v.dict_items()) {
+        out += (first ? "" : ", ") + py_repr(Value(k)) + ": " + py_repr(x);
+        first = false;
+      }
+      return out + "}";
+    }
   }
   return "None";
 }

@@ -18,6 +18,11 @@ Value ValueMap::apply(const Value& v) const {
     for (const auto& x : v.items()) items.push_back(apply(x));
     return v.kind() == Value::Kind::Tuple ? Value::tuple(std::move(items)) : Value::list(std::move(items));
   }
+  if (v.kind() == Value::Kind::Dict) {
+    DictItems items;
+    for (const auto& [k, x] : v.dict_items()) items.emplace_back(k, apply(x));
+    return Value::dict(std::move(items));
+  }
   return v;
 }
 

@@ -126,6 +126,11 @@ const Values& Value::items() const {
   wrong_kind("a tuple or list");
 }
 
+const DictItems& Value::dict_items() const {
+  if (kind() != Kind::Dict) wrong_kind("a dict");
+  return *std::get<DictValue>(v_).items;
+}
+
 std::vector<int64_t> Value::as_ints() const {
   if (is_int_like()) return {as_int()};
   std::vector<int64_t> out;
@@ -185,6 +190,7 @@ NumberKind Value::number_kind() const {
 
 bool TupleValue::operator==(const TupleValue& o) const { return *items == *o.items; }
 bool ListValue::operator==(const ListValue& o) const { return *items == *o.items; }
+bool DictValue::operator==(const DictValue& o) const { return *items == *o.items; }
 
 bool Value::operator==(const Value& o) const {
   if (kind() == Kind::DType && o.kind() == Kind::DType) return as_dtype().same_with_weakness(o.as_dtype());

@@ -51,6 +51,8 @@ TensorMeta meta_of(const json& j) {
 
 void collect_output_slots(const json& j, std::vector<int>& out) {
   if (j.is_object() && j.contains("slot")) out.push_back(j["slot"].get<int>());
+  else if (j.is_object() && j.contains("dict"))
+    for (const auto& pair : j["dict"]) collect_output_slots(pair[1], out);
   else if (j.is_object())
     for (const char* seq : {"tuple", "list"})
       if (j.contains(seq))

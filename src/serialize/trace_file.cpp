@@ -39,6 +39,13 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
     return Slice{part(0), part(1), part(2)};
   }
   if (j.contains("ellipsis")) return EllipsisValue{};
+  if (j.contains("dict") && j["dict"].is_array()) {
+    DictItems items;
+    for (size_t i = 0; i < j["dict"].size(); ++i)
+      items.emplace_back(j["dict"][i][0].get<std::string>(),
+                         decode_value(j["dict"][i][1], at + "/dict/" + std::to_string(i) + "/1", reference, where));
+    return Value::dict(std::move(items));
+  }
   for (const char* key : {"dtype", "torch_dtype"})
     if (j.contains(key)) {
       auto d = DType::parse(j[key].get<std::string>());
@@ -220,6 +227,11 @@ json encode_value(const Value& v, const ProxyEncoder& proxy) {
     case K::Device: return json{{"device", v.as_device().str()}};
     case K::TorchDevice: return json{{"torch_device", v.as_any_device().str()}};
     case K::Tensor: case K::Number: return proxy(v);
+    case K::Dict: {
+      json pairs = json::array();
+      for (const auto& [k, x] : v.dict_items()) pairs.push_back(json::array({k, encode_value(x, proxy)}));
+      return json{{"dict", pairs}};
+    }
   }
   return nullptr;
 }

@@ -95,3 +95,36 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
     assert "thundercc does not support torch.nn.functional.elu" in bad.stderr
     assert "prog.py:7" in bad.stderr
     assert not (tmp_path / "bad.json").exists()
+
+
+def test_capture_command_saves_autograd_gradients(tmp_path):
+    program = tmp_path / "loss.py"
+    program.write_text(
+        "import torch\n"
+        "def make():\n"
+        "    torch.manual_seed(0)\n"
+        "    w = torch.randn(4, 3, requires_grad=True)\n"
+        "    return (lambda x, w: (x @ w).tanh().sum()), (torch.randn(2, 4), w)\n")
+    out = tmp_path / "loss.json"
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--grad"], check=True)
+    (grad_w,) = torch.load(tmp_path / "loss.grads.pt")
+    torch.manual_seed(0)
+    w = torch.randn(4, 3, requires_grad=True)
+    x = torch.randn(2, 4)
+    (x @ w).tanh().sum().backward()
+    torch.testing.assert_close(grad_w, w.grad)
+
+
+def test_dict_outputs_compile_and_run(tmp_path, thundercc):
+    def heads(x):
+        return {"logits": x * 2, "probs": torch.softmax(x, -1)}
+    x = torch.randn(3, 5)
+    captured = capture(heads, x)
+    assert captured.to_json()["output"] == {"dict": [["logits", {"ref": "t0"}], ["probs", {"ref": "t1"}]]}
+    captured.save(tmp_path / "heads.json")
+    torch.save((x,), tmp_path / "heads.inputs.pt")
+    torch.save(tuple(v for v in heads(x).values()), tmp_path / "heads.expected.pt")
+    thundercc("compile", tmp_path / "heads.json", "-o", tmp_path)
+    assert "  return {'logits': t0, 'probs': t9}\n" in (tmp_path / "heads.trace.py").read_text()
+    result = thundercc("run", tmp_path / "heads.plan.json", "--inputs", tmp_path / "heads.inputs.pt", "--expect", tmp_path / "heads.expected.pt")
+    assert "outputs match" in result.stdout

@@ -16,6 +16,8 @@ void for_each_proxy(const Value& v, F&& f) {
   if (v.is_tensor() || v.is_number_proxy()) f(v);
   else if (v.is_sequence())
     for (const auto& x : v.items()) for_each_proxy(x, f);
+  else if (v.kind() == Value::Kind::Dict)
+    for (const auto& [k, x] : v.dict_items()) for_each_proxy(x, f);
 }
 
 // Replaces proxies by other values, everywhere in a value or a bound symbol (recursively).

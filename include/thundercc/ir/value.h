@@ -100,12 +100,18 @@ struct ListValue {
   std::shared_ptr<const Values> items;
   bool operator==(const ListValue& o) const;
 };
+using DictItems = std::vector<std::pair<std::string, Value>>;
+// A dict with string keys, in insertion order (what programs return as named outputs).
+struct DictValue {
+  std::shared_ptr<const DictItems> items;
+  bool operator==(const DictValue& o) const;
+};
 
 class Value {
  public:
   enum class Kind : uint8_t {
     None, Bool, Int, Float, Complex, String, Tuple, List, Slice, Ellipsis,
-    DType, TorchDType, Device, TorchDevice, Tensor, Number,
+    DType, TorchDType, Device, TorchDevice, Tensor, Number, Dict,
   };
 
   Value() : v_(thundercc::None{}) {}
@@ -127,9 +133,11 @@ class Value {
   Value(NumberProxy n) : v_(std::move(n)) {}
   Value(TupleValue t) : v_(std::move(t)) {}
   Value(ListValue l) : v_(std::move(l)) {}
+  Value(DictValue d) : v_(std::move(d)) {}
 
   static Value tuple(Values items) { return TupleValue{std::make_shared<const Values>(std::move(items))}; }
   static Value list(Values items) { return ListValue{std::make_shared<const Values>(std::move(items))}; }
+  static Value dict(DictItems items) { return DictValue{std::make_shared<const DictItems>(std::move(items))}; }
   static Value ints(const std::vector<int64_t>& xs, bool as_list = false);
 
   Kind kind() const { return static_cast<Kind>(v_.index()); }
@@ -147,6 +155,7 @@ class Value {
   std::complex<double> as_complex() const;
   const std::string& as_string() const;
   const Values& items() const;  // tuple or list
+  const DictItems& dict_items() const;
   std::vector<int64_t> as_ints() const;  // a sequence of ints, or a single int
   const thundercc::Slice& as_slice() const;
   DType as_dtype() const;  // thunder or torch dtype
@@ -164,12 +173,13 @@ class Value {
   void for_each_tensor(F&& f) const {
     if (is_tensor()) f(as_tensor());
     else if (is_sequence()) for (const auto& x : items()) x.for_each_tensor(f);
+    else if (kind() == Kind::Dict) for (const auto& [k, x] : dict_items()) x.for_each_tensor(f);
   }
 
  private:
   std::variant<thundercc::None, bool, int64_t, double, std::complex<double>, std::string, TupleValue, ListValue,
                thundercc::Slice, EllipsisValue, DType, thundercc::TorchDType, thundercc::Device,
-               thundercc::TorchDevice, thundercc::Tensor, NumberProxy>
+               thundercc::TorchDevice, thundercc::Tensor, NumberProxy, DictValue>
       v_;
 };
 
