@@ -214,6 +214,8 @@ TEST_CASE("neural network ops") {
       {"max_pool2d", [](Tracing& t) { return op("torch.nn.functional.max_pool2d", {in(t, {2, 8, 15, 15}), 2}); }, "cpu f32[2, 8, 7, 7]"},
       {"max_pool2d ceil", [](Tracing& t) { return op("torch.nn.functional.max_pool2d", {in(t, {2, 8, 15, 15}), 3, 2, 1}, {{"ceil_mode", true}}); }, "cpu f32[2, 8, 8, 8]"},
       {"adaptive_avg_pool2d", [](Tracing& t) { return op("torch.nn.functional.adaptive_avg_pool2d", {in(t, {2, 8, 7, 7}), 1}); }, "cpu f32[2, 8, 1, 1]"},
+      {"adaptive_avg_pool2d size", [](Tracing& t) { return op("torch.nn.functional.adaptive_avg_pool2d", {in(t, {2, 8, 5, 7}), Value::tuple({})}); },
+       "RuntimeError: adaptive_avg_pool2d: output_size must be an int or a pair, but got ()"},
       {"adaptive_avg_pool2d uneven", [](Tracing& t) { return op("torch.nn.functional.adaptive_avg_pool2d", {in(t, {2, 8, 5, 7}), Value::tuple({2, 3})}); }, "cpu f32[2, 8, 2, 3]"},
       {"batch_norm eval", [](Tracing& t) { return op("torch.nn.functional.batch_norm", {in(t, {2, 8, 5, 5}), in(t, {8}), in(t, {8}), in(t, {8}), in(t, {8})}); }, "cpu f32[2, 8, 5, 5]"},
   });

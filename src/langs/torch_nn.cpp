@@ -227,6 +227,9 @@ Tensor adaptive_avg_pool2d_impl(const Args& x) {
   int64_t H = a.shape()[a.ndim() - 2], W = a.shape()[a.ndim() - 1];
   std::vector<int64_t> size;
   const auto& requested = x["output_size"];
+  check(requested.is_int_like() || (requested.is_sequence() && requested.items().size() == 2), [&] {
+    return str("adaptive_avg_pool2d: output_size must be an int or a pair, but got ", py_repr(requested));
+  });
   if (requested.is_int_like()) size = {requested.as_int(), requested.as_int()};
   else
     for (size_t i = 0; i < 2; ++i) {

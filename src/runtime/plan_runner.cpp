@@ -95,6 +95,21 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where) {
     instructions_.push_back(std::move(ins));
   }
   collect_output_slots(plan.at("output"), output_slots_);
+  // Every slot a plan names must exist: a bad plan is an error, never a write out of bounds.
+  auto check_slot = [&](int slot, const std::string& at) {
+    if (slot < 0 || static_cast<size_t>(slot) >= num_slots_)
+      throw LoadError(where + ": " + at + ": slot " + std::to_string(slot) + " is out of range (the plan has " +
+                      std::to_string(num_slots_) + " slots)");
+  };
+  for (const auto& in : inputs_) check_slot(in.slot, "/inputs");
+  for (int s : free_at_start_) check_slot(s, "/free_at_start");
+  for (int s : output_slots_) check_slot(s, "/output");
+  for (size_t i = 0; i < instructions_.size(); ++i) {
+    std::string at = "/instructions/" + std::to_string(i);
+    for (int s : instructions_[i].outputs)
+      if (s != -1) check_slot(s, at + "/outputs");
+    for (int s : instructions_[i].free) check_slot(s, at + "/free");
+  }
   slots_.resize(num_slots_);
 }
 

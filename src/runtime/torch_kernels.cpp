@@ -166,7 +166,7 @@ void register_prim_kernels(KernelRegistry& r) {
     auto shape = c.arg(1).ints();
     auto dims = c.arg(2).ints();
     std::vector<int64_t> with_ones(shape.size(), 1);
-    for (size_t i = 0; i < dims.size(); ++i) with_ones[dims[i]] = a.size(static_cast<int64_t>(i));
+    for (size_t i = 0; i < dims.size(); ++i) with_ones.at(dims.at(i)) = a.size(static_cast<int64_t>(i));
     c.set_output(0, a.reshape(with_ones).expand(shape));
   });
   r.add("torch:prims.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).ints())); });
@@ -174,7 +174,7 @@ void register_prim_kernels(KernelRegistry& r) {
     Tensor out = c.arg(0).tensor();
     auto start = c.arg(1).ints(), end = c.arg(2).ints();
     auto strides = c.arg(3).is_none() ? std::vector<int64_t>(start.size(), 1) : c.arg(3).ints();
-    for (size_t d = 0; d < start.size(); ++d) out = out.slice(static_cast<int64_t>(d), start[d], end[d], strides[d]);
+    for (size_t d = 0; d < start.size(); ++d) out = out.slice(static_cast<int64_t>(d), start.at(d), end.at(d), strides.at(d));
     c.set_output(0, out);
   });
   r.add("torch:prims.squeeze", [](KernelCall& c) {
@@ -195,9 +195,9 @@ void register_prim_kernels(KernelRegistry& r) {
     std::vector<int64_t> pads;  // constant_pad_nd wants the last dimension first
     for (auto it = config.items().rbegin(); it != config.items().rend(); ++it) {
       auto lhi = it->as_ints();
-      pads.push_back(lhi[0]);
-      pads.push_back(lhi[1]);
-      interior = interior || lhi[2] != 0;
+      pads.push_back(lhi.at(0));
+      pads.push_back(lhi.at(1));
+      interior = interior || lhi.at(2) != 0;
     }
     if (!interior) {
       c.set_output(0, at::constant_pad_nd(a, pads, c.arg(1).scalar()));
@@ -206,15 +206,15 @@ void register_prim_kernels(KernelRegistry& r) {
     // Interior padding: write a into a strided view of a filled result.
     std::vector<int64_t> shape;
     for (int64_t d = 0; d < a.dim(); ++d) {
-      auto lhi = config.items()[d].as_ints();
-      check(lhi[0] >= 0 && lhi[1] >= 0, "pad: negative low or high padding with interior padding is not supported");
-      shape.push_back(lhi[0] + lhi[1] + a.size(d) + std::max<int64_t>(a.size(d) - 1, 0) * lhi[2]);
+      auto lhi = config.items().at(d).as_ints();
+      check(lhi.at(0) >= 0 && lhi.at(1) >= 0, "pad: negative low or high padding with interior padding is not supported");
+      shape.push_back(lhi.at(0) + lhi.at(1) + a.size(d) + std::max<int64_t>(a.size(d) - 1, 0) * lhi.at(2));
     }
     Tensor out = at::full(shape, c.arg(1).scalar(), a.options());
     Tensor view = out;
     for (int64_t d = 0; d < a.dim(); ++d) {
-      auto lhi = config.items()[d].as_ints();
-      view = view.slice(d, lhi[0], lhi[0] + std::max<int64_t>(a.size(d) - 1, 0) * (lhi[2] + 1) + (a.size(d) > 0 ? 1 : 0), lhi[2] + 1);
+      auto lhi = config.items().at(d).as_ints();
+      view = view.slice(d, lhi.at(0), lhi.at(0) + std::max<int64_t>(a.size(d) - 1, 0) * (lhi.at(2) + 1) + (a.size(d) > 0 ? 1 : 0), lhi.at(2) + 1);
     }
     view.copy_(a);
     c.set_output(0, out);
@@ -227,7 +227,7 @@ void register_prim_kernels(KernelRegistry& r) {
     // Lay the dimensions out in memory in the given order, outermost first.
     auto order = c.arg(1).ints();
     std::vector<int64_t> inverse(order.size());
-    for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+    for (size_t i = 0; i < order.size(); ++i) inverse.at(order.at(i)) = static_cast<int64_t>(i);
     c.set_output(0, c.arg(0).tensor().permute(order).contiguous().permute(inverse));
   });
   r.add("torch:prims.sum", [](KernelCall& c) { c.set_output(0, at::sum(c.arg(0).tensor(), c.arg(1).ints())); });
@@ -559,7 +559,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
     std::vector<int64_t> out;
     if (size.is_int_like()) out = {size.as_int(), size.as_int()};
     else
-      for (size_t i = 0; i < 2; ++i) out.push_back(size.items()[i].is_none() ? a.size(a.dim() - 2 + static_cast<int64_t>(i)) : size.items()[i].as_int());
+      for (size_t i = 0; i < 2; ++i) out.push_back(size.items().at(i).is_none() ? a.size(a.dim() - 2 + static_cast<int64_t>(i)) : size.items().at(i).as_int());
     c.set_output(0, at::adaptive_avg_pool2d(a, out));
   });
 }

@@ -71,6 +71,13 @@ expect 1 "input 'b': expected cpu f32\[2, 1\], but got cpu f64\[3, 1\]" -- "$THU
 /usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(2, 1)), '$tmp/ones.pt'); torch.save((torch.full((2, 2), 3.0),), '$tmp/bad_expected.pt')"
 expect 1 'output 0: 4 of 4 elements differ' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/ones.pt" --expect "$tmp/bad_expected.pt"
 expect 0 'outputs match' -- bash -c "'$THUNDERCC' run '$tmp/out/add_mul.plan.json' --inputs '$tmp/ones.pt' --outputs '$tmp/result.pt' --expect '$tmp/ones.pt' --atol 100 || true; /usr/bin/python3 -c \"import torch; r = torch.load('$tmp/result.pt'); assert torch.equal(r[0], torch.full((2, 2), 2.0)); print('outputs match')\""
+/usr/bin/python3 - "$tmp/out/add_mul.plan.json" "$tmp/slot.plan.json" <<'PY'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+plan["instructions"][0]["outputs"] = [99]
+json.dump(plan, open(sys.argv[2], "w"))
+PY
+expect 1 'slot.plan.json: /instructions/0/outputs: slot 99 is out of range \(the plan has 4 slots\)' -- "$THUNDERCC" run "$tmp/slot.plan.json"
 printf '{"format": "thundercc.plan"}' >"$tmp/bad.plan.json"
 expect 1 'bad.plan.json: /: does not match the plan schema' -- "$THUNDERCC" run "$tmp/bad.plan.json"
 expect 1 "unknown executor 'nope'" -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/x" --executors nope
