@@ -15,10 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 
-json meta_json(const TensorMeta& m) {
-  return json{{"shape", m.shape}, {"dtype", m.dtype.full_name()}, {"device", m.device.str()}, {"requires_grad", m.requires_grad}};
-}
-
 class SlotAssigner {
  public:
   int slot_of(const Value& proxy) {
@@ -54,7 +50,7 @@ json build_plan(const Trace& trace) {
   for (const auto& in : trace.inputs)
     for_each_proxy(in.value, [&](const Value& v) {
       if (!v.is_tensor()) return;
-      inputs.push_back({{"name", v.as_tensor().name()}, {"slot", slots.slot_of(v)}, {"tensor", meta_json(v.as_tensor().meta())}});
+      inputs.push_back({{"name", v.as_tensor().name()}, {"slot", slots.slot_of(v)}, {"tensor", encode_tensor_meta(v.as_tensor().meta())}});
     });
 
   std::set<std::pair<std::string, std::string>> plugins;

@@ -40,15 +40,6 @@ BoundArg bind_arg(const json& j, const std::string& at, const std::string& where
   return arg;
 }
 
-TensorMeta meta_of(const json& j) {
-  TensorMeta m;
-  m.shape = j.at("shape").get<Shape>();
-  m.dtype = *DType::parse(j.at("dtype").get<std::string>());
-  m.device = *Device::parse(j.at("device").get<std::string>());
-  m.requires_grad = j.value("requires_grad", false);
-  return m;
-}
-
 void collect_output_slots(const json& j, std::vector<int>& out) {
   if (j.is_object() && j.contains("slot")) out.push_back(j["slot"].get<int>());
   else if (j.is_object() && j.contains("dict"))
@@ -69,8 +60,10 @@ std::string describe(const at::Tensor& t) {
 
 PlanRunner::PlanRunner(const json& plan, const std::string& where) {
   num_slots_ = plan.at("slots").get<size_t>();
-  for (const auto& in : plan.at("inputs"))
-    inputs_.push_back({in.at("name").get<std::string>(), in.at("slot").get<int>(), meta_of(in.at("tensor"))});
+  const auto& inputs = plan.at("inputs");
+  for (size_t i = 0; i < inputs.size(); ++i)
+    inputs_.push_back({inputs[i].at("name").get<std::string>(), inputs[i].at("slot").get<int>(),
+                       decode_tensor_meta(inputs[i].at("tensor"), "/inputs/" + std::to_string(i) + "/tensor", where)});
   free_at_start_ = plan.value("free_at_start", std::vector<int>{});
   const auto& instructions = plan.at("instructions");
   for (size_t i = 0; i < instructions.size(); ++i) {

@@ -63,6 +63,23 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
 
 }  // namespace
 
+json encode_tensor_meta(const TensorMeta& m) {
+  return json{{"shape", m.shape}, {"dtype", m.dtype.full_name()}, {"device", m.device.str()}, {"requires_grad", m.requires_grad}};
+}
+
+TensorMeta decode_tensor_meta(const json& j, const std::string& at, const std::string& where) {
+  TensorMeta m;
+  m.shape = j.at("shape").get<Shape>();
+  auto dtype = DType::parse(j.at("dtype").get<std::string>());
+  if (!dtype) fail_at(where, at + "/dtype", "unknown dtype '" + j.at("dtype").get<std::string>() + "'");
+  m.dtype = *dtype;
+  auto device = Device::parse(j.at("device").get<std::string>());
+  if (!device) fail_at(where, at + "/device", "unknown device '" + j.at("device").get<std::string>() + "'");
+  m.device = *device;
+  m.requires_grad = j.value("requires_grad", false);
+  return m;
+}
+
 Value decode_value(const json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where) {
   switch (j.type()) {
     case json::value_t::null: return None{};
@@ -86,18 +103,7 @@ class Decoder {
     throw LoadError(where_ + ": " + pointer + ": " + message);
   }
 
-  TensorMeta tensor_meta(const json& j, const std::string& at) const {
-    TensorMeta m;
-    m.shape = j.at("shape").get<Shape>();
-    auto dtype = DType::parse(j.at("dtype").get<std::string>());
-    if (!dtype) fail(at + "/dtype", "unknown dtype '" + j.at("dtype").get<std::string>() + "'");
-    m.dtype = *dtype;
-    auto device = Device::parse(j.at("device").get<std::string>());
-    if (!device) fail(at + "/device", "unknown device '" + j.at("device").get<std::string>() + "'");
-    m.device = *device;
-    m.requires_grad = j.value("requires_grad", false);
-    return m;
-  }
+  TensorMeta tensor_meta(const json& j, const std::string& at) const { return decode_tensor_meta(j, at, where_); }
 
   void require_new(const std::string& name, const std::string& at) const {
     if (defined_.count(name)) fail(at, "the name '" + name + "' is already defined");
@@ -162,10 +168,6 @@ class Decoder {
   std::unordered_map<std::string, Value> defined_;
 };
 
-json encode_meta(const TensorMeta& m) {
-  return json{{"shape", m.shape}, {"dtype", m.dtype.full_name()}, {"device", m.device.str()}, {"requires_grad", m.requires_grad}};
-}
-
 json encode_reference(const Value& proxy) { return json{{"ref", proxy_name(proxy)}}; }
 
 json encode_constant(const Value& v) { return encode_value(v, encode_reference); }
@@ -178,7 +180,7 @@ json encode_items(const Values& items, json (*encode)(const Value&)) {
 
 json encode_definition(const Value& v) {
   if (v.is_tensor()) {
-    json t = encode_meta(v.as_tensor().meta());
+    json t = encode_tensor_meta(v.as_tensor().meta());
     t["name"] = v.as_tensor().name();
     return json{{"tensor", t}};
   }
@@ -293,7 +295,7 @@ json encode_trace(const Trace& recorded) {
   for (const auto& in : recorded.inputs) {
     json j{{"name", in.name}};
     if (in.value.is_tensor()) {
-      j["tensor"] = encode_meta(in.value.as_tensor().meta());
+      j["tensor"] = encode_tensor_meta(in.value.as_tensor().meta());
     } else if (in.value.is_number_proxy()) {
       json n = encode_definition(in.value)["number"];
       n.erase("name");

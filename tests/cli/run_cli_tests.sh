@@ -78,6 +78,8 @@ plan["instructions"][0]["outputs"] = [99]
 json.dump(plan, open(sys.argv[2], "w"))
 PY
 expect 1 'slot.plan.json: /instructions/0/outputs: slot 99 is out of range \(the plan has 4 slots\)' -- "$THUNDERCC" run "$tmp/slot.plan.json"
+sed 's/"dtype": "float32"/"dtype": "float31"/' "$tmp/out/add_mul.plan.json" >"$tmp/dtype.plan.json"
+expect 1 "dtype.plan.json: /inputs/0/tensor/dtype: unknown dtype 'float31'" -- "$THUNDERCC" run "$tmp/dtype.plan.json"
 printf '{"format": "thundercc.plan"}' >"$tmp/bad.plan.json"
 expect 1 'bad.plan.json: /: does not match the plan schema' -- "$THUNDERCC" run "$tmp/bad.plan.json"
 expect 1 "unknown executor 'nope'" -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/x" --executors nope

@@ -33,6 +33,9 @@ nlohmann::json encode_value(const Value& v, const ProxyEncoder& proxy);
 using ReferenceDecoder = std::function<Value(const nlohmann::json& j, const std::string& at)>;
 Value decode_value(const nlohmann::json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where);
 std::string proxy_name(const Value& proxy);
+// A tensor's metadata: {"shape", "dtype", "device", "requires_grad"}, as traces and plans write it.
+nlohmann::json encode_tensor_meta(const TensorMeta& m);
+TensorMeta decode_tensor_meta(const nlohmann::json& j, const std::string& at, const std::string& where);
 
 // Decodes a document that already passed the schema. Throws LoadError on semantic errors
 // (undefined or duplicate names, unknown symbols), with `where` prefixing messages.
