@@ -14,11 +14,6 @@ using namespace thundercc::testing;
 
 namespace {
 
-std::string body_of(const Trace& trace) {
-  std::string text = print_trace(trace, {.depth = 0});
-  return text.substr(text.find("):\n") + 3);
-}
-
 // An executor for these tests only: claims prims.add for float32 inputs whose first dimension is 2.
 const Executor& test_add_executor() {
   static const Executor& ex = [] () -> const Executor& {
@@ -60,7 +55,7 @@ TEST_CASE("common subexpression elimination reuses identical calls, never random
   t.trace.output = Value::tuple({x * y, d1, d2});
   Trace out = common_subexpression_elimination(t.trace);
   CHECK(out.bound_symbols.size() == 4);  // add, the two dropouts, mul
-  CHECK(body_of(out).find("ltorch.mul(t0, t0)") != std::string::npos);
+  CHECK(body_of(out, {.depth = 0}).find("ltorch.mul(t0, t0)") != std::string::npos);
 }
 
 TEST_CASE("executors claim in list order, directly or through a whole decomposition") {
@@ -72,7 +67,7 @@ TEST_CASE("executors claim in list order, directly or through a whole decomposit
 
   SECTION("listed first, the add executor runs the prims.add inside ltorch.add") {
     Trace out = transform_for_execution(t.trace, {&test_add_executor(), &torch_executor()});
-    CHECK(body_of(out) ==
+    CHECK(body_of(out, {.depth = 0}) ==
           "  # a: \"cpu f32[2, 2]\"\n"
           "  # b: \"cpu f32[2, 1]\"\n"
           "  t1 = torch.mul(b, a)  # t1: \"cpu f32[2, 2]\"\n"
@@ -81,7 +76,7 @@ TEST_CASE("executors claim in list order, directly or through a whole decomposit
   }
   SECTION("listed after torch, it gets nothing: torch takes ltorch.add whole") {
     Trace out = transform_for_execution(t.trace, {&torch_executor(), &test_add_executor()});
-    CHECK(body_of(out).find("t2 = torch.add(a, t1)") != std::string::npos);
+    CHECK(body_of(out, {.depth = 0}).find("t2 = torch.add(a, t1)") != std::string::npos);
   }
   SECTION("alone, it cannot run ltorch.mul: the error names the bound symbol") {
     CHECK(error_of([&] { transform_for_execution(t.trace, {&test_add_executor()}); }) ==
@@ -97,7 +92,7 @@ TEST_CASE("a checker that declines leaves the call to the next executor") {
   Tensor a = t.input("a", {3, 2}, dtypes::float64);
   t.trace.output = a + a;
   Trace out = transform_for_execution(t.trace, {&test_add_executor(), &torch_executor()});
-  CHECK(body_of(out).find("t0 = torch.add(a, a)") != std::string::npos);
+  CHECK(body_of(out, {.depth = 0}).find("t0 = torch.add(a, a)") != std::string::npos);
 }
 
 TEST_CASE("execution transforms replace a call and keep its output's name") {
@@ -110,7 +105,7 @@ TEST_CASE("execution transforms replace a call and keep its output's name") {
   Tensor a = t.input("a", {4});
   t.trace.output = ltorch::exp(a);
   Trace out = transform_for_execution(t.trace, {&ex, &torch_executor()});
-  CHECK(body_of(out) ==
+  CHECK(body_of(out, {.depth = 0}) ==
         "  # a: \"cpu f32[4]\"\n"
         "  t1 = torch.mul(a, 1.4426950408889634)  # t1: \"cpu f32[4]\"\n"
         "  t0 = torch.exp2(t1)  # t0: \"cpu f32[4]\"\n"
@@ -125,7 +120,7 @@ TEST_CASE("Delete Last Used deletes after the last read, unused values at once, 
   ltorch::neg(b);  // never read
   t.trace.output = b + 1.0;
   Trace out = delete_last_used(transform_for_execution(t.trace, {&torch_executor()}));
-  CHECK(body_of(out) ==
+  CHECK(body_of(out, {.depth = 0}) ==
         "  # a: \"cpu f32[2]\"\n"
         "  # unused: \"cpu f32[2]\"\n"
         "  del unused\n"

@@ -1,6 +1,5 @@
 // OpInfo-style tests of the prims' meta functions: sample inputs (0-d, empty, CPU scalars, each
 // dtype class) with the metadata they must produce, and error inputs with Thunder's messages.
-#include <functional>
 
 #include "test_util.h"
 #include "thundercc/ir/printer.h"
@@ -9,40 +8,6 @@
 using namespace thundercc;
 using namespace thundercc::testing;
 
-namespace {
-
-struct Sample {
-  const char* what;
-  std::function<Value(Tracing&)> call;
-  const char* expected;  // the output's type string(s), or "Type: message" for an error input
-};
-
-std::string outcome(const Sample& s) {
-  Tracing t;
-  std::string result;
-  std::string error = error_of([&] {
-    Value out = s.call(t);
-    if (out.is_sequence()) {
-      for (const auto& x : out.items()) result += (result.empty() ? "" : ", ") + type_string(x);
-    } else {
-      result = type_string(out);
-    }
-  });
-  return error == "no error" ? result : error;
-}
-
-void run(const std::vector<Sample>& samples) {
-  for (const auto& s : samples) {
-    INFO(s.what);
-    CHECK(outcome(s) == s.expected);
-  }
-}
-
-Tensor in(Tracing& t, Shape shape, DType d = dtypes::float32, Device dev = Device::cpu()) {
-  return t.input("x" + std::to_string(t.trace.inputs.size()), std::move(shape), d, dev);
-}
-
-}  // namespace
 
 TEST_CASE("elementwise unary prims: dtypes accepted and produced") {
   run({

@@ -1,7 +1,6 @@
 // The torch language: decompositions read as Thunder's, operators on proxies, output metadata of
 // samples (0-d, empty, broadcasting, numbers, dtypes), and error inputs. The Python test
 // tests/python/test_meta_vs_torch.py checks the same ops' metadata against PyTorch itself.
-#include <functional>
 
 #include "test_util.h"
 #include "thundercc/ir/printer.h"
@@ -10,41 +9,6 @@
 using namespace thundercc;
 using namespace thundercc::testing;
 
-namespace {
-
-std::string body_of(const Trace& trace) {
-  std::string text = print_trace(trace);
-  auto start = text.find("):\n");
-  return text.substr(start + 3);
-}
-
-struct Sample {
-  const char* what;
-  std::function<Value(Tracing&)> call;
-  const char* expected;
-};
-
-Tensor in(Tracing& t, Shape shape, DType d = dtypes::float32) {
-  return t.input("x" + std::to_string(t.trace.inputs.size()), std::move(shape), d);
-}
-
-void run(const std::vector<Sample>& samples) {
-  for (const auto& s : samples) {
-    INFO(s.what);
-    Tracing t;
-    std::string result;
-    std::string error = error_of([&] {
-      Value out = s.call(t);
-      if (out.is_sequence())
-        for (const auto& x : out.items()) result += (result.empty() ? "" : ", ") + type_string(x);
-      else
-        result = type_string(out);
-    });
-    CHECK((error == "no error" ? result : error) == s.expected);
-  }
-}
-
-}  // namespace
 
 TEST_CASE("operators on tensor proxies call the torch language") {
   Tracing t;

@@ -4,33 +4,8 @@ match eager PyTorch within Thunder's tolerances."""
 import os
 import subprocess
 
-import torch
-
-from thundercc_frontend import capture
+from conftest import save_case
 from test_meta_vs_torch import SAMPLES
-
-
-LOW_PRECISION = (torch.float16, torch.bfloat16)
-
-
-def flatten(result):
-    if isinstance(result, torch.Tensor):
-        return [result]
-    return [t for x in result for t in flatten(x)]
-
-
-def save_case(directory, name, fn, args, kwargs):
-    captured = capture(fn, *args, **kwargs)
-    captured.save(directory / f"{name}.json")
-    torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs.pt")
-    torch.save(tuple(t.detach() for t in captured.output_values), directory / f"{name}.expected.pt")
-    if any(t.dtype in LOW_PRECISION for t in captured.output_values):
-        # The program in float64, for Thunder's fallback comparison of low-precision results.
-        upcast = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
-        with torch.no_grad():
-            reference = flatten(fn(*upcast, **kwargs))
-        torch.save(tuple(t.double() for t in reference), directory / f"{name}.reference64.pt")
-    return directory / f"{name}.json"
 
 
 def check_plans(directory, count):

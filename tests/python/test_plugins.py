@@ -9,8 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from conftest import REPO
-from thundercc_frontend import capture
+from conftest import REPO, save_case
 
 GOLDEN = REPO / "tests" / "golden"
 
@@ -27,14 +26,6 @@ def run_plan(thundercc, plan, plugin_name, inputs, expected, check=True):
     return thundercc("run", plan, "--plugin", plugin(plugin_name), "--inputs", inputs, "--expect", expected, check=check)
 
 
-def save_io(directory, name, fn, *args):
-    captured = capture(fn, *args)
-    captured.save(directory / f"{name}.json")
-    torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs.pt")
-    torch.save(tuple(t.detach() for t in captured.output_values), directory / f"{name}.expected.pt")
-    return directory / f"{name}.json"
-
-
 def test_seed_002_add_executor_claims_prims_add_when_listed_first(tmp_path, thundercc):
     compile_trace(thundercc, REPO / "traces" / "add_mul.json", tmp_path, "add_executor", "custom_add_executor,torch")
     assert (tmp_path / "add_mul.trace.py").read_text() == (GOLDEN / "add_mul.custom_add_executor.trace.py").read_text()
@@ -43,7 +34,7 @@ def test_seed_002_add_executor_claims_prims_add_when_listed_first(tmp_path, thun
 
     def fun(a, b):
         return a + b * a
-    trace = save_io(tmp_path, "fun", fun, torch.randn(2, 2), torch.randn(2, 1))
+    trace = save_case(tmp_path, "fun", fun, (torch.randn(2, 2), torch.randn(2, 1)))
     compile_trace(thundercc, trace, tmp_path, "add_executor", "custom_add_executor,torch")
     run_plan(thundercc, tmp_path / "fun.plan.json", "add_executor", tmp_path / "fun.inputs.pt", tmp_path / "fun.expected.pt")
 
@@ -59,7 +50,7 @@ def test_seed_002_torch_first_and_other_inputs_leave_add_to_torch(tmp_path, thun
     def fun(a, b):
         return a + b * a
     # float64 and a first dimension of 3: the checker declines, torch runs add.
-    trace = save_io(tmp_path, "fun64", fun, torch.randn(3, 2, dtype=torch.float64), torch.randn(3, 1, dtype=torch.float64))
+    trace = save_case(tmp_path, "fun64", fun, (torch.randn(3, 2, dtype=torch.float64), torch.randn(3, 1, dtype=torch.float64)))
     compile_trace(thundercc, trace, tmp_path, "add_executor", "custom_add_executor,torch")
     text = (tmp_path / "fun64.trace.py").read_text()
     assert "add_numpy" not in text and "t2 = torch.add(a, t1)" in text
@@ -80,14 +71,14 @@ def test_seed_001_multimul(tmp_path, thundercc, executor):
 
     def bar(a, b):
         return a * b
-    trace = save_io(tmp_path, "bar", bar, torch.randn(3, 4).t(), torch.randn(4, 3))  # a non-contiguous input
+    trace = save_case(tmp_path, "bar", bar, (torch.randn(3, 4).t(), torch.randn(4, 3)))  # a non-contiguous input
     compile_trace(thundercc, trace, tmp_path, "multimul", f"{executor},torch")
     run_plan(thundercc, tmp_path / "bar.plan.json", "multimul", tmp_path / "bar.inputs.pt", tmp_path / "bar.expected.pt")
 
     # The checker declines a multiplication of two numbers: nothing to claim, torch keeps the rest.
     def scaled(a):
         return a * 2.0
-    trace = save_io(tmp_path, "scaled", scaled, torch.randn(3))
+    trace = save_case(tmp_path, "scaled", scaled, (torch.randn(3),))
     compile_trace(thundercc, trace, tmp_path, "multimul", f"{executor},torch")
     run_plan(thundercc, tmp_path / "scaled.plan.json", "multimul", tmp_path / "scaled.inputs.pt", tmp_path / "scaled.expected.pt")
 
@@ -104,7 +95,7 @@ def test_seeds_000_004_xentropy_forward_matches_pytorch(tmp_path, thundercc, red
         return F.cross_entropy(logits, labels, reduction=reduction, ignore_index=-1, label_smoothing=smoothing)
     labels = torch.randint(0, 1000, (64,))
     labels[::7] = -1
-    trace = save_io(tmp_path, "xe", loss, torch.randn(64, 1000), labels)
+    trace = save_case(tmp_path, "xe", loss, (torch.randn(64, 1000), labels))
     compile_trace(thundercc, trace, tmp_path, "xentropy", "apex_xentropy,torch")
     assert "apex_xentropy(logits, labels, None, None, -1, None," in (tmp_path / "xe.trace.py").read_text()
     run_plan(thundercc, tmp_path / "xe.plan.json", "xentropy", tmp_path / "xe.inputs.pt", tmp_path / "xe.expected.pt")
