@@ -137,9 +137,10 @@ TEST_CASE("the bundled traces compile to their golden execution traces") {
   for (const char* name : {"add_mul", "cross_entropy", "mul"}) {
     INFO(name);
     auto loaded = load_trace_file(std::string("traces/") + name + ".json");
-    auto stages = compile_for_execution(loaded.traced, ExecutorRegistry::global().default_list());
-    REQUIRE(stages.size() == 5);
-    CHECK(stages.back().name == "Delete Last Used");
-    CHECK(print_trace(stages.back().trace) == read_text(std::string("tests/golden/") + name + ".trace.py"));
+    auto program = compile_program(loaded.traced, ExecutorRegistry::global().default_list());
+    REQUIRE(program.stages.size() == 5);
+    CHECK(program.stages.back().name == "Delete Last Used");
+    CHECK(!program.backward);
+    CHECK(print_trace(program.execution) == read_text(std::string("tests/golden/") + name + ".trace.py"));
   }
 }

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "thundercc/ir/symbol.h"
+#include "thundercc/ir/trace.h"
 
 namespace thundercc {
 
@@ -30,6 +30,13 @@ struct Implementation {
   ExecutionTransform execution_transform;   // or replace it with what this records
   Checker checker;                           // empty: always takes the call
   GradTransform grad_transform;
+};
+
+// A pass an executor brings (a fusion pass, say): it runs right after claiming, when the executor
+// is in the compilation's executor list.
+struct ExecutorPass {
+  std::string name;  // its provenance
+  std::function<Trace(const Trace&)> run;
 };
 
 struct OperatorOptions {
@@ -57,10 +64,14 @@ class Executor {
   const Implementation* implementation_for(const Symbol& sym, const Args& args) const;
   const std::map<std::string, Implementation>& implementations() const { return implementations_; }
 
+  void register_pass(ExecutorPass pass) { passes_.push_back(std::move(pass)); }
+  const std::vector<ExecutorPass>& passes() const { return passes_; }
+
  private:
   std::string name_;
   std::string version_;
   std::map<std::string, Implementation> implementations_;  // by the symbol's canonical id
+  std::vector<ExecutorPass> passes_;
 };
 
 // Every executor known to this process, in registration order. "torch" is always there.

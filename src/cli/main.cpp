@@ -69,32 +69,41 @@ std::vector<const Executor*> executor_list(const std::string& names) {
 }
 
 int compile(const std::vector<std::string>& paths, const std::string& out_dir, const std::string& executors,
-            bool print_after_all) {
+            bool print_after_all, GradMode mode) {
   auto list = executor_list(executors);
   int failures = 0;
   for (const auto& path : paths) {
     try {
       auto loaded = load_trace_file(path);
-      std::vector<PassStage> stages;
+      CompiledProgram program;
       try {
-        stages = compile_for_execution(loaded.traced, list);
+        program = compile_program(loaded.traced, list, mode);
       } catch (const ThunderError& e) {
         throw LoadError(path + ": " + e.what());
       }
       std::string stem = std::filesystem::path(path).stem().string();
       std::filesystem::path dir(out_dir);
       OutputFiles files;
-      const Trace& execution = stages.back().trace;
-      files.add(dir / (stem + ".trace.py"), print_trace(execution));
-      files.add(dir / (stem + ".plan.json"), build_plan(execution).dump(1) + "\n");
+      if (program.backward) {
+        files.add(dir / (stem + ".forward.trace.py"), print_trace(program.execution));
+        files.add(dir / (stem + ".backward.trace.py"), print_trace(*program.backward));
+      } else {
+        files.add(dir / (stem + ".trace.py"), print_trace(program.execution));
+      }
+      files.add(dir / (stem + ".plan.json"),
+                build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes).dump(1) + "\n");
       if (print_after_all) {
         files.add(dir / (stem + ".0.traced.py"), print_trace(loaded.traced));
-        for (size_t i = 0; i < stages.size(); ++i)
-          files.add(dir / (stem + "." + std::to_string(i + 1) + ".py"), print_trace(stages[i].trace));
+        for (size_t i = 0; i < program.stages.size(); ++i)
+          files.add(dir / (stem + "." + std::to_string(i + 1) + ".py"), print_trace(program.stages[i].trace));
       }
       std::filesystem::create_directories(dir);
       files.commit();
-      spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
+      if (program.backward)
+        spdlog::info("{}: wrote {} and {} (saved for backward: {} bytes)", path, (dir / (stem + ".forward.trace.py")).string(),
+                     (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
+      else
+        spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
     } catch (const LoadError& e) {
       spdlog::error("{}", e.what());
       ++failures;
@@ -168,12 +177,15 @@ int main(int argc, char** argv) {
   std::vector<std::string> compile_paths, plugins;
   std::string out_dir = ".", executors;
   bool print_after_all = false;
+  std::string transform;
   auto* compile_cmd = app.add_subcommand("compile", "write the execution trace (NAME.trace.py) and the plan (NAME.plan.json)");
   compile_cmd->add_option("traces", compile_paths, "trace.json files")->required();
   compile_cmd->add_option("-o,--output-dir", out_dir, "where to write (default: the current folder)");
   compile_cmd->add_option("--executors", executors, "executors in priority order, comma separated (default: plugins', then torch)");
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
   compile_cmd->add_flag("--print-after-all", print_after_all, "also write each pass's trace (NAME.N.py)");
+  compile_cmd->add_option("--transform", transform, "grad: one trace returning the input gradients (outputs seeded with ones)")
+      ->check(CLI::IsMember({"grad"}));
 
   bool prims_only = false, torch_only = false, ids_only = false;
   auto* ops_cmd = app.add_subcommand("ops", "list every symbol with its signature");
@@ -192,7 +204,8 @@ int main(int argc, char** argv) {
   try {
     for (const auto& plugin : plugins) load_plugin(plugin, nullptr);
     if (*validate_cmd) return validate(validate_paths);
-    if (*compile_cmd) return compile(compile_paths, out_dir, executors, print_after_all);
+    if (*compile_cmd) return compile(compile_paths, out_dir, executors, print_after_all,
+                                         transform == "grad" ? GradMode::Inputs : GradMode::Auto);
     if (*print_cmd) return print(print_path, depth);
     if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only);
   } catch (const LoadError& e) {

@@ -131,6 +131,11 @@ std::string print_trace(const Trace& trace, const PrintOptions& options) {
     else in.value.for_each_tensor([&](const Tensor& t) { proxies.emplace_back(t); });
     if (in.value.is_sequence()) out += "  # " + in.name + ": \"Collection\"\n";
     for (const auto& p : proxies) out += "  # " + py_repr(p) + ": \"" + type_string(p) + "\"\n";
+    if (in.value.is_sequence() && !proxies.empty()) {  // unpacked as Thunder's unpack_sequence prints
+      out += "  ";
+      for (const auto& p : proxies) out += py_repr(p) + ", ";
+      out += "= " + in.name + "\n";
+    }
   }
   for (const auto& b : trace.bound_symbols) print_nested(out, b, "  ", false, 0, options);
   out += "  return " + py_repr(trace.output) + "\n";

@@ -609,6 +609,27 @@ void register_linear_algebra_prims(SymbolTable& t) {
   }));
 }
 
+void register_convolution_backward(SymbolTable& t) {
+  // The gradients of convolution (ATen's convolution_backward): what its grad rule calls.
+  t.add(prim_symbol("convolution_backward",
+                    "grad, a, weight, /, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask",
+                    [](const Args& x) -> Value {
+    const auto& grad = tensor_arg(x, "grad");
+    const auto& a = tensor_arg(x, "a");
+    const auto& weight = tensor_arg(x, "weight");
+    check_same_dtype(a, weight);
+    check_same_dtype(a, grad);
+    auto mask = x["output_mask"].items();
+    check(mask.size() == 3, "convolution_backward: output_mask must have three entries");
+    Values out;
+    out.push_back(mask[0].as_bool() ? Value(Tensor::make(a.shape(), a.dtype().strong(), a.device())) : Value());
+    out.push_back(mask[1].as_bool() ? Value(Tensor::make(weight.shape(), a.dtype().strong(), a.device())) : Value());
+    out.push_back(mask[2].as_bool() && !x.is_none("bias_sizes") ? Value(Tensor::make(x.ints("bias_sizes"), a.dtype().strong(), a.device()))
+                                                                : Value());
+    return Value::tuple(std::move(out));
+  }));
+}
+
 const Symbol& prim(std::string_view name) {
   static const std::string prefix = "prims.";
   return SymbolTable::global().get(prefix + std::string(name));
@@ -753,6 +774,7 @@ void register_prims(SymbolTable& t) {
   register_reduction_prims(t);
   register_indexing_prims(t);
   register_linear_algebra_prims(t);
+  register_convolution_backward(t);
 }
 
 }  // namespace thundercc

@@ -8,10 +8,12 @@
 // single executor can, the subsymbols are claimed one by one with the whole list; a prim that no
 // executor runs is an error naming the outermost bound symbol.
 //
-// A claim by an operator becomes one call of it, with the original bound symbol kept as its
-// subsymbol (printed as a comment); a claim by an execution transform becomes what the transform
-// records, itself claimed in turn where it calls symbols no executor owns.
-#include <unordered_set>
+// Claiming happens in two steps so that nothing is recorded and then undone: first decide (only
+// checkers run), then rewrite. A claim by an operator becomes one call of it, bound to the
+// operator's own signature, with the original bound symbol kept as its subsymbol (printed as a
+// comment); a claim by an execution transform becomes what the transform records (through the
+// trace rewriter), itself claimed in turn where it calls symbols no executor owns.
+#include <algorithm>
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
@@ -28,14 +30,16 @@ class Claimer {
   // Outputs that execution transforms replaced by values they passed through.
   const ValueMap& aliases() const { return aliases_; }
 
-  // Appends the claimed form of `b` to `out`; `outermost` names the statement in errors.
-  void claim(const BoundSymbol& b, std::vector<BoundSymbol>& out, const BoundSymbol& outermost) {
+  // Appends the claimed form of `original` to `out`; `outermost` names the statement in errors.
+  void claim(const BoundSymbol& original, std::vector<BoundSymbol>& out, const BoundSymbol& outermost) {
+    BoundSymbol b = original;
+    aliases_.apply(b);
     if (!b.sym->executor.empty()) {  // already an executor's operator
-      out.push_back(b);
+      out.push_back(std::move(b));
       return;
     }
     for (const Executor* ex : executors_)
-      if (claim_with(*ex, b, out)) return;
+      if (can_run(*ex, b)) return rewrite(*ex, b, out);
     if (b.sym->is_prim || b.subsymbols.empty()) {
       std::string names;
       for (const Executor* ex : executors_) names += (names.empty() ? "" : ", ") + ex->name();
@@ -49,60 +53,56 @@ class Claimer {
   const std::vector<const Executor*>& executors_;
   ValueMap aliases_;
 
-  // Whether `ex` alone runs `b`, directly or through its whole decomposition.
-  bool claim_with(const Executor& ex, const BoundSymbol& b, std::vector<BoundSymbol>& out) {
-    Args args = b.sym->bind(b.args, b.kwargs);
-    if (const Implementation* impl = ex.implementation_for(*b.sym, args)) {
-      apply(*impl, b, args, out);
-      return true;
-    }
+  static const Implementation* implementation(const Executor& ex, const BoundSymbol& b) {
+    return ex.implementation_for(*b.sym, b.sym->bind(b.args, b.kwargs));
+  }
+
+  // Whether `ex` alone runs `b`, directly or through its whole decomposition. Only checkers run.
+  static bool can_run(const Executor& ex, const BoundSymbol& b) {
+    if (implementation(ex, b)) return true;
     if (b.sym->is_prim) return false;
     // An empty decomposition (contiguous, dropout in eval) returns its input: nothing to run.
-    std::vector<BoundSymbol> flattened;
     for (const auto& s : b.subsymbols)
-      if (!claim_with(ex, s, flattened)) return false;
-    for (auto& s : flattened) out.push_back(std::move(s));
+      if (!can_run(ex, s)) return false;
     return true;
   }
 
-  void apply(const Implementation& impl, const BoundSymbol& b, const Args& args, std::vector<BoundSymbol>& out) {
-    if (impl.op) {
-      BoundSymbol call;
-      call.sym = impl.op;
-      call.args = b.args;
-      call.kwargs = b.kwargs;
-      call.output = b.output;
-      call.subsymbols = {b};
-      call.source = b.source;
-      out.push_back(std::move(call));
+  // Emits `b` as `ex` runs it (can_run(ex, b) holds).
+  void rewrite(const Executor& ex, const BoundSymbol& original, std::vector<BoundSymbol>& out) {
+    BoundSymbol b = original;
+    aliases_.apply(b);
+    const Implementation* impl = implementation(ex, b);
+    if (!impl) {
+      for (const auto& s : b.subsymbols) rewrite(ex, s, out);
       return;
     }
-    // Record what the transform emits, then give its results the original outputs' names.
-    std::vector<BoundSymbol> emitted;
-    Value result;
-    {
-      tracing::SinkGuard guard(emitted);
-      result = impl.execution_transform(args);
-    }
-    ValueMap rename;
-    std::vector<Value> produced, original;
-    for_each_proxy(result, [&](const Value& v) { produced.push_back(v); });
-    for_each_proxy(b.output, [&](const Value& v) { original.push_back(v); });
-    check(produced.size() == original.size(), [&] {
-      return str("the execution transform for ", b.sym->id, " returned ", produced.size(), " proxies for ", original.size(), " outputs");
-    });
-    std::unordered_set<const void*> emitted_outputs;
-    for (const auto& e : emitted) for_each_proxy(e.output, [&](const Value& v) { emitted_outputs.insert(proxy_key(v)); });
-    for (size_t i = 0; i < produced.size(); ++i) {
-      // A result the transform computed takes the original name; one it passed through (an
-      // input returned as is) stands for the original output in the statements that follow.
-      if (emitted_outputs.count(proxy_key(produced[i]))) rename.set(produced[i], original[i]);
-      else aliases_.set(original[i], produced[i]);
-    }
-    for (auto& e : emitted) {
-      rename.apply(e);
-      claim(e, out, b);
-    }
+    if (impl->op) return out.push_back(operator_call(ex, *impl->op, b));
+    Args args = b.sym->bind(b.args, b.kwargs);
+    Replacement r = replace_bound_symbol(b, [&] { return impl->execution_transform(args); });
+    for (auto& e : r.bound_symbols) claim(e, out, b);
+    // Aliases found now apply to what follows (the statements after b, and the trace's output).
+    aliases_.merge(r.aliases);
+  }
+
+  // `b` run as `op`: the call bound to the operator's own signature.
+  static BoundSymbol operator_call(const Executor& ex, const Symbol& op, const BoundSymbol& b) {
+    Args bound = [&] {
+      try {
+        return op.bind(b.args, b.kwargs);
+      } catch (const ThunderError& e) {
+        throw ThunderError("TypeError", str("executor ", ex.name(), ": its operator ", op.qualified_name(), "(",
+                                            op.signature.str(), ") cannot take the call it claims, ",
+                                            print_bound_symbol(b, {.depth = 0}), ": ", e.what()));
+      }
+    }();
+    BoundSymbol call;
+    call.sym = &op;
+    std::tie(call.args, call.kwargs) = op.normalize(bound);
+    call.output = b.output;
+    call.subsymbols = {b};
+    call.source = b.source;
+    call.tags = b.tags;
+    return call;
   }
 };
 
@@ -113,10 +113,13 @@ Trace transform_for_execution(const Trace& trace, const std::vector<const Execut
   TracingScope scope(out);  // execution transforms name their new proxies in this trace's series
   Claimer claimer(executors);
   std::vector<BoundSymbol> claimed;
-  for (const auto& original : trace.bound_symbols) {
-    BoundSymbol b = original;
-    claimer.aliases().apply(b);
+  for (const auto& b : trace.bound_symbols) {
+    size_t first = claimed.size();
     claimer.claim(b, claimed, b);
+    // Claimed statements keep the tags of the statement they came from (BACKWARD, DONT_DCE).
+    for (size_t i = first; i < claimed.size(); ++i)
+      for (const auto& tag : b.tags)
+        if (std::find(claimed[i].tags.begin(), claimed[i].tags.end(), tag) == claimed[i].tags.end()) claimed[i].tags.push_back(tag);
   }
   out.bound_symbols = std::move(claimed);
   out.output = claimer.aliases().apply(trace.output);

@@ -1,21 +1,87 @@
-// The order of the passes from a traced program to its execution trace, as Thunder runs them.
+// The order of the passes, as Thunder runs them: the grad transform first (when an input requires
+// grad), then the executor passes, then the split into forward and backward, each of which gets
+// Delete Last Used.
 #include "thundercc/passes/passes.h"
+#include "thundercc/transforms/autodiff.h"
 
 namespace thundercc {
+namespace {
 
-std::vector<PassStage> compile_for_execution(const Trace& traced, const std::vector<const Executor*>& executors) {
-  std::vector<PassStage> stages;
-  auto run = [&](Trace t) {
-    std::string name = t.provenance;
-    stages.push_back({std::move(name), std::move(t)});
-    return stages.back().trace;
-  };
-  Trace t = run(dead_code_elimination(traced));
-  t = run(common_subexpression_elimination(t));
-  t = run(transform_for_execution(t, executors));
-  t = run(dead_code_elimination(t));
-  run(delete_last_used(t));
-  return stages;
+Pass pass(std::string name, Trace (*fn)(const Trace&)) {
+  return {std::move(name), [fn](const Trace& t, const PassContext&) { return fn(t); }};
+}
+
+void add_claiming(PassManager& pm, const std::vector<const Executor*>& executors) {
+  pm.add({"Transform for execution", [](const Trace& t, const PassContext& c) { return transform_for_execution(t, c.executors); }});
+  for (const Executor* ex : executors)
+    for (const auto& p : ex->passes()) pm.add({p.name, [run = p.run](const Trace& t, const PassContext&) { return run(t); }});
+}
+
+bool any_input_requires_grad(const Trace& t) {
+  for (const auto& in : t.inputs)
+    for (const auto& x : tensors_in(in.value))
+      if (x.requires_grad()) return true;
+  return false;
+}
+
+void append(std::vector<PassStage>& to, std::vector<PassStage> stages, const std::string& prefix) {
+  for (auto& s : stages) to.push_back({prefix + s.name, std::move(s.trace)});
+}
+
+}  // namespace
+
+PassManager execution_passes(const std::vector<const Executor*>& executors) {
+  PassManager pm;
+  pm.add(pass("Dead Code Elimination", dead_code_elimination));
+  pm.add(pass("Common Subexpression Elimination", common_subexpression_elimination));
+  add_claiming(pm, executors);
+  pm.add(pass("Dead Code Elimination", dead_code_elimination));
+  pm.add(pass("Delete Last Used", delete_last_used));
+  return pm;
+}
+
+PassManager joint_passes() {
+  PassManager pm;
+  pm.add(pass("Dead Code Elimination", dead_code_elimination));
+  pm.add(pass("Common Subexpression Elimination", common_subexpression_elimination));
+  return pm;
+}
+
+PassManager claiming_passes(const std::vector<const Executor*>& executors) {
+  PassManager pm;
+  add_claiming(pm, executors);
+  pm.add(pass("Dead Code Elimination", dead_code_elimination));
+  pm.add(pass("Delete Last Used", delete_last_used));
+  return pm;
+}
+
+CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors, GradMode mode) {
+  CompiledProgram out;
+  PassContext context{executors};
+  if (mode == GradMode::Inputs) {
+    Trace grad = grad_of_inputs(dead_code_elimination(traced), executors);
+    out.stages.push_back({grad.provenance, grad});
+    append(out.stages, execution_passes(executors).run(grad, context), "");
+    out.execution = out.stages.back().trace;
+    return out;
+  }
+  if (!any_input_requires_grad(traced)) {
+    out.stages = execution_passes(executors).run(traced, context);
+    out.execution = out.stages.back().trace;
+    return out;
+  }
+  Trace joint = joint_forward_backward(dead_code_elimination(traced), executors);
+  out.stages.push_back({joint.provenance, joint});
+  append(out.stages, joint_passes().run(joint, context), "");
+  ForwardBackward fb = split_forward_backward(out.stages.back().trace);
+  out.saved_bytes = fb.saved_bytes;
+  auto forward = claiming_passes(executors).run(fb.forward, context);
+  auto backward = claiming_passes(executors).run(fb.backward, context);
+  out.execution = forward.back().trace;
+  out.backward = backward.back().trace;
+  append(out.stages, std::move(forward), "forward: ");
+  append(out.stages, std::move(backward), "backward: ");
+  return out;
 }
 
 }  // namespace thundercc

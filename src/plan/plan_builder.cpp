@@ -32,9 +32,8 @@ class SlotAssigner {
   std::unordered_map<const void*, int> slots_;
 };
 
-}  // namespace
-
-json build_plan(const Trace& trace) {
+// One program (the forward, or the backward) as instructions over slots.
+json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins) {
   SlotAssigner slots;
   // Number proxies (inputs with known values) are passed to kernels as their values.
   auto arg = [&](const Value& proxy) -> json {
@@ -53,7 +52,6 @@ json build_plan(const Trace& trace) {
       inputs.push_back({{"name", v.as_tensor().name()}, {"slot", slots.slot_of(v)}, {"tensor", encode_tensor_meta(v.as_tensor().meta())}});
     });
 
-  std::set<std::pair<std::string, std::string>> plugins;
   json instructions = json::array();
   json free_at_start = json::array();
   for (const auto& b : trace.bound_symbols) {
@@ -81,18 +79,30 @@ json build_plan(const Trace& trace) {
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
     instructions.push_back(instruction);
   }
-
-  json plugin_list = json::array();
-  for (const auto& [name, version] : plugins) plugin_list.push_back({{"name", name}, {"version", version}});
-  return json{{"format", kPlanFormat},
-              {"version", kPlanFormatVersion},
-              {"name", trace.name},
-              {"plugins", plugin_list},
-              {"inputs", inputs},
+  return json{{"inputs", inputs},
               {"slots", slots.size()},
               {"free_at_start", free_at_start},
               {"instructions", instructions},
               {"output", encode_value(trace.output, arg)}};
+}
+
+}  // namespace
+
+json build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes) {
+  std::set<std::pair<std::string, std::string>> plugins;
+  json plan{{"format", kPlanFormat}, {"version", kPlanFormatVersion}, {"name", execution.name}};
+  json forward = build_program(execution, plugins);
+  for (auto& [key, value] : forward.items()) plan[key] = value;
+  if (backward) {
+    json program = build_program(*backward, plugins);
+    program["saved"] = tensors_in(backward->inputs.at(0).value).size();
+    program["saved_bytes"] = saved_bytes;
+    plan["backward"] = program;
+  }
+  json plugin_list = json::array();
+  for (const auto& [name, version] : plugins) plugin_list.push_back({{"name", name}, {"version", version}});
+  plan["plugins"] = plugin_list;
+  return plan;
 }
 
 }  // namespace thundercc

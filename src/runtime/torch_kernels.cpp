@@ -282,6 +282,20 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(0, at::convolution(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.arg(3).ints(),
                                     c.arg(4).ints(), c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer()));
   });
+  r.add("torch:prims.convolution_backward", [](KernelCall& c) {
+    auto mask = c.arg(11).value().items();
+    auto bias_sizes = c.arg(3).is_none() ? c10::nullopt : c10::optional<std::vector<int64_t>>(c.arg(3).ints());
+    auto [ga, gw, gb] = at::convolution_backward(
+        c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(),
+        bias_sizes ? c10::optional<at::IntArrayRef>(*bias_sizes) : c10::nullopt, c.arg(4).ints(), c.arg(5).ints(),
+        c.arg(6).ints(), c.arg(7).flag(), c.arg(8).ints(), c.arg(9).integer(),
+        {mask[0].as_bool(), mask[1].as_bool(), mask[2].as_bool()});
+    // The outputs are the tensors the mask asked for, in order (None results have no slot).
+    size_t k = 0;
+    if (mask[0].as_bool()) c.set_output(k++, ga);
+    if (mask[1].as_bool()) c.set_output(k++, gw);
+    if (mask[2].as_bool() && bias_sizes) c.set_output(k++, gb);
+  });
 }
 
 void register_torch_language_kernels(KernelRegistry& r) {

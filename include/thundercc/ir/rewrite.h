@@ -1,6 +1,7 @@
 // Visiting and rewriting the proxies of values and bound symbols: the mutator passes share.
 #pragma once
 
+#include <functional>
 #include <unordered_map>
 
 #include "thundercc/ir/symbol.h"
@@ -24,13 +25,35 @@ void for_each_proxy(const Value& v, F&& f) {
 class ValueMap {
  public:
   void set(const Value& from, const Value& to) { map_[proxy_key(from)] = to; }
+  void erase(const Value& from) { map_.erase(proxy_key(from)); }
   bool contains(const Value& v) const { return map_.count(proxy_key(v)) != 0; }
   bool empty() const { return map_.empty(); }
   Value apply(const Value& v) const;
   void apply(BoundSymbol& bsym) const;  // args, kwargs, output and subsymbols
+  void merge(const ValueMap& other) {
+    for (const auto& [k, v] : other.map_) map_[k] = v;
+  }
 
  private:
   std::unordered_map<const void*, Value> map_;
 };
+
+// What a function recorded in place of a bound symbol, renamed by Thunder's rules: a result the
+// function computed takes the name of the output it stands for (so later statements and printed
+// traces keep their names); a result it passed through (one of its inputs, returned as is)
+// replaces the original output in the statements that follow, through `aliases`.
+struct Replacement {
+  std::vector<BoundSymbol> bound_symbols;
+  ValueMap aliases;  // original output -> the value passed through
+  Value result;      // what the function returned, renamed
+};
+
+// Runs `record` in the active trace with recording redirected, and renames its results to the
+// outputs of `original` (their proxies must correspond one to one, in order). Used by claiming
+// (execution transforms), autodiff (the forward part of grad rules) and fusion.
+Replacement replace_bound_symbol(const BoundSymbol& original, const std::function<Value()>& record);
+// The renaming step alone, for bound symbols recorded elsewhere: maps `produced` (the proxies of a
+// recorded result) onto `original`'s outputs.
+void rename_results(const Value& produced, const Value& original, Replacement& r, const std::string& what);
 
 }  // namespace thundercc

@@ -1,11 +1,13 @@
-// The passes from a traced program to an execution trace. Each returns a new trace of the same
+// The passes from a traced program to its execution traces. Each returns a new trace of the same
 // series (sharing names) whose provenance names the pass, as Thunder's "# Constructed by" line does.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "thundercc/extend.h"
 #include "thundercc/ir/trace.h"
+#include "thundercc/passes/pass_manager.h"
 
 namespace thundercc {
 
@@ -21,12 +23,32 @@ Trace delete_last_used(const Trace& trace);
 // The `del` statement's symbol: prints `del a, t1`.
 const Symbol& python_del();
 
-struct PassStage {
-  std::string name;  // the pass's provenance, "Dead Code Elimination"
-  Trace trace;
+// A joint forward-backward trace (see transforms/autodiff.h) split in two (forward_backward_split.cpp).
+struct ForwardBackward {
+  Trace forward;   // returns (outputs, saved_for_backward)
+  Trace backward;  // backward_fn(saved_for_backward, cotangents) -> one gradient per input tensor
+  int64_t saved_bytes = 0;
+};
+ForwardBackward split_forward_backward(const Trace& joint);
+
+// The standard pass lists. Executors' own passes run right after claiming.
+PassManager execution_passes(const std::vector<const Executor*>& executors);  // DCE, CSE, claiming, DCE, DLU
+PassManager joint_passes();    // the grad transform's joint trace: DCE, CSE
+PassManager claiming_passes(const std::vector<const Executor*>& executors);  // claiming, DCE, DLU
+
+enum class GradMode {
+  Auto,    // a training step (forward and backward) when an input requires grad, else inference
+  Inputs,  // seed 001's grad: one trace returning the input gradients
 };
 
-// The whole pipeline, every stage kept: DCE, CSE, claiming, DCE, Delete Last Used.
-std::vector<PassStage> compile_for_execution(const Trace& traced, const std::vector<const Executor*>& executors);
+struct CompiledProgram {
+  std::vector<PassStage> stages;  // every trace made, in order (names prefixed "forward: ", "backward: ")
+  Trace execution;                // the inference trace, or the training step's forward
+  std::optional<Trace> backward;  // the training step's backward
+  int64_t saved_bytes = 0;        // what the forward saves for the backward
+};
+
+CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors,
+                                GradMode mode = GradMode::Auto);
 
 }  // namespace thundercc

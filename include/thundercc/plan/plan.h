@@ -11,8 +11,10 @@
 namespace thundercc {
 
 inline constexpr const char* kPlanFormat = "thundercc.plan";
-inline constexpr int kPlanFormatVersion = 1;
+inline constexpr int kPlanFormatVersion = 2;
 
-nlohmann::json build_plan(const Trace& execution_trace);
+// With a backward trace (a training step), the plan also holds the backward program; the forward
+// program's output is then (outputs, saved_for_backward).
+nlohmann::json build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0);
 
 }  // namespace thundercc

@@ -1,0 +1,516 @@
+// The built-in grad rules, in the joint style (thunder/core/transforms.py): every differentiable
+// prim, and direct rules for the torch-language ops whose decompositions would differentiate
+// poorly (softmax, log_softmax, layer_norm, linear). Each rule recomputes the forward with the
+// same call, reads the gradient of its result and puts its inputs' gradients.
+//
+// Prims whose results carry no gradient (comparisons, argmax, bitwise ops) need no rule: the
+// transform keeps any statement whose outputs do not require grad as forward only. Rounding ops
+// (floor, ceil, round, trunc, sign, nextafter) have a zero derivative: their rules put nothing.
+#include <cmath>
+#include <numbers>
+
+#include "langs/utils.h"
+#include "thundercc/errors.h"
+#include "thundercc/langs/prims.h"
+#include "thundercc/langs/torch.h"
+#include "thundercc/transforms/autodiff.h"
+
+namespace thundercc {
+namespace {
+
+using ltorch::Dims;
+
+// The same call again, recorded in the active trace.
+Value forward(const Args& x) {
+  auto [args, kwargs] = x.symbol().normalize(x);
+  return call(x.symbol(), args, kwargs);
+}
+
+bool wants_grad(const Value& v) { return v.is_tensor() && v.as_tensor().requires_grad(); }
+
+// Sums `g` down to `shape` (undoing a broadcast: leading dims, and dims of length 1).
+Tensor sum_to(const Tensor& g, const Shape& shape) {
+  if (g.shape() == shape) return g;
+  int64_t lead = g.ndim() - static_cast<int64_t>(shape.size());
+  Dims dims;
+  for (int64_t d = 0; d < g.ndim(); ++d)
+    if (d < lead || (shape[d - lead] == 1 && g.shape()[d] != 1)) dims.push_back(d);
+  Tensor summed = dims.empty() ? g : prims::sum(g, dims);
+  return summed.shape() == shape ? summed : prims::reshape(summed, shape);
+}
+
+// Puts `g` as the gradient of an elementwise operand (a tensor of the same shape, or a CPU 0-d
+// tensor standing for a number); numbers take none.
+void put_operand_grad(const Value& operand, const std::function<Tensor()>& g) {
+  if (!wants_grad(operand)) return;
+  const Tensor& t = operand.as_tensor();
+  Tensor grad = sum_to(g(), t.shape());
+  put_grad(operand, grad.dtype() == t.dtype() ? grad : prims::convert_element_type(grad, t.dtype()));
+}
+
+// Broadcasts a reduced gradient back over the reduced dims of `a`.
+Tensor unreduce(const Tensor& g, const Tensor& a, const Dims& reduced) {
+  Dims kept;
+  for (int64_t d = 0; d < a.ndim(); ++d)
+    if (std::find(reduced.begin(), reduced.end(), d) == reduced.end()) kept.push_back(d);
+  return prims::broadcast_in_dim(g, a.shape(), kept);
+}
+
+int64_t reduced_numel(const Tensor& a, const Dims& dims) {
+  int64_t n = 1;
+  for (auto d : dims) n *= a.shape()[d];
+  return n;
+}
+
+using UnaryDerivative = std::function<Tensor(const Tensor& a, const Tensor& out, const Tensor& g)>;
+
+void unary(const char* name, UnaryDerivative da) {
+  register_grad(std::string("prims.") + name, [da](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_grad(x["a"], da(x.tensor("a"), out, g));
+    return out;
+  });
+}
+
+// A rule for ops with a zero derivative: the forward, and no gradient.
+void zero_derivative(const char* id) {
+  register_grad(id, [](const Args& x) -> Value { return forward(x); });
+}
+
+using BinaryDerivative = std::function<Tensor(const Value& a, const Value& b, const Tensor& out, const Tensor& g)>;
+
+void binary(const char* name, BinaryDerivative da, BinaryDerivative db) {
+  register_grad(std::string("prims.") + name, [da, db](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Value& a = x["a"];
+    const Value& b = x["b"];
+    put_operand_grad(a, [&] { return da(a, b, out, g); });
+    put_operand_grad(b, [&] { return db(a, b, out, g); });
+    return out;
+  });
+}
+
+void register_elementwise_rules() {
+  const double sqrt_pi = std::sqrt(std::numbers::pi);
+  unary("abs", [](auto& a, auto&, auto& g) { return g * prims::sign(a); });
+  unary("acos", [](auto& a, auto&, auto& g) { return -(g * ltorch::rsqrt(1.0 - a * a)); });
+  unary("acosh", [](auto& a, auto&, auto& g) { return g * ltorch::rsqrt(a * a - 1.0); });
+  unary("asin", [](auto& a, auto&, auto& g) { return g * ltorch::rsqrt(1.0 - a * a); });
+  unary("asinh", [](auto& a, auto&, auto& g) { return g * ltorch::rsqrt(a * a + 1.0); });
+  unary("atan", [](auto& a, auto&, auto& g) { return g / (a * a + 1.0); });
+  unary("atanh", [](auto& a, auto&, auto& g) { return g / (1.0 - a * a); });
+  unary("cos", [](auto& a, auto&, auto& g) { return -(g * prims::sin(a)); });
+  unary("cosh", [](auto& a, auto&, auto& g) { return g * prims::sinh(a); });
+  unary("erf", [=](auto& a, auto&, auto& g) { return g * (2.0 / sqrt_pi) * ltorch::exp(-(a * a)); });
+  unary("erfc", [=](auto& a, auto&, auto& g) { return g * (-2.0 / sqrt_pi) * ltorch::exp(-(a * a)); });
+  unary("erfinv", [=](auto&, auto& out, auto& g) { return g * (sqrt_pi / 2.0) * ltorch::exp(out * out); });
+  unary("erfcinv", [=](auto&, auto& out, auto& g) { return g * (-sqrt_pi / 2.0) * ltorch::exp(out * out); });
+  unary("exp", [](auto&, auto& out, auto& g) { return g * out; });
+  unary("exp2", [](auto&, auto& out, auto& g) { return g * out * std::numbers::ln2; });
+  unary("expm1", [](auto&, auto& out, auto& g) { return g * (out + 1.0); });
+  unary("lgamma", [](auto& a, auto&, auto& g) { return g * prims::digamma(a); });
+  unary("log", [](auto& a, auto&, auto& g) { return g / a; });
+  unary("log10", [](auto& a, auto&, auto& g) { return g / (a * std::numbers::ln10); });
+  unary("log1p", [](auto& a, auto&, auto& g) { return g / (a + 1.0); });
+  unary("log2", [](auto& a, auto&, auto& g) { return g / (a * std::numbers::ln2); });
+  unary("ndtri", [](auto&, auto& out, auto& g) {
+    return g * std::sqrt(2 * std::numbers::pi) * ltorch::exp(out * out * 0.5);
+  });
+  unary("neg", [](auto&, auto&, auto& g) { return -g; });
+  unary("reciprocal", [](auto&, auto& out, auto& g) { return -(g * out * out); });
+  unary("rsqrt", [](auto&, auto& out, auto& g) { return g * (out * out * out) * -0.5; });
+  unary("sin", [](auto& a, auto&, auto& g) { return g * prims::cos(a); });
+  unary("sinh", [](auto& a, auto&, auto& g) { return g * prims::cosh(a); });
+  unary("sqrt", [](auto&, auto& out, auto& g) { return g / (out * 2.0); });
+  unary("tan", [](auto&, auto& out, auto& g) { return g * (out * out + 1.0); });
+  unary("tanh", [](auto&, auto& out, auto& g) { return g * (1.0 - out * out); });
+  unary("real", [](auto& a, auto&, auto& g) {
+    check(!a.dtype().is_complex(), "the gradient of prims.real of a complex tensor is not supported", "NotImplementedError");
+    return g;
+  });
+  for (const char* id : {"prims.ceil", "prims.floor", "prims.round", "prims.trunc", "prims.sign", "prims.nextafter"})
+    zero_derivative(id);
+
+  auto t = [](const Value& v) { return v; };  // operands as they are: tensors or numbers
+  binary("add", [](auto&, auto&, auto&, auto& g) { return g; }, [](auto&, auto&, auto&, auto& g) { return g; });
+  binary("sub", [](auto&, auto&, auto&, auto& g) { return g; }, [](auto&, auto&, auto&, auto& g) { return -g; });
+  binary("mul", [=](auto&, auto& b, auto&, auto& g) { return ltorch::mul(g, t(b)); },
+         [=](auto& a, auto&, auto&, auto& g) { return ltorch::mul(g, t(a)); });
+  binary("div", [](auto&, auto& b, auto&, auto& g) { return ltorch::true_divide(g, b); },
+         [](auto&, auto& b, auto& out, auto& g) { return -ltorch::true_divide(g * out, b); });
+  binary("atan2",
+         [](auto& a, auto& b, auto&, auto& g) { return ltorch::true_divide(ltorch::mul(g, b), ltorch::add(ltorch::mul(a, a), ltorch::mul(b, b))); },
+         [](auto& a, auto& b, auto&, auto& g) { return -ltorch::true_divide(ltorch::mul(g, a), ltorch::add(ltorch::mul(a, a), ltorch::mul(b, b))); });
+  binary("fmod", [](auto&, auto&, auto&, auto& g) { return g; },
+         [](auto& a, auto& b, auto&, auto& g) { return -(g * prims::trunc(ltorch::true_divide(a, b))); });
+  binary("remainder", [](auto&, auto&, auto&, auto& g) { return g; },
+         [](auto& a, auto& b, auto&, auto& g) { return -(g * prims::floor(ltorch::true_divide(a, b))); });
+  // Ties share the gradient equally, as PyTorch's maximum and minimum do.
+  auto select = [](bool max, bool first) {
+    return [max, first](const Value& a, const Value& b, const Tensor&, const Tensor& g) {
+      const Value& self = first ? a : b;
+      const Value& other = first ? b : a;
+      Tensor wins = max ? ltorch::gt(self, other) : ltorch::lt(self, other);
+      Tensor half = ltorch::where(ltorch::eq(a, b), g * 0.5, 0.0);
+      return ltorch::where(wins, g, half);
+    };
+  };
+  binary("maximum", select(true, true), select(true, false));
+  binary("minimum", select(false, true), select(false, false));
+  binary("pow",
+         [](auto& a, auto& b, auto&, auto& g) {
+           Tensor d = ltorch::mul(b, ltorch::pow(a, ltorch::sub(b, 1.0)));
+           return ltorch::where(ltorch::eq(b, 0.0), 0.0, g * d);
+         },
+         [](auto& a, auto& b, auto& out, auto& g) {
+           Tensor d = out * ltorch::log(ltorch::where(ltorch::eq(a, 0.0), 1.0, a));
+           return ltorch::where(ltorch::eq(a, 0.0), 0.0, g * d);
+         });
+
+  register_grad("prims.where", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_operand_grad(x["a"], [&] { return ltorch::where(x["pred"], g, 0.0); });
+    put_operand_grad(x["b"], [&] { return ltorch::where(x["pred"], 0.0, g); });
+    return out;
+  });
+  register_grad("prims.lerp", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_operand_grad(x["start"], [&] { return ltorch::mul(g, ltorch::sub(1.0, x["weight"])); });
+    put_operand_grad(x["end"], [&] { return ltorch::mul(g, x["weight"]); });
+    put_operand_grad(x["weight"], [&] { return ltorch::mul(g, ltorch::sub(x["end"], x["start"])); });
+    return out;
+  });
+}
+
+// A rule whose gradient is a function of g and the bound arguments only.
+void linear_in_a(const char* id, std::function<Tensor(const Args& x, const Tensor& g)> da) {
+  register_grad(id, [da](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_grad(x["a"], da(x, g));
+    return out;
+  });
+}
+
+// The gradient of a strided slice: g scattered back with zeros (pad with interior padding).
+Tensor unslice(const Tensor& g, const Shape& shape, const Dims& start, const Dims& strides) {
+  Values config;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t n = g.shape()[d];
+    int64_t high = n == 0 ? shape[d] - start[d] : shape[d] - (start[d] + (n - 1) * strides[d] + 1);
+    config.push_back(Value::tuple({n == 0 ? shape[d] - high : start[d], high, strides[d] - 1}));
+  }
+  std::vector<std::array<int64_t, 3>> triples;
+  for (const auto& c : config) {
+    auto v = c.as_ints();
+    triples.push_back({v[0], v[1], v[2]});
+  }
+  return prims::pad(g, 0.0, triples);
+}
+
+void register_shape_rules() {
+  linear_in_a("prims.broadcast_in_dim", [](const Args& x, const Tensor& g) {
+    const Tensor& a = x.tensor("a");
+    auto bdims = x.ints("broadcast_dimensions");
+    Dims added;
+    for (int64_t d = 0; d < g.ndim(); ++d)
+      if (std::find(bdims.begin(), bdims.end(), d) == bdims.end()) added.push_back(d);
+    Tensor s = added.empty() ? g : prims::sum(g, added);
+    return sum_to(s, a.shape());
+  });
+  linear_in_a("prims.reshape", [](const Args& x, const Tensor& g) { return prims::reshape(g, x.tensor("a").shape()); });
+  linear_in_a("prims.squeeze", [](const Args& x, const Tensor& g) { return prims::reshape(g, x.tensor("a").shape()); });
+  linear_in_a("prims.transpose", [](const Args& x, const Tensor& g) {
+    auto perm = x.ints("permutation");
+    Dims inverse(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
+    return prims::transpose(g, inverse);
+  });
+  linear_in_a("prims.flip", [](const Args& x, const Tensor& g) { return prims::flip(g, x.ints("dims")); });
+  linear_in_a("prims.stride_order", [](const Args&, const Tensor& g) { return g; });
+  linear_in_a("prims.convert_element_type", [](const Args& x, const Tensor& g) {
+    return prims::convert_element_type(g, x.tensor("a").dtype());
+  });
+  linear_in_a("prims.device_put", [](const Args& x, const Tensor& g) { return prims::device_put(g, x.tensor("a").device()); });
+  linear_in_a("prims.slice_prim", [](const Args& x, const Tensor& g) {
+    const Tensor& a = x.tensor("a");
+    Dims strides = x.is_none("strides") ? Dims(a.ndim(), 1) : x.ints("strides");
+    return unslice(g, a.shape(), x.ints("start_indices"), strides);
+  });
+  linear_in_a("prims.pad", [](const Args& x, const Tensor& g) {
+    const Tensor& a = x.tensor("a");
+    // Undo negative padding (a crop) with zeros first, then take every (interior + 1)-th element.
+    std::vector<std::array<int64_t, 3>> uncrop;
+    Dims start, end, strides;
+    bool cropped = false;
+    for (int64_t d = 0; d < a.ndim(); ++d) {
+      auto c = x["padding_config"].items()[d].as_ints();
+      uncrop.push_back({std::max<int64_t>(-c[0], 0), std::max<int64_t>(-c[1], 0), 0});
+      cropped = cropped || c[0] < 0 || c[1] < 0;
+      start.push_back(std::max<int64_t>(c[0], 0));
+      strides.push_back(c[2] + 1);
+    }
+    Tensor full = cropped ? prims::pad(g, 0.0, uncrop) : g;
+    for (int64_t d = 0; d < a.ndim(); ++d)
+      end.push_back(a.shape()[d] == 0 ? start[d] : start[d] + (a.shape()[d] - 1) * strides[d] + 1);
+    return prims::slice_prim(full, start, end, strides);
+  });
+  register_grad("prims.cat", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    int64_t dim = langs::canonicalize_dim(out.ndim(), x.integer("dim"));
+    int64_t offset = 0;
+    for (const auto& v : x["tensors"].items()) {
+      const Tensor& t = v.as_tensor();
+      Dims start(out.ndim(), 0), end(out.shape().begin(), out.shape().end());
+      start[dim] = offset;
+      end[dim] = offset + t.shape()[dim];
+      offset = end[dim];
+      if (t.requires_grad()) put_grad(t, prims::slice_prim(g, start, end, Dims(out.ndim(), 1)));
+    }
+    return out;
+  });
+  linear_in_a("prims.unfold", [](const Args& x, const Tensor& g) {
+    // out[..., i, ..., j] = a[..., i * step + j, ...]: each window offset j scatters back with a pad.
+    const Tensor& a = x.tensor("a");
+    int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim"));
+    int64_t size = x.integer("size"), step = x.integer("step");
+    int64_t length = a.ndim() == 0 ? 1 : a.shape()[dim];
+    int64_t windows = a.ndim() == 0 ? 1 : g.shape()[dim];
+    Tensor total;
+    for (int64_t j = 0; j < size; ++j) {
+      Dims start(g.ndim(), 0), end(g.shape().begin(), g.shape().end());
+      start.back() = j;
+      end.back() = j + 1;
+      Tensor gj = prims::reshape(prims::slice_prim(g, start, end, Dims(g.ndim(), 1)), Shape(g.shape().begin(), g.shape().end() - 1));
+      if (a.ndim() == 0) {
+        gj = prims::reshape(gj, {});
+      } else {
+        std::vector<std::array<int64_t, 3>> config(a.ndim(), {0, 0, 0});
+        int64_t high = windows == 0 ? length - j : length - (j + (windows - 1) * step + 1);
+        config[dim] = {windows == 0 ? length - high : j, high, step - 1};
+        gj = prims::pad(gj, 0.0, config);
+      }
+      total = total ? prims::add(total, gj) : gj;
+    }
+    return total ? total : ltorch::zeros_like(a);
+  });
+}
+
+void register_reduction_rules() {
+  linear_in_a("prims.sum", [](const Args& x, const Tensor& g) {
+    const Tensor& a = x.tensor("a");
+    return unreduce(g, a, langs::canonicalize_dims(a.ndim(), x.ints("dims")));
+  });
+  register_grad("prims.prod", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    auto dims = langs::canonicalize_dims(a.ndim(), x.ints("dims"));
+    put_grad(a, unreduce(g * out, a, dims) / a);
+    return out;
+  });
+  for (const char* id : {"prims.amax", "prims.amin"})
+    register_grad(id, [](const Args& x) -> Value {
+      // The gradient goes to the extremal elements, shared equally among ties.
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      const Tensor& a = x.tensor("a");
+      auto dims = langs::canonicalize_dims(a.ndim(), x.ints("dims"));
+      Tensor hit = prims::convert_element_type(ltorch::eq(a, unreduce(out, a, dims)), a.dtype());
+      Tensor count = prims::sum(hit, dims);
+      put_grad(a, unreduce(g / count, a, dims) * hit);
+      return out;
+    });
+  auto var_grad = [](const Tensor& a, const Dims& dims, double correction, const Tensor& gv) {
+    Tensor mean = unreduce(prims::sum(a, dims) / static_cast<double>(reduced_numel(a, dims)), a, dims);
+    return unreduce(gv, a, dims) * (a - mean) * (2.0 / (static_cast<double>(reduced_numel(a, dims)) - correction));
+  };
+  register_grad("prims.var", [var_grad](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    put_grad(a, var_grad(a, langs::canonicalize_dims(a.ndim(), x.ints("dims")), x.real("correction"), g));
+    return out;
+  });
+  register_grad("prims.var_mean", [var_grad](const Args& x) -> Value {
+    Value out = forward(x);
+    Tensor gv = get_grad(out.items()[0]);
+    Tensor gm = get_grad(out.items()[1]);
+    const Tensor& a = x.tensor("a");
+    auto dims = langs::canonicalize_dims(a.ndim(), x.ints("dims"));
+    Tensor from_mean = unreduce(gm, a, dims) / static_cast<double>(reduced_numel(a, dims));
+    put_grad(a, var_grad(a, dims, x.real("correction"), gv) + from_mean);
+    return out;
+  });
+  register_grad("prims.topk", [](const Args& x) -> Value {
+    // Seed 003: the values' gradient scattered back to where they came from.
+    Value out = forward(x);
+    const Tensor& values = out.items()[0].as_tensor();
+    const Tensor& indices = out.items()[1].as_tensor();
+    Tensor g = get_grad(values);
+    const Tensor& a = x.tensor("a");
+    put_grad(a, prims::scatter_add(ltorch::zeros_like(a), indices, g, x.integer("dim")));
+    return out;
+  });
+}
+
+void register_indexing_rules() {
+  linear_in_a("prims.take", [](const Args& x, const Tensor& g) {
+    return prims::index_add(ltorch::zeros_like(x.tensor("a")), x.tensor("index"), g, x.integer("dim"));
+  });
+  linear_in_a("prims.take_along_axis", [](const Args& x, const Tensor& g) {
+    return prims::scatter_add(ltorch::zeros_like(x.tensor("a")), x.tensor("index"), g, x.integer("dim"));
+  });
+  for (const char* id : {"prims.scatter_add", "prims.index_add"}) {
+    bool along = std::string_view(id) == "prims.scatter_add";
+    register_grad(id, [along](const Args& x) -> Value {
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      put_grad(x["a"], g);
+      if (wants_grad(x["value"]))
+        put_grad(x["value"], along ? prims::take_along_axis(g, x.tensor("index"), x.integer("dim"))
+                                   : prims::take(g, x.tensor("index"), x.integer("dim")));
+      return out;
+    });
+  }
+  register_grad("prims.embedding", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& indices = x.tensor("a");
+    const Tensor& weight = x.tensor("weight");
+    int64_t padding_idx = x.integer("padding_idx");
+    if (padding_idx != -1) g = ltorch::where(ltorch::unsqueeze(ltorch::ne(indices, padding_idx), -1), g, 0.0);
+    Tensor rows = prims::reshape(g, {indices.numel(), weight.shape()[1]});
+    put_grad(weight, prims::index_add(ltorch::zeros_like(weight), prims::reshape(indices, {indices.numel()}), rows, 0));
+    return out;
+  });
+}
+
+Tensor transpose_last(const Tensor& t) {
+  Dims perm;
+  for (int64_t d = 0; d < t.ndim(); ++d) perm.push_back(d);
+  std::swap(perm[t.ndim() - 1], perm[t.ndim() - 2]);
+  return prims::transpose(t, perm);
+}
+
+void register_linear_algebra_rules() {
+  register_grad("prims.matmul", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    // Vectors as matrices ([k] -> [1, k] on the left, [k, 1] on the right), then the matrix rule.
+    Tensor a2 = a.ndim() == 1 ? prims::reshape(a, {1, a.shape()[0]}) : a;
+    Tensor b2 = b.ndim() == 1 ? prims::reshape(b, {b.shape()[0], 1}) : b;
+    Shape g_shape = out.shape();
+    if (a.ndim() == 1) g_shape.insert(g_shape.end() - (b.ndim() == 1 ? 0 : 1), 1);
+    if (b.ndim() == 1) g_shape.push_back(1);
+    Tensor g2 = g.shape() == g_shape ? g : prims::reshape(g, g_shape);
+    if (a.requires_grad()) {
+      Tensor ga = sum_to(ltorch::matmul(g2, transpose_last(b2)), a2.shape());
+      put_grad(a, ga.shape() == a.shape() ? ga : prims::reshape(ga, a.shape()));
+    }
+    if (b.requires_grad()) {
+      Tensor gb = sum_to(ltorch::matmul(transpose_last(a2), g2), b2.shape());
+      put_grad(b, gb.shape() == b.shape() ? gb : prims::reshape(gb, b.shape()));
+    }
+    return out;
+  });
+  // linear(a, w, bias) = a @ w^T + bias; the torch-language op has the same rule, so execution
+  // traces keep torch.nn.functional.linear whole.
+  for (const char* id : {"prims.linear", "torch.nn.functional.linear"})
+    register_grad(id, [](const Args& x) -> Value {
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      const Tensor& a = x.tensor("a");
+      const Tensor& w = x.tensor("w");
+      if (a.requires_grad()) put_grad(a, ltorch::matmul(g, w));
+      int64_t rows = a.ndim() <= 1 ? 1 : a.numel() / a.shape().back();
+      Tensor g_rows = prims::reshape(g, {rows, w.shape()[0]});
+      if (w.requires_grad()) put_grad(w, prims::matmul(transpose_last(g_rows), prims::reshape(a, {rows, w.shape()[1]})));
+      if (wants_grad(x["bias"])) put_grad(x["bias"], g_rows.shape()[0] == 1 && g.ndim() == 1 ? g : prims::sum(g_rows, {0}));
+      return out;
+    });
+  register_grad("prims.convolution", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    const Tensor& weight = x.tensor("weight");
+    bool with_bias = wants_grad(x["bias"]);
+    Value bias_sizes = x.is_none("bias") ? Value() : Value::ints(x.tensor("bias").shape(), true);
+    Value grads = call("prims.convolution_backward",
+                       {g, a, weight, bias_sizes, x["stride"], x["padding"], x["dilation"], x["transposed"], x["output_padding"],
+                        x["groups"], Value::list({a.requires_grad(), weight.requires_grad(), with_bias})});
+    put_grad(a, grads.items()[0]);
+    put_grad(weight, grads.items()[1]);
+    if (with_bias) put_grad(x["bias"], grads.items()[2]);
+    return out;
+  });
+}
+
+// softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.
+void register_torch_rules() {
+  register_grad("torch.softmax", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    int64_t dim = x.integer("dim");
+    Tensor ga = out * (g - ltorch::sum(g * out, Dims{dim}, true));
+    put_grad(x["a"], ga.dtype() == x.tensor("a").dtype() ? ga : ltorch::to(ga, x.tensor("a").dtype()));
+    return out;
+  });
+  register_grad("torch.log_softmax", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    int64_t dim = x.integer("dim");
+    Tensor ga = g - ltorch::exp(out) * ltorch::sum(g, Dims{dim}, true);
+    put_grad(x["a"], ga.dtype() == x.tensor("a").dtype() ? ga : ltorch::to(ga, x.tensor("a").dtype()));
+    return out;
+  });
+  register_grad("torch.nn.functional.layer_norm", [](const Args& x) -> Value {
+    // Recomputes the statistics from a in the backward rather than saving them.
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    int64_t k = static_cast<int64_t>(x["normalized_shape"].as_ints().size());
+    Dims norm_dims, batch_dims;
+    for (int64_t d = 0; d < a.ndim(); ++d) (d >= a.ndim() - k ? norm_dims : batch_dims).push_back(d);
+    DType compute = a.dtype().is_low_precision() ? dtypes::float32 : a.dtype();
+    Tensor a_ = a.dtype() == compute ? a : ltorch::to(a, compute);
+    Tensor g_ = g.dtype() == compute ? g : ltorch::to(g, compute);
+    auto [var, mean] = ltorch::var_mean(a_, norm_dims, 0, true);
+    Tensor rstd = ltorch::rsqrt(var + x.real("eps"));
+    Tensor xhat = (a_ - mean) * rstd;
+    Tensor dxhat = x.is_none("weight") ? g_ : g_ * x.tensor("weight");
+    Tensor mean_dxhat = ltorch::mean(dxhat, norm_dims, true);
+    Tensor mean_dxhat_xhat = ltorch::mean(dxhat * xhat, norm_dims, true);
+    Tensor ga = rstd * (dxhat - mean_dxhat - xhat * mean_dxhat_xhat);
+    put_grad(a, ga.dtype() == a.dtype() ? ga : ltorch::to(ga, a.dtype()));
+    auto param_grad = [&](const char* name, const Tensor& per_element) {
+      if (!wants_grad(x[name])) return;
+      const Tensor& p = x.tensor(name);
+      Tensor s = batch_dims.empty() ? per_element : ltorch::sum(per_element, batch_dims);
+      put_grad(p, s.dtype() == p.dtype() ? s : ltorch::to(s, p.dtype()));
+    };
+    param_grad("weight", g_ * xhat);
+    param_grad("bias", g_);
+    return out;
+  });
+}
+
+}  // namespace
+
+void register_builtin_grad_rules() {
+  register_elementwise_rules();
+  register_shape_rules();
+  register_reduction_rules();
+  register_indexing_rules();
+  register_linear_algebra_rules();
+  register_torch_rules();
+}
+
+}  // namespace thundercc
