@@ -41,7 +41,9 @@ int main(int argc, char** argv) {
   // The baseline calls ATen the way the runner does: in inference mode.
   c10::InferenceMode inference;
   auto bytes = read_bytes(argv[1]);
-  PlanRunner runner(nlohmann::json::parse(bytes.begin(), bytes.end()), argv[1]);
+  auto plan_json = nlohmann::json::parse(bytes.begin(), bytes.end());
+  check_plan_version(plan_json, argv[1]);
+  PlanRunner runner(plan_json, argv[1]);
   if (runner.instructions().size() != kOps) {
     std::fprintf(stderr, "expected a plan of %d instructions, got %zu\n", kOps, runner.instructions().size());
     return 1;

@@ -5,7 +5,8 @@
 
 FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
 the eager outputs with torch.save (NAME.inputs.pt, NAME.expected.pt next to the trace); --grad also
-writes the gradients autograd computes for a scalar output (NAME.grads.pt), in input order.
+writes the gradients autograd computes for the inputs that require grad (NAME.grads.pt), in input
+order, with every output that requires grad seeded with ones (for a scalar loss: d loss).
 """
 import argparse
 import importlib.util
@@ -52,18 +53,21 @@ def main() -> int:
         return 1
     out = Path(opts.output)
     stem = out.name[:-len(".json")] if out.name.endswith(".json") else out.name
+    if opts.grad:
+        # Every output that requires grad is seeded with ones, as `thundercc run` does without
+        # --cotangents (for a scalar loss, that is d loss).
+        seeded = [t for t in captured.output_values if t.requires_grad]
+        wanted = [t for t in captured.input_values if t.requires_grad]
+        if not seeded or not wanted:
+            print("capture: error: --grad needs an output that requires grad and an input that requires grad", file=sys.stderr)
+            return 1
+        grads = torch.autograd.grad(seeded, wanted, [torch.ones_like(t) for t in seeded], allow_unused=True)
     captured.save(out)
     if opts.save_io:
         # Tuples: LibTorch 1.13 cannot unpickle a one-element list (pickle's APPEND opcode).
         torch.save(tuple(t.detach() for t in captured.input_values), out.with_name(stem + ".inputs.pt"))
         torch.save(tuple(t.detach() for t in captured.output_values), out.with_name(stem + ".expected.pt"))
     if opts.grad:
-        (loss,) = captured.output_values if len(captured.output_values) == 1 else (None,)
-        if loss is None or loss.numel() != 1 or not loss.requires_grad:
-            print("capture: error: --grad needs a single scalar output that requires grad", file=sys.stderr)
-            return 1
-        wanted = [t for t in captured.input_values if t.requires_grad]
-        grads = torch.autograd.grad(loss, wanted, allow_unused=True)
         torch.save(tuple(None if g is None else g.detach() for g in grads), out.with_name(stem + ".grads.pt"))
     print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")
     return 0

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "thundercc/errors.h"
+#include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace thundercc::runtime {
@@ -40,8 +41,10 @@ BoundArg bind_arg(const json& j, const std::string& at, const std::string& where
   return arg;
 }
 
+// The output's tensors in order; -1 for a None among them (a gradient that does not flow).
 void collect_output_slots(const json& j, std::vector<int>& out) {
-  if (j.is_object() && j.contains("slot")) out.push_back(j["slot"].get<int>());
+  if (j.is_null()) out.push_back(-1);
+  else if (j.is_object() && j.contains("slot")) out.push_back(j["slot"].get<int>());
   else if (j.is_object() && j.contains("dict"))
     for (const auto& pair : j["dict"]) collect_output_slots(pair[1], out);
   else if (j.is_object())
@@ -96,7 +99,8 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where) {
   };
   for (const auto& in : inputs_) check_slot(in.slot, "/inputs");
   for (int s : free_at_start_) check_slot(s, "/free_at_start");
-  for (int s : output_slots_) check_slot(s, "/output");
+  for (int s : output_slots_)
+    if (s != -1) check_slot(s, "/output");
   for (size_t i = 0; i < instructions_.size(); ++i) {
     std::string at = "/instructions/" + std::to_string(i);
     for (int s : instructions_[i].outputs)
@@ -140,9 +144,52 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   }
   std::vector<at::Tensor> outputs;
   outputs.reserve(output_slots_.size());
-  for (int s : output_slots_) outputs.push_back(slots_[s]);
+  for (int s : output_slots_) outputs.push_back(s < 0 ? at::Tensor() : slots_[s]);
   for (auto& s : slots_) s.reset();
   return outputs;
+}
+
+void check_plan_version(const json& plan, const std::string& where) {
+  json version = plan.is_object() ? plan.value("version", json()) : json();
+  if (version != json(kPlanFormatVersion))
+    throw LoadError(where + ": /version: plan format version " + version.dump() + " is not supported (this thundercc reads version " +
+                    std::to_string(kPlanFormatVersion) + "); compile the trace again with thundercc compile");
+}
+
+Plan::Plan(const json& plan, const std::string& where)
+    : forward_((check_plan_version(plan, where), plan), where) {
+  if (!plan.contains("backward")) return;
+  backward_.emplace(plan["backward"], where + " (backward)");
+  num_saved_ = plan["backward"].at("saved").get<size_t>();
+  if (num_saved_ > backward_->inputs().size())
+    throw LoadError(where + ": /backward/saved: " + std::to_string(num_saved_) + " saved tensors, but the backward has " +
+                    std::to_string(backward_->inputs().size()) + " inputs");
+}
+
+std::vector<InputSpec> Plan::cotangents() const {
+  if (!backward_) return {};
+  return std::vector<InputSpec>(backward_->inputs().begin() + static_cast<std::ptrdiff_t>(num_saved_), backward_->inputs().end());
+}
+
+std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns) {
+  std::vector<at::Tensor> outputs = forward_.run(inputs, instruction_ns);
+  if (!backward_) return outputs;
+  if (outputs.size() < num_saved_)
+    throw ThunderError("RuntimeError", thundercc::str("the forward returned ", outputs.size(), " tensors, fewer than the ", num_saved_, " it saves"));
+  auto split = outputs.end() - static_cast<std::ptrdiff_t>(num_saved_);
+  saved_.assign(split, outputs.end());
+  outputs.erase(split, outputs.end());
+  return outputs;
+}
+
+std::vector<at::Tensor> Plan::backward(const std::vector<at::Tensor>& cotangents) {
+  if (!backward_) throw ThunderError("RuntimeError", "the plan has no backward: compile a trace whose inputs require grad");
+  if (saved_.size() != num_saved_) throw ThunderError("RuntimeError", "backward: run the forward first");
+  std::vector<at::Tensor> inputs = saved_;
+  inputs.insert(inputs.end(), cotangents.begin(), cotangents.end());
+  backward_->check_inputs(inputs);
+  saved_.clear();
+  return backward_->run(inputs);
 }
 
 std::vector<char> read_bytes(const std::string& path) {
@@ -181,6 +228,32 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
   throw LoadError(path + ": expected a list of tensors or a dict of them by input name");
 }
 
+std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {
+  c10::IValue value;
+  try {
+    value = torch::jit::pickle_load(read_bytes(path));
+  } catch (const c10::Error& e) {
+    throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() + ")");
+  }
+  if (!value.isTuple() && !value.isList()) throw LoadError(path + ": expected a tuple of tensors and Nones");
+  std::vector<at::Tensor> out;
+  for (const auto& x : value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec()) {
+    if (x.isNone()) out.emplace_back();
+    else if (x.isTensor()) out.push_back(x.toTensor());
+    else throw LoadError(path + ": expected a tuple of tensors and Nones");
+  }
+  return out;
+}
+
+void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors) {
+  std::vector<c10::IValue> items;
+  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t) : c10::IValue());
+  auto bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(items)));
+  std::string tmp = path + ".tmp";
+  std::ofstream(tmp, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::rename(tmp.c_str(), path.c_str());
+}
+
 // Thunder's assert_close tolerances by dtype.
 static std::pair<double, double> default_tolerances(at::ScalarType t) {
   switch (t) {
@@ -203,6 +276,12 @@ std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, 
   for (size_t i = 0; i < actual.size(); ++i) {
     const at::Tensor& a = actual[i];
     const at::Tensor& e = expected[i];
+    if (!e.defined() || !a.defined()) {
+      const at::Tensor& present = e.defined() ? e : a;
+      if (present.defined() && present.count_nonzero().item<int64_t>() != 0)
+        problems.push_back(thundercc::str("output ", i, ": expected ", e.defined() ? "a tensor" : "None", ", got ", a.defined() ? "a nonzero tensor" : "None"));
+      continue;
+    }
     if (a.sizes() != e.sizes() || a.scalar_type() != e.scalar_type()) {
       problems.push_back(thundercc::str("output ", i, ": expected ", c10::toString(e.scalar_type()), e.sizes(), ", got ",
                              c10::toString(a.scalar_type()), a.sizes()));

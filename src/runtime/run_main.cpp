@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "thundercc/errors.h"
+#include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
@@ -37,6 +38,7 @@ std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const s
 
 struct RunOptions {
   std::string plan_path, inputs_path, outputs_path, expect_path, fill = "random";
+  std::string cotangents_path, grads_out_path, expect_grads_path;
   uint64_t seed = 0;
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
@@ -44,71 +46,96 @@ struct RunOptions {
   std::vector<std::string> plugins;
 };
 
+// Runs the plan once: the forward, and for a training step the backward (gradients into `grads`).
+std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& cotangents,
+                             std::vector<at::Tensor>& grads, std::vector<double>* instruction_ns) {
+  auto outputs = plan.forward(inputs, instruction_ns);
+  if (plan.has_backward()) grads = plan.backward(cotangents);
+  return outputs;
+}
+
+// The gradients of the inputs that require grad, in input order: what capture.py --grad writes.
+std::vector<at::Tensor> input_grads(const Plan& plan, const std::vector<at::Tensor>& grads) {
+  std::vector<at::Tensor> out;
+  for (size_t i = 0; i < plan.inputs().size() && i < grads.size(); ++i)
+    if (plan.inputs()[i].meta.requires_grad) out.push_back(grads[i]);
+  return out;
+}
+
+bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
+  for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s: %s\n", plan_path.c_str(), what.c_str(), p.c_str());
+  return problems.empty();
+}
+
 int run(const RunOptions& o) {
-  json plan;
+  json plan_json;
   try {
     auto bytes = read_bytes(o.plan_path);
-    plan = json::parse(bytes.begin(), bytes.end());
+    plan_json = json::parse(bytes.begin(), bytes.end());
   } catch (const json::parse_error& e) {
     throw LoadError(o.plan_path + ": not valid JSON: " + e.what());
   }
-  check_schema(plan, SchemaKind::Plan, o.plan_path);
+  check_plan_version(plan_json, o.plan_path);
+  check_schema(plan_json, SchemaKind::Plan, o.plan_path);
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
-  for (const auto& needed : plan["plugins"]) {
+  for (const auto& needed : plan_json["plugins"]) {
     auto name = needed["name"].get<std::string>(), version = needed["version"].get<std::string>();
     const Executor* ex = ExecutorRegistry::global().find(name);
     if (!ex) throw LoadError(thundercc::str(o.plan_path, ": the plan needs plugin executor '", name, "' ", version, "; load it with --plugin LIB"));
     if (ex->version() != version)
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
-  PlanRunner runner(plan, o.plan_path);
-  std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(runner.inputs(), o.fill, o.seed)
-                                                         : read_tensor_file(o.inputs_path, runner.inputs());
-  runner.check_inputs(inputs);
+  Plan plan(plan_json, o.plan_path);
+  std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed)
+                                                         : read_tensor_file(o.inputs_path, plan.inputs());
+  plan.forward_program().check_inputs(inputs);
+  if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
+    throw LoadError(o.plan_path + ": the plan has no backward (no input of the trace requires grad), so it computes no gradients");
+  // Without --cotangents, every output's gradient is seeded with ones (for a scalar loss, d loss).
+  std::vector<at::Tensor> cotangents = o.cotangents_path.empty() ? fill_inputs(plan.cotangents(), "ones", 0)
+                                                                 : read_tensor_file(o.cotangents_path, plan.cotangents());
 
   at::NoGradGuard no_grad;
-  for (int i = 0; i < o.warmup; ++i) runner.run(inputs);
+  std::vector<at::Tensor> grads;
+  for (int i = 0; i < o.warmup; ++i) step(plan, inputs, cotangents, grads, nullptr);
   std::vector<double> run_ns;
-  std::vector<double> instruction_ns(runner.instructions().size(), 0.0);
+  std::vector<double> instruction_ns(plan.forward_program().instructions().size(), 0.0);
   std::vector<at::Tensor> outputs;
   for (int i = 0; i < std::max(o.repeat, 1); ++i) {
     auto start = std::chrono::steady_clock::now();
-    outputs = runner.run(inputs, o.profile ? &instruction_ns : nullptr);
+    outputs = step(plan, inputs, cotangents, grads, o.profile ? &instruction_ns : nullptr);
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
   std::vector<double> sorted = run_ns;
   std::sort(sorted.begin(), sorted.end());
-  std::printf("%s: %zu instructions, %zu runs: median %.3f ms, min %.3f ms, max %.3f ms\n", o.plan_path.c_str(),
-              runner.instructions().size(), run_ns.size(), sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6,
-              sorted.back() / 1e6);
+  std::printf("%s: %zu instructions%s, %zu runs: median %.3f ms, min %.3f ms, max %.3f ms\n", o.plan_path.c_str(),
+              plan.forward_program().instructions().size(), plan.has_backward() ? " (forward) and a backward" : "", run_ns.size(),
+              sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
   if (o.profile) {
     std::printf("%10s  %6s  %s\n", "us/run", "share", "statement");
     double total = 0;
     for (double x : instruction_ns) total += x;
     for (size_t i = 0; i < instruction_ns.size(); ++i) {
-      std::string statement = runner.instructions()[i].statement;
+      std::string statement = plan.forward_program().instructions()[i].statement;
       statement = statement.substr(0, statement.find("  #"));
       std::printf("%10.2f  %5.1f%%  %s\n", instruction_ns[i] / run_ns.size() / 1e3, total > 0 ? 100 * instruction_ns[i] / total : 0.0,
                   statement.c_str());
     }
   }
-  if (!o.outputs_path.empty()) {
-    c10::List<at::Tensor> list;
-    for (const auto& t : outputs) list.push_back(t);
-    auto bytes = torch::jit::pickle_save(c10::IValue(list));
-    std::string tmp = o.outputs_path + ".tmp";
-    std::ofstream(tmp, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    std::rename(tmp.c_str(), o.outputs_path.c_str());
-  }
+  bool ok = true;
   if (!o.expect_path.empty()) {
-    auto expected = read_tensor_file(o.expect_path, {});
-    auto problems = compare_outputs(outputs, expected, o.rtol, o.atol);
-    if (!problems.empty()) {
-      for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s\n", o.plan_path.c_str(), p.c_str());
-      return 1;
-    }
-    std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
+    ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_tensor_file(o.expect_path, {}), o.rtol, o.atol)) && ok;
+    if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
   }
+  if (!o.expect_grads_path.empty()) {
+    bool grads_ok = report(o.plan_path, "gradients",
+                           compare_outputs(input_grads(plan, grads), read_optional_tensor_file(o.expect_grads_path), o.rtol, o.atol));
+    if (grads_ok) std::printf("%s: gradients match %s\n", o.plan_path.c_str(), o.expect_grads_path.c_str());
+    ok = ok && grads_ok;
+  }
+  if (!ok) return 1;
+  if (!o.outputs_path.empty()) write_tensor_file(o.outputs_path, outputs);
+  if (!o.grads_out_path.empty()) write_tensor_file(o.grads_out_path, input_grads(plan, grads));
   return 0;
 }
 
@@ -126,6 +153,9 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "seed for --fill random");
   app.add_option("--outputs", o.outputs_path, "write the outputs (a list, for torch.load)");
   app.add_option("--expect", o.expect_path, "compare the outputs with these (torch.save'd list)");
+  app.add_option("--cotangents", o.cotangents_path, "gradients of the outputs for the backward (torch.save'd; default: ones)");
+  app.add_option("--grads-out", o.grads_out_path, "write the gradients of the inputs that require grad (a tuple, None where none flows)");
+  app.add_option("--expect-grads", o.expect_grads_path, "compare the gradients with these (capture.py --grad writes NAME.grads.pt)");
   app.add_option("--rtol", o.rtol, "relative tolerance (default: Thunder's, by dtype)");
   app.add_option("--atol", o.atol, "absolute tolerance (default: Thunder's, by dtype)");
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);

@@ -283,7 +283,7 @@ void register_prim_kernels(KernelRegistry& r) {
                                     c.arg(4).ints(), c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer()));
   });
   r.add("torch:prims.convolution_backward", [](KernelCall& c) {
-    auto mask = c.arg(11).value().items();
+    auto mask = c.arg(10).value().items();
     auto bias_sizes = c.arg(3).is_none() ? c10::nullopt : c10::optional<std::vector<int64_t>>(c.arg(3).ints());
     auto [ga, gw, gb] = at::convolution_backward(
         c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(),

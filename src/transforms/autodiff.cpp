@@ -92,9 +92,11 @@ class GradTransformer {
   void differentiate(const BoundSymbol& original) {
     BoundSymbol b = original;
     aliases.apply(b);
-    bool needs_grad = false;
-    for (const auto& in : b.input_proxies()) needs_grad = needs_grad || requires_grad(in);
-    if (!needs_grad) return forward.push_back(std::move(b));
+    // Only statements from inputs that require grad to results that do carry a gradient.
+    bool from_grad = false, to_grad = false;
+    for (const auto& in : b.input_proxies()) from_grad = from_grad || requires_grad(in);
+    for (const auto& out : b.output_proxies()) to_grad = to_grad || requires_grad(out);
+    if (!from_grad || !to_grad) return forward.push_back(std::move(b));
     if (GradTransform rule = rule_for(b)) return apply(rule, b);
     if (!b.sym->is_prim) return differentiate_decomposition(b);
     throw ThunderError("NotImplementedError",

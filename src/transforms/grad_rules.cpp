@@ -159,12 +159,19 @@ void register_elementwise_rules() {
   };
   binary("maximum", select(true, true), select(true, false));
   binary("minimum", select(false, true), select(false, false));
+  // pow(a, b): a * b^(b-1) and out * log(a), with PyTorch's zeros where b == 0 and a == 0.
   binary("pow",
-         [](auto& a, auto& b, auto&, auto& g) {
+         [](auto& a, auto& b, auto&, auto& g) -> Tensor {
+           if (!b.is_tensor()) {
+             if (b.as_float() == 0.0) return ltorch::zeros_like(g);
+             Value b_minus_1 = b.number_kind() == NumberKind::Float ? Value(b.as_float() - 1.0) : Value(b.as_int() - 1);
+             return ltorch::mul(g * ltorch::pow(a, b_minus_1), b);
+           }
            Tensor d = ltorch::mul(b, ltorch::pow(a, ltorch::sub(b, 1.0)));
            return ltorch::where(ltorch::eq(b, 0.0), 0.0, g * d);
          },
-         [](auto& a, auto& b, auto& out, auto& g) {
+         [](auto& a, auto&, auto& out, auto& g) -> Tensor {
+           if (!a.is_tensor()) return a.as_float() == 0.0 ? ltorch::zeros_like(g) : g * out * std::log(a.as_float());
            Tensor d = out * ltorch::log(ltorch::where(ltorch::eq(a, 0.0), 1.0, a));
            return ltorch::where(ltorch::eq(a, 0.0), 0.0, g * d);
          });

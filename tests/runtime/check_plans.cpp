@@ -1,5 +1,6 @@
 // Runs every NAME.plan.json of a folder on NAME.inputs.pt and compares with NAME.expected.pt, in one
-// process (LibTorch loads once). Where that comparison fails and NAME.reference64.pt exists (the
+// process (LibTorch loads once). A plan with a backward also runs it on NAME.cotangents.pt (ones
+// when absent), compares the gradients with NAME.grads.pt and writes them to NAME.thundercc_grads.pt. Where that comparison fails and NAME.reference64.pt exists (the
 // program run in float64), Thunder's fallback applies: the result passes if it is no farther from
 // the float64 reference than PyTorch's own result is. Driven by tests/python/test_end_to_end.py. Also checks that every
 // operator the torch executor claims with has a kernel.
@@ -35,11 +36,27 @@ int main(int argc, char** argv) {
     std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
     try {
       auto bytes = read_bytes(plan_path);
-      PlanRunner runner(nlohmann::json::parse(bytes.begin(), bytes.end()), plan_path);
-      auto inputs = read_tensor_file(stem + ".inputs.pt", runner.inputs());
-      runner.check_inputs(inputs);
+      Plan plan(nlohmann::json::parse(bytes.begin(), bytes.end()), plan_path);
+      auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
+      plan.forward_program().check_inputs(inputs);
       at::manual_seed(0);
-      auto outputs = runner.run(inputs);
+      auto outputs = plan.forward(inputs);
+      if (plan.has_backward()) {
+        std::vector<at::Tensor> cotangents;
+        if (std::filesystem::exists(stem + ".cotangents.pt")) cotangents = read_tensor_file(stem + ".cotangents.pt", plan.cotangents());
+        else
+          for (const auto& spec : plan.cotangents()) cotangents.push_back(at::ones(spec.meta.shape, at::TensorOptions().dtype(to_aten(spec.meta.dtype))));
+        auto all_grads = plan.backward(cotangents);
+        std::vector<at::Tensor> grads;
+        for (size_t i = 0; i < plan.inputs().size(); ++i)
+          if (plan.inputs()[i].meta.requires_grad) grads.push_back(all_grads[i]);
+        write_tensor_file(stem + ".thundercc_grads.pt", grads);
+        if (std::filesystem::exists(stem + ".grads.pt"))
+          for (const auto& p : compare_outputs(grads, read_optional_tensor_file(stem + ".grads.pt"), std::nullopt, std::nullopt)) {
+            std::cerr << "FAIL: " << plan_path.filename().string() << ": gradients: " << p << "\n";
+            ++failures;
+          }
+      }
       auto expected = read_tensor_file(stem + ".expected.pt", {});
       auto problems = compare_outputs(outputs, expected, std::nullopt, std::nullopt);
       if (!problems.empty() && std::filesystem::exists(stem + ".reference64.pt")) {

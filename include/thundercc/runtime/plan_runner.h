@@ -14,16 +14,17 @@ struct InputSpec {
   TensorMeta meta;
 };
 
+// Runs one program of a plan (the forward, or the backward).
 class PlanRunner {
  public:
   // Throws std::runtime_error naming `where` and the place in the plan.
-  PlanRunner(const nlohmann::json& plan, const std::string& where);
+  PlanRunner(const nlohmann::json& program, const std::string& where);
 
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Checks the inputs against the specification, as Thunder's prologue does.
   void check_inputs(const std::vector<at::Tensor>& inputs) const;
-  // Runs once; returns the outputs, flattened in order. With `instruction_ns`, also times each
-  // instruction (summed into it).
+  // Runs once; returns the outputs, flattened in order (undefined tensors for None). With
+  // `instruction_ns`, also times each instruction (summed into it).
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
   const std::vector<Instruction>& instructions() const { return instructions_; }
 
@@ -36,11 +37,42 @@ class PlanRunner {
   std::vector<at::Tensor> slots_;
 };
 
+// A whole plan: its forward program and, for a training step, its backward. The forward of a
+// training step also returns what it saves for the backward; `forward` keeps that and returns
+// only the outputs.
+// Plans of another format version are refused with a clear error.
+void check_plan_version(const nlohmann::json& plan, const std::string& where);
+
+class Plan {
+ public:
+  // Checks the format version; throws LoadError naming `where`.
+  Plan(const nlohmann::json& plan, const std::string& where);
+  PlanRunner& forward_program() { return forward_; }
+  bool has_backward() const { return backward_.has_value(); }
+  const std::vector<InputSpec>& inputs() const { return forward_.inputs(); }
+  // The cotangents the backward takes, one per output that requires grad.
+  std::vector<InputSpec> cotangents() const;
+
+  std::vector<at::Tensor> forward(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
+  // The gradient of every input tensor (undefined where none flows), after `forward`.
+  std::vector<at::Tensor> backward(const std::vector<at::Tensor>& cotangents);
+
+ private:
+  PlanRunner forward_;
+  std::optional<PlanRunner> backward_;
+  size_t num_saved_ = 0;
+  std::vector<at::Tensor> saved_;
+};
+
 std::vector<char> read_bytes(const std::string& path);
 // What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
 std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
+// A list or tuple of tensors and Nones (gradients); None reads as an undefined tensor.
+std::vector<at::Tensor> read_optional_tensor_file(const std::string& path);
+// Writes tensors (undefined ones as None) as a tuple, for torch.load.
+void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors);
 // Compares outputs as torch.testing.assert_close does (Thunder's tolerances by dtype unless given);
-// returns one line per problem.
+// returns one line per problem. An undefined (None) expected tensor matches None or all zeros.
 std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
                                          std::optional<double> rtol, std::optional<double> atol);
 
