@@ -1,7 +1,8 @@
 // Seed 001 (the thunder.extend notebook): an OperatorExecutor with a new operator, multimul,
 // registered with `like` (its decomposition gives its metadata and shows in traces) and a kernel;
 // then torch.mul rewritten to multimul by an execution transform with a checker. The executor
-// `myex_contiguous` is the seed's variant that makes the inputs contiguous first.
+// `myex_contiguous` is the seed's variant that makes the inputs contiguous first. The grad
+// transform makes the backward of a * b one multimul call (b * g, a * g) instead of two.
 //
 //   thundercc compile t.json --plugin ./libthundercc_multimul.so --executors myex,torch
 #include <ATen/ATen.h>
@@ -9,6 +10,7 @@
 #include "thundercc/langs/torch.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/transforms/autodiff.h"
 
 using namespace thundercc;
 
@@ -54,7 +56,16 @@ void register_myex(PluginRegistrar& registrar, const std::string& name, bool con
     Value result = call(multimul, {a, b, 0, 0});
     return result.items()[0];
   };
-  myex.register_implementation("torch.mul", {.execution_transform = mul_to_multimul, .checker = mul_to_multimul_checker});
+  GradTransform mymul_grad = [&multimul](const Args& x) -> Value {
+    Tensor fwd = ltorch::mul(x["a"], x["b"]);
+    Tensor g = get_grad(fwd);
+    Value grads = call(multimul, {x["b"], g, x["a"], g});
+    put_grads({x["a"], x["b"]}, {grads.items()[0], grads.items()[1]});
+    return fwd;
+  };
+  myex.register_implementation("torch.mul", {.execution_transform = mul_to_multimul,
+                                             .checker = mul_to_multimul_checker,
+                                             .grad_transform = mymul_grad});
   if (auto* kernels = registrar.kernels()) kernels->add(multimul.id, multimul_impl);
 }
 

@@ -16,6 +16,7 @@
 #include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/transforms/autodiff.h"
 
 namespace {
 
@@ -121,7 +122,7 @@ int list_ops(bool prims_only, bool torch_only, bool ids_only) {
       for (const auto& a : s->aliases) std::cout << a << "\n";
       continue;
     }
-    std::cout << s->id << "(" << s->signature.str() << ")" << (s->is_prim ? "  [prim]" : "");
+    std::cout << s->id << "(" << s->signature.str() << ")" << (s->is_prim ? "  [prim]" : "") << (has_grad_rule(*s) ? "  [grad]" : "");
     if (!s->aliases.empty()) {
       std::cout << "  aliases:";
       for (const auto& a : s->aliases) std::cout << " " << a;

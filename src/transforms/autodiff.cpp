@@ -130,12 +130,18 @@ class GradTransformer {
     if (!runs_whole(b) || is_random(b)) return;
     std::unordered_set<const void*> results;
     for_each_proxy(b.output, [&](const Value& v) { results.insert(proxy_key(v)); });
-    BackwardPart recompute;
+    // A statement making a result and other values (var_mean inside var) cannot be split
+    // between the forward and the recomputation: then the forward stays decomposed.
+    std::vector<bool> makes_result(forward.size() - first);
     for (size_t i = first; i < forward.size(); ++i) {
-      bool makes_result = false;
-      for_each_proxy(forward[i].output, [&](const Value& v) { makes_result = makes_result || results.count(proxy_key(v)); });
-      if (!makes_result) recompute.push_back(std::move(forward[i]));
+      size_t hits = 0, all = 0;
+      for_each_proxy(forward[i].output, [&](const Value& v) { hits += results.count(proxy_key(v)); ++all; });
+      if (hits && hits != all) return;
+      makes_result[i - first] = hits != 0;
     }
+    BackwardPart recompute;
+    for (size_t i = first; i < forward.size(); ++i)
+      if (!makes_result[i - first]) recompute.push_back(std::move(forward[i]));
     forward.resize(first);
     forward.push_back(b);
     for_each_proxy(b.output, [&](const Value& v) { aliases.erase(v); });
@@ -209,7 +215,9 @@ class BackwardAssembler {
       read.apply(b);
       if (b.sym == &get_grad_symbol()) {
         Value g = grad_of(b.args[0]);
-        read.set(b.output, g.is_none() ? Value(ltorch::zeros_like(b.args[0].as_tensor())) : g);
+        // Zeros from the metadata alone: the forward value itself may not exist in the backward.
+        const Tensor& result = b.args[0].as_tensor();
+        read.set(b.output, g.is_none() ? Value(ltorch::full(result.shape(), 0.0, result.device(), result.dtype())) : g);
       } else if (b.sym == &put_grad_symbol()) {
         accumulate(b.args[0], b.args[1]);
       } else {

@@ -1,5 +1,7 @@
 """The example models end to end: capture (the committed trace is what the front end writes
-today), compile (the golden execution trace), run on the saved inputs, compare with PyTorch eager."""
+today), compile (their parameters require grad, so a training step: the golden forward and
+backward traces), run on the saved inputs, compare the outputs with PyTorch eager and the
+gradients with PyTorch autograd."""
 import json
 import subprocess
 import sys
@@ -14,17 +16,20 @@ MODELS = ["mlp", "gpt2_block", "llama_block", "cnn"]
 @pytest.mark.parametrize("model", MODELS)
 def test_model_end_to_end(model, tmp_path, thundercc):
     trace = tmp_path / f"{model}.json"
-    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"examples/models/{model}.py:make", "-o", trace, "--save-io"],
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"examples/models/{model}.py:make", "-o", trace, "--save-io", "--grad"],
                    check=True, cwd=REPO, capture_output=True)
     assert json.loads(trace.read_text()) == json.loads((REPO / "traces" / f"{model}.json").read_text())
 
     thundercc("compile", REPO / "traces" / f"{model}.json", "-o", tmp_path)
-    assert (tmp_path / f"{model}.trace.py").read_text() == (REPO / "tests" / "golden" / f"{model}.trace.py").read_text()
+    for part in ("forward", "backward"):
+        golden = REPO / "tests" / "golden" / f"{model}.{part}.trace.py"
+        assert (tmp_path / f"{model}.{part}.trace.py").read_text() == golden.read_text(), golden
 
     result = thundercc("run", tmp_path / f"{model}.plan.json", "--inputs", REPO / "traces" / f"{model}.inputs.pt",
                        "--expect", REPO / "traces" / f"{model}.expected.pt")
     assert "outputs match" in result.stdout
     # The freshly saved eager outputs agree with the committed ones too.
     result = thundercc("run", tmp_path / f"{model}.plan.json", "--inputs", tmp_path / f"{model}.inputs.pt",
-                       "--expect", tmp_path / f"{model}.expected.pt")
+                       "--expect", tmp_path / f"{model}.expected.pt", "--expect-grads", tmp_path / f"{model}.grads.pt")
     assert "outputs match" in result.stdout
+    assert "gradients match" in result.stdout

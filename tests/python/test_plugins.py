@@ -133,3 +133,19 @@ def test_seed_004_xentropy_backward_matches_autograd(tmp_path, thundercc):
     torch.save((losses.detach(), expected_grad), tmp_path / "fwd_bwd.expected.pt")
     thundercc("compile", tmp_path / "fwd_bwd.json", "-o", tmp_path, "--plugin", plugin("xentropy"))
     run_plan(thundercc, tmp_path / "fwd_bwd.plan.json", "xentropy", tmp_path / "fwd_bwd.inputs.pt", tmp_path / "fwd_bwd.expected.pt")
+
+
+@pytest.mark.parametrize("with_multimul", [False, True])
+def test_seed_001_grad(tmp_path, thundercc, with_multimul):
+    """Seed 001's `grad` of a * b: with the torch executor, two muls by the seeded ones; with myex,
+    its grad transform makes the backward one multimul(b, g, a, g). The gradients are b and a."""
+    a, b = torch.randn(2, 2, requires_grad=True), torch.randn(2, 2, requires_grad=True)
+    trace = save_case(tmp_path, "bar", lambda a, b: a * b, (a, b))
+    args = ["--plugin", plugin("multimul"), "--executors", "myex,torch"] if with_multimul else []
+    thundercc("compile", trace, "-o", tmp_path, "--transform", "grad", *args)
+    golden = GOLDEN / f"bar.grad{'.myex' if with_multimul else ''}.trace.py"
+    assert (tmp_path / "bar.trace.py").read_text() == golden.read_text()
+    torch.save((b.detach(), a.detach()), tmp_path / "bar.grads.pt")
+    run_args = ["--plugin", plugin("multimul")] if with_multimul else []
+    result = thundercc("run", tmp_path / "bar.plan.json", "--inputs", tmp_path / "bar.inputs.pt", "--expect", tmp_path / "bar.grads.pt", *run_args)
+    assert "outputs match" in result.stdout

@@ -14,18 +14,17 @@ def MLPClassifier(x, labels, t_fc1_weight, t_fc1_bias, t_fc2_weight, t_fc2_bias)
   t0 = torch.nn.functional.linear(x, t_fc1_weight, t_fc1_bias)  # t0: "cpu f32[16, 64]"
     # t0 = ltorch.linear(x, t_fc1_weight, t_fc1_bias)  # t0: "cpu f32[16, 64]"
       # t0 = prims.linear(x, t_fc1_weight, t_fc1_bias)  # t0: "cpu f32[16, 64]"
-  del x, t_fc1_weight, t_fc1_bias
+  del t_fc1_weight, t_fc1_bias
   t2 = torch.nn.functional.relu(t0, False)  # t2: "cpu f32[16, 64]"
     # t2 = ltorch.relu(t0, False)  # t2: "cpu f32[16, 64]"
       # t1 = ltorch.gt(t0, 0)  # t1: "cpu b8[16, 64]"
         # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
       # t2 = ltorch.where(t1, t0, 0)  # t2: "cpu f32[16, 64]"
         # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
-  del t0
   t3 = torch.nn.functional.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
     # t3 = ltorch.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
       # t3 = prims.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
-  del t2, t_fc2_weight, t_fc2_bias
+  del t2, t_fc2_bias
   t28 = torch.nn.functional.cross_entropy(t3, labels, None, None, -100, None, 'mean', 0.0)  # t28: "cpu f32[]"
     # t28 = ltorch.cross_entropy(t3, labels, None, None, -100, None, 'mean', 0.0)  # t28: "cpu f32[]"
       # t16 = ltorch.log_softmax(t3, 1, dtype=None)  # t16: "cpu f32[16, 10]"
@@ -76,5 +75,4 @@ def MLPClassifier(x, labels, t_fc1_weight, t_fc1_bias, t_fc2_weight, t_fc2_bias)
           # t27 = prims.sum(t24, (0,))  # t27: "cpu f32[]"
         # t28 = ltorch.true_divide(t27, t26)  # t28: "cpu f32[]"
           # t28 = prims.div(t27, t26)  # t28: "cpu f32[]"
-  del t3, labels
-  return t28
+  return (t28, (x, labels, t_fc2_weight, t0, t3))

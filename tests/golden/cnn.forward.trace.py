@@ -26,7 +26,7 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
   t0 = torch.nn.functional.conv2d(x, t_conv1_weight, t_conv1_bias, (1, 1), (1, 1), (1, 1), 1)  # t0: "cpu f32[4, 16, 16, 16]"
     # t0 = ltorch.conv2d(x, t_conv1_weight, t_conv1_bias, (1, 1), (1, 1), (1, 1), 1)  # t0: "cpu f32[4, 16, 16, 16]"
       # t0 = prims.convolution(x, t_conv1_weight, t_conv1_bias, [1, 1], [1, 1], [1, 1], False, [0, 0], 1)  # t0: "cpu f32[4, 16, 16, 16]"
-  del x, t_conv1_weight, t_conv1_bias
+  del t_conv1_bias
   t14 = torch.nn.functional.batch_norm(t0, t_bn1_running_mean, t_bn1_running_var, t_bn1_weight, t_bn1_bias, False, 0.1, 1e-05)  # t14: "cpu f32[4, 16, 16, 16]"
     # t14 = ltorch.batch_norm(t0, t_bn1_running_mean, t_bn1_running_var, t_bn1_weight, t_bn1_bias, False, 0.1, 1e-05)  # t14: "cpu f32[4, 16, 16, 16]"
       # t1 = ltorch.reshape(t_bn1_running_mean, (1, 16, 1, 1))  # t1: "cpu f32[1, 16, 1, 1]"
@@ -53,14 +53,13 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
       # t14 = ltorch.add(t11, t12, alpha=1)  # t14: "cpu f32[4, 16, 16, 16]"
         # t13 = prims.broadcast_in_dim(t12, [4, 16, 16, 16], (0, 1, 2, 3))  # t13: "cpu f32[4, 16, 16, 16]"
         # t14 = prims.add(t11, t13)  # t14: "cpu f32[4, 16, 16, 16]"
-  del t0, t_bn1_running_mean, t_bn1_running_var, t_bn1_weight, t_bn1_bias
+  del t_bn1_bias
   t16 = torch.nn.functional.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
     # t16 = ltorch.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
       # t15 = ltorch.gt(t14, 0)  # t15: "cpu b8[4, 16, 16, 16]"
         # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
       # t16 = ltorch.where(t15, t14, 0)  # t16: "cpu f32[4, 16, 16, 16]"
         # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
-  del t14
   t20 = torch.nn.functional.max_pool2d(t16, 2, None, 0, 1, False, False)  # t20: "cpu f32[4, 16, 8, 8]"
     # t20 = ltorch.max_pool2d(t16, 2, None, 0, 1, False, False)  # t20: "cpu f32[4, 16, 8, 8]"
       # t17 = prims.pad(t16, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t17: "cpu f32[4, 16, 16, 16]"
@@ -71,7 +70,7 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
   t21 = torch.nn.functional.conv2d(t20, t_conv2_weight, t_conv2_bias, (1, 1), (1, 1), (1, 1), 1)  # t21: "cpu f32[4, 32, 8, 8]"
     # t21 = ltorch.conv2d(t20, t_conv2_weight, t_conv2_bias, (1, 1), (1, 1), (1, 1), 1)  # t21: "cpu f32[4, 32, 8, 8]"
       # t21 = prims.convolution(t20, t_conv2_weight, t_conv2_bias, [1, 1], [1, 1], [1, 1], False, [0, 0], 1)  # t21: "cpu f32[4, 32, 8, 8]"
-  del t20, t_conv2_weight, t_conv2_bias
+  del t_conv2_bias
   t35 = torch.nn.functional.batch_norm(t21, t_bn2_running_mean, t_bn2_running_var, t_bn2_weight, t_bn2_bias, False, 0.1, 1e-05)  # t35: "cpu f32[4, 32, 8, 8]"
     # t35 = ltorch.batch_norm(t21, t_bn2_running_mean, t_bn2_running_var, t_bn2_weight, t_bn2_bias, False, 0.1, 1e-05)  # t35: "cpu f32[4, 32, 8, 8]"
       # t22 = ltorch.reshape(t_bn2_running_mean, (1, 32, 1, 1))  # t22: "cpu f32[1, 32, 1, 1]"
@@ -98,14 +97,13 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
       # t35 = ltorch.add(t32, t33, alpha=1)  # t35: "cpu f32[4, 32, 8, 8]"
         # t34 = prims.broadcast_in_dim(t33, [4, 32, 8, 8], (0, 1, 2, 3))  # t34: "cpu f32[4, 32, 8, 8]"
         # t35 = prims.add(t32, t34)  # t35: "cpu f32[4, 32, 8, 8]"
-  del t21, t_bn2_running_mean, t_bn2_running_var, t_bn2_weight, t_bn2_bias
+  del t_bn2_bias
   t37 = torch.nn.functional.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
     # t37 = ltorch.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
       # t36 = ltorch.gt(t35, 0)  # t36: "cpu b8[4, 32, 8, 8]"
         # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
       # t37 = ltorch.where(t36, t35, 0)  # t37: "cpu f32[4, 32, 8, 8]"
         # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
-  del t35
   t41 = torch.nn.functional.max_pool2d(t37, 2, None, 0, 1, False, False)  # t41: "cpu f32[4, 32, 4, 4]"
     # t41 = ltorch.max_pool2d(t37, 2, None, 0, 1, False, False)  # t41: "cpu f32[4, 32, 4, 4]"
       # t38 = prims.pad(t37, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t38: "cpu f32[4, 32, 8, 8]"
@@ -120,7 +118,6 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
       # t44 = ltorch.mean(t42, (3, 5), False, dtype=None)  # t44: "cpu f32[4, 32, 1, 1]"
         # t43 = prims.sum(t42, (3, 5))  # t43: "cpu f32[4, 32, 1, 1]"
         # t44 = prims.div(t43, 16.0)  # t44: "cpu f32[4, 32, 1, 1]"
-  del t41
   t45 = torch.flatten(t44, 1, -1)  # t45: "cpu f32[4, 32]"
     # t45 = ltorch.flatten(t44, 1, -1)  # t45: "cpu f32[4, 32]"
       # t45 = prims.reshape(t44, (4, 32))  # t45: "cpu f32[4, 32]"
@@ -128,5 +125,5 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
   t46 = torch.nn.functional.linear(t45, t_fc_weight, t_fc_bias)  # t46: "cpu f32[4, 10]"
     # t46 = ltorch.linear(t45, t_fc_weight, t_fc_bias)  # t46: "cpu f32[4, 10]"
       # t46 = prims.linear(t45, t_fc_weight, t_fc_bias)  # t46: "cpu f32[4, 10]"
-  del t45, t_fc_weight, t_fc_bias
-  return t46
+  del t_fc_bias
+  return (t46, (x, t_conv1_weight, t_bn1_weight, t_conv2_weight, t_bn2_weight, t_fc_weight, t_bn1_running_mean, t_bn1_running_var, t_bn2_running_mean, t_bn2_running_var, t0, t14, t20, t21, t35, t41, t45))

@@ -45,11 +45,10 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t9 = ltorch.mul(t7, t_attention_norm_weight)  # t9: "cpu f32[2, 16, 64]"
       # t8 = prims.broadcast_in_dim(t_attention_norm_weight, [2, 16, 64], (2,))  # t8: "cpu f32[2, 16, 64]"
       # t9 = prims.mul(t7, t8)  # t9: "cpu f32[2, 16, 64]"
-  del t7, t_attention_norm_weight
+  del t_attention_norm_weight
   t10 = torch.nn.functional.linear(t9, t_attention_wq_weight, None)  # t10: "cpu f32[2, 16, 64]"
     # t10 = ltorch.linear(t9, t_attention_wq_weight, None)  # t10: "cpu f32[2, 16, 64]"
       # t10 = prims.linear(t9, t_attention_wq_weight, None)  # t10: "cpu f32[2, 16, 64]"
-  del t_attention_wq_weight
   t11 = Tensor.view(t10, 2, 16, 8, 8)  # t11: "cpu f32[2, 16, 8, 8]"
     # t11 = ltorch.view(t10, 2, 16, 8, 8)  # t11: "cpu f32[2, 16, 8, 8]"
       # t11 = prims.reshape(t10, (2, 16, 8, 8))  # t11: "cpu f32[2, 16, 8, 8]"
@@ -61,7 +60,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t13 = torch.nn.functional.linear(t9, t_attention_wk_weight, None)  # t13: "cpu f32[2, 16, 16]"
     # t13 = ltorch.linear(t9, t_attention_wk_weight, None)  # t13: "cpu f32[2, 16, 16]"
       # t13 = prims.linear(t9, t_attention_wk_weight, None)  # t13: "cpu f32[2, 16, 16]"
-  del t_attention_wk_weight
   t14 = Tensor.view(t13, 2, 16, 2, 8)  # t14: "cpu f32[2, 16, 2, 8]"
     # t14 = ltorch.view(t13, 2, 16, 2, 8)  # t14: "cpu f32[2, 16, 2, 8]"
       # t14 = prims.reshape(t13, (2, 16, 2, 8))  # t14: "cpu f32[2, 16, 2, 8]"
@@ -73,7 +71,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t16 = torch.nn.functional.linear(t9, t_attention_wv_weight, None)  # t16: "cpu f32[2, 16, 16]"
     # t16 = ltorch.linear(t9, t_attention_wv_weight, None)  # t16: "cpu f32[2, 16, 16]"
       # t16 = prims.linear(t9, t_attention_wv_weight, None)  # t16: "cpu f32[2, 16, 16]"
-  del t9, t_attention_wv_weight
   t17 = Tensor.view(t16, 2, 16, 2, 8)  # t17: "cpu f32[2, 16, 2, 8]"
     # t17 = ltorch.view(t16, 2, 16, 2, 8)  # t17: "cpu f32[2, 16, 2, 8]"
       # t17 = prims.reshape(t16, (2, 16, 2, 8))  # t17: "cpu f32[2, 16, 2, 8]"
@@ -122,7 +119,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t31 = ltorch.mul(t15, t19)  # t31: "cpu f32[2, 2, 16, 8]"
       # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
       # t31 = prims.mul(t15, t30)  # t31: "cpu f32[2, 2, 16, 8]"
-  del t19
   t32 = Tensor.__getitem__(t15, (..., slice(4,None,None)))  # t32: "cpu f32[2, 2, 16, 4]"
     # t32 = ltorch.getitem(t15, (..., slice(4,None,None)))  # t32: "cpu f32[2, 2, 16, 4]"
       # t32 = prims.slice_prim(t15, [0, 0, 0, 4], [2, 2, 16, 8], [1, 1, 1, 1])  # t32: "cpu f32[2, 2, 16, 4]"
@@ -142,7 +138,7 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t37 = ltorch.mul(t35, t20)  # t37: "cpu f32[2, 2, 16, 8]"
       # t36 = prims.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
       # t37 = prims.mul(t35, t36)  # t37: "cpu f32[2, 2, 16, 8]"
-  del t35, t20
+  del t35
   t38 = torch.add(t31, t37)  # t38: "cpu f32[2, 2, 16, 8]"
     # t38 = ltorch.add(t31, t37, alpha=1)  # t38: "cpu f32[2, 2, 16, 8]"
       # t38 = prims.add(t31, t37)  # t38: "cpu f32[2, 2, 16, 8]"
@@ -178,7 +174,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t46 = torch.matmul(t29, t45)  # t46: "cpu f32[2, 8, 16, 16]"
     # t46 = ltorch.matmul(t29, t45)  # t46: "cpu f32[2, 8, 16, 16]"
       # t46 = prims.matmul(t29, t45)  # t46: "cpu f32[2, 8, 16, 16]"
-  del t29, t45
   t47 = torch.div(t46, 2.8284271247461903)  # t47: "cpu f32[2, 8, 16, 16]"
     # t47 = ltorch.div(t46, 2.8284271247461903, rounding_mode=None)  # t47: "cpu f32[2, 8, 16, 16]"
       # t47 = ltorch.true_divide(t46, 2.8284271247461903)  # t47: "cpu f32[2, 8, 16, 16]"
@@ -197,28 +192,27 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
       # t51 = ltorch.where(t49, -float('inf'), t47)  # t51: "cpu f32[2, 8, 16, 16]"
         # t50 = prims.broadcast_in_dim(t49, [2, 8, 16, 16], (2, 3))  # t50: "cpu b8[2, 8, 16, 16]"
         # t51 = prims.where(t50, -float('inf'), t47)  # t51: "cpu f32[2, 8, 16, 16]"
-  del t47, t49
+  del t47
   t60 = torch.softmax(t51, -1)  # t60: "cpu f32[2, 8, 16, 16]"
     # t60 = ltorch.softmax(t51, -1, dtype=None)  # t60: "cpu f32[2, 8, 16, 16]"
-      # t53 = ltorch.amax(t51, (-1,), True)  # t53: "cpu f32[2, 8, 16, 1]"
-        # t52 = prims.amax(t51, (3,))  # t52: "cpu f32[2, 8, 16]"
-        # t53 = prims.broadcast_in_dim(t52, [2, 8, 16, 1], (0, 1, 2))  # t53: "cpu f32[2, 8, 16, 1]"
-      # t55 = ltorch.sub(t51, t53, alpha=1)  # t55: "cpu f32[2, 8, 16, 16]"
-        # t54 = prims.broadcast_in_dim(t53, [2, 8, 16, 16], (0, 1, 2, 3))  # t54: "cpu f32[2, 8, 16, 16]"
-        # t55 = prims.sub(t51, t54)  # t55: "cpu f32[2, 8, 16, 16]"
-      # t56 = ltorch.exp(t55)  # t56: "cpu f32[2, 8, 16, 16]"
-        # t56 = prims.exp(t55)  # t56: "cpu f32[2, 8, 16, 16]"
-      # t58 = ltorch.sum(t56, (-1,), True, dtype=None)  # t58: "cpu f32[2, 8, 16, 1]"
-        # t57 = prims.sum(t56, (3,))  # t57: "cpu f32[2, 8, 16]"
-        # t58 = prims.broadcast_in_dim(t57, [2, 8, 16, 1], (0, 1, 2))  # t58: "cpu f32[2, 8, 16, 1]"
-      # t60 = ltorch.true_divide(t56, t58)  # t60: "cpu f32[2, 8, 16, 16]"
-        # t59 = prims.broadcast_in_dim(t58, [2, 8, 16, 16], (0, 1, 2, 3))  # t59: "cpu f32[2, 8, 16, 16]"
-        # t60 = prims.div(t56, t59)  # t60: "cpu f32[2, 8, 16, 16]"
+      # t215 = ltorch.amax(t51, (-1,), True)  # t215: "cpu f32[2, 8, 16, 1]"
+        # t214 = prims.amax(t51, (3,))  # t214: "cpu f32[2, 8, 16]"
+        # t215 = prims.broadcast_in_dim(t214, [2, 8, 16, 1], (0, 1, 2))  # t215: "cpu f32[2, 8, 16, 1]"
+      # t217 = ltorch.sub(t51, t215, alpha=1)  # t217: "cpu f32[2, 8, 16, 16]"
+        # t216 = prims.broadcast_in_dim(t215, [2, 8, 16, 16], (0, 1, 2, 3))  # t216: "cpu f32[2, 8, 16, 16]"
+        # t217 = prims.sub(t51, t216)  # t217: "cpu f32[2, 8, 16, 16]"
+      # t218 = ltorch.exp(t217)  # t218: "cpu f32[2, 8, 16, 16]"
+        # t218 = prims.exp(t217)  # t218: "cpu f32[2, 8, 16, 16]"
+      # t220 = ltorch.sum(t218, (-1,), True, dtype=None)  # t220: "cpu f32[2, 8, 16, 1]"
+        # t219 = prims.sum(t218, (3,))  # t219: "cpu f32[2, 8, 16]"
+        # t220 = prims.broadcast_in_dim(t219, [2, 8, 16, 1], (0, 1, 2))  # t220: "cpu f32[2, 8, 16, 1]"
+      # t60 = ltorch.true_divide(t218, t220)  # t60: "cpu f32[2, 8, 16, 16]"
+        # t221 = prims.broadcast_in_dim(t220, [2, 8, 16, 16], (0, 1, 2, 3))  # t221: "cpu f32[2, 8, 16, 16]"
+        # t60 = prims.div(t218, t221)  # t60: "cpu f32[2, 8, 16, 16]"
   del t51
   t61 = torch.matmul(t60, t44)  # t61: "cpu f32[2, 8, 16, 8]"
     # t61 = ltorch.matmul(t60, t44)  # t61: "cpu f32[2, 8, 16, 8]"
       # t61 = prims.matmul(t60, t44)  # t61: "cpu f32[2, 8, 16, 8]"
-  del t60, t44
   t62 = torch.transpose(t61, 1, 2)  # t62: "cpu f32[2, 16, 8, 8]"
     # t62 = ltorch.transpose(t61, 1, 2)  # t62: "cpu f32[2, 16, 8, 8]"
       # t62 = prims.transpose(t61, (0, 2, 1, 3))  # t62: "cpu f32[2, 16, 8, 8]"
@@ -230,7 +224,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t64 = torch.nn.functional.linear(t63, t_attention_wo_weight, None)  # t64: "cpu f32[2, 16, 64]"
     # t64 = ltorch.linear(t63, t_attention_wo_weight, None)  # t64: "cpu f32[2, 16, 64]"
       # t64 = prims.linear(t63, t_attention_wo_weight, None)  # t64: "cpu f32[2, 16, 64]"
-  del t63, t_attention_wo_weight
   t65 = torch.add(x, t64)  # t65: "cpu f32[2, 16, 64]"
     # t65 = ltorch.add(x, t64, alpha=1)  # t65: "cpu f32[2, 16, 64]"
       # t65 = prims.add(x, t64)  # t65: "cpu f32[2, 16, 64]"
@@ -256,16 +249,14 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t73 = ltorch.mul(t65, t71)  # t73: "cpu f32[2, 16, 64]"
       # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
       # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
-  del t71
   t75 = torch.mul(t73, t_ffn_norm_weight)  # t75: "cpu f32[2, 16, 64]"
     # t75 = ltorch.mul(t73, t_ffn_norm_weight)  # t75: "cpu f32[2, 16, 64]"
       # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
       # t75 = prims.mul(t73, t74)  # t75: "cpu f32[2, 16, 64]"
-  del t73, t_ffn_norm_weight
+  del t73
   t76 = torch.nn.functional.linear(t75, t_feed_forward_w1_weight, None)  # t76: "cpu f32[2, 16, 172]"
     # t76 = ltorch.linear(t75, t_feed_forward_w1_weight, None)  # t76: "cpu f32[2, 16, 172]"
       # t76 = prims.linear(t75, t_feed_forward_w1_weight, None)  # t76: "cpu f32[2, 16, 172]"
-  del t_feed_forward_w1_weight
   t81 = torch.nn.functional.silu(t76, False)  # t81: "cpu f32[2, 16, 172]"
     # t81 = ltorch.silu(t76, False)  # t81: "cpu f32[2, 16, 172]"
       # t80 = ltorch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
@@ -279,21 +270,18 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
           # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
       # t81 = ltorch.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
         # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
-  del t76
   t82 = torch.nn.functional.linear(t75, t_feed_forward_w3_weight, None)  # t82: "cpu f32[2, 16, 172]"
     # t82 = ltorch.linear(t75, t_feed_forward_w3_weight, None)  # t82: "cpu f32[2, 16, 172]"
       # t82 = prims.linear(t75, t_feed_forward_w3_weight, None)  # t82: "cpu f32[2, 16, 172]"
-  del t75, t_feed_forward_w3_weight
   t83 = torch.mul(t81, t82)  # t83: "cpu f32[2, 16, 172]"
     # t83 = ltorch.mul(t81, t82)  # t83: "cpu f32[2, 16, 172]"
       # t83 = prims.mul(t81, t82)  # t83: "cpu f32[2, 16, 172]"
-  del t81, t82
+  del t81
   t84 = torch.nn.functional.linear(t83, t_feed_forward_w2_weight, None)  # t84: "cpu f32[2, 16, 64]"
     # t84 = ltorch.linear(t83, t_feed_forward_w2_weight, None)  # t84: "cpu f32[2, 16, 64]"
       # t84 = prims.linear(t83, t_feed_forward_w2_weight, None)  # t84: "cpu f32[2, 16, 64]"
-  del t83, t_feed_forward_w2_weight
   t85 = torch.add(t65, t84)  # t85: "cpu f32[2, 16, 64]"
     # t85 = ltorch.add(t65, t84, alpha=1)  # t85: "cpu f32[2, 16, 64]"
       # t85 = prims.add(t65, t84)  # t85: "cpu f32[2, 16, 64]"
-  del t65, t84
-  return t85
+  del t84
+  return (t85, (t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t7, t9, t19, t20, t29, t44, t45, t49, t60, t63, t65, t71, t75, t76, t82, t83))

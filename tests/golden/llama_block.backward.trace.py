@@ -1,0 +1,517 @@
+# Constructed by Delete Last Used
+import thunder.executors.torchex as torchex
+import torch
+from thunder.executors.torchex import no_autocast
+
+@torch.no_grad()
+@no_autocast
+def backward_fn(saved_for_backward, cotangents):
+  # saved_for_backward: "Collection"
+  # t_attention_wq_weight: "cpu f32[64, 64]"
+  # t_attention_wk_weight: "cpu f32[16, 64]"
+  # t_attention_wv_weight: "cpu f32[16, 64]"
+  # t_attention_wo_weight: "cpu f32[64, 64]"
+  # t_ffn_norm_weight: "cpu f32[64]"
+  # t_feed_forward_w1_weight: "cpu f32[172, 64]"
+  # t_feed_forward_w2_weight: "cpu f32[64, 172]"
+  # t_feed_forward_w3_weight: "cpu f32[172, 64]"
+  # t7: "cpu f32[2, 16, 64]"
+  # t9: "cpu f32[2, 16, 64]"
+  # t19: "cpu f32[16, 8]"
+  # t20: "cpu f32[16, 8]"
+  # t29: "cpu f32[2, 8, 16, 8]"
+  # t44: "cpu f32[2, 8, 16, 8]"
+  # t45: "cpu f32[2, 8, 8, 16]"
+  # t49: "cpu b8[16, 16]"
+  # t60: "cpu f32[2, 8, 16, 16]"
+  # t63: "cpu f32[2, 16, 64]"
+  # t65: "cpu f32[2, 16, 64]"
+  # t71: "cpu f32[2, 16, 1]"
+  # t75: "cpu f32[2, 16, 64]"
+  # t76: "cpu f32[2, 16, 172]"
+  # t82: "cpu f32[2, 16, 172]"
+  # t83: "cpu f32[2, 16, 172]"
+  t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t7, t9, t19, t20, t29, t44, t45, t49, t60, t63, t65, t71, t75, t76, t82, t83, = saved_for_backward
+  # cotangents: "Collection"
+  # t340: "cpu f32[2, 16, 64]"
+  t340, = cotangents
+  t73 = torch.mul(t65, t71)  # t73: "cpu f32[2, 16, 64]"
+    # t73 = ltorch.mul(t65, t71)  # t73: "cpu f32[2, 16, 64]"
+      # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
+      # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
+  t81 = torch.nn.functional.silu(t76, False)  # t81: "cpu f32[2, 16, 172]"
+    # t81 = ltorch.silu(t76, False)  # t81: "cpu f32[2, 16, 172]"
+      # t80 = ltorch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
+        # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+          # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+        # t78 = ltorch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+          # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+        # t79 = ltorch.add(1.0, t78, alpha=1)  # t79: "cpu f32[2, 16, 172]"
+          # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+        # t80 = ltorch.true_divide(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
+          # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
+      # t81 = ltorch.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
+        # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
+  t333 = torch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
+    # t333 = ltorch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
+      # t331 = ltorch.reshape(t340, (32, 64))  # t331: "cpu f32[32, 64]"
+        # t331 = prims.reshape(t340, (32, 64))  # t331: "cpu f32[32, 64]"
+      # t332 = prims.matmul(t331, t_feed_forward_w2_weight)  # t332: "cpu f32[32, 172]"
+      # t333 = ltorch.reshape(t332, (2, 16, 172))  # t333: "cpu f32[2, 16, 172]"
+        # t333 = prims.reshape(t332, (2, 16, 172))  # t333: "cpu f32[2, 16, 172]"
+  del t_feed_forward_w2_weight
+  t334 = torchex.reshape(t340, (32, 64))  # t334: "cpu f32[32, 64]"
+    # t334 = prims.reshape(t340, (32, 64))  # t334: "cpu f32[32, 64]"
+  t335 = torchex.reshape(t83, (32, 172))  # t335: "cpu f32[32, 172]"
+    # t335 = prims.reshape(t83, (32, 172))  # t335: "cpu f32[32, 172]"
+  del t83
+  t336 = torchex.transpose(t334, (1, 0))  # t336: "cpu f32[64, 32]"
+    # t336 = prims.transpose(t334, (1, 0))  # t336: "cpu f32[64, 32]"
+  del t334
+  t337 = torchex.matmul(t336, t335)  # t337: "cpu f32[64, 172]"
+    # t337 = prims.matmul(t336, t335)  # t337: "cpu f32[64, 172]"
+  del t336, t335
+  t327 = torch.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
+    # t327 = ltorch.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
+      # t327 = prims.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
+  del t82
+  t328 = torch.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
+    # t328 = ltorch.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
+      # t328 = prims.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
+  del t333, t81
+  t320 = torch.matmul(t328, t_feed_forward_w3_weight)  # t320: "cpu f32[2, 16, 64]"
+    # t320 = ltorch.matmul(t328, t_feed_forward_w3_weight)  # t320: "cpu f32[2, 16, 64]"
+      # t318 = ltorch.reshape(t328, (32, 172))  # t318: "cpu f32[32, 172]"
+        # t318 = prims.reshape(t328, (32, 172))  # t318: "cpu f32[32, 172]"
+      # t319 = prims.matmul(t318, t_feed_forward_w3_weight)  # t319: "cpu f32[32, 64]"
+      # t320 = ltorch.reshape(t319, (2, 16, 64))  # t320: "cpu f32[2, 16, 64]"
+        # t320 = prims.reshape(t319, (2, 16, 64))  # t320: "cpu f32[2, 16, 64]"
+  del t_feed_forward_w3_weight
+  t321 = torchex.reshape(t328, (32, 172))  # t321: "cpu f32[32, 172]"
+    # t321 = prims.reshape(t328, (32, 172))  # t321: "cpu f32[32, 172]"
+  del t328
+  t322 = torchex.reshape(t75, (32, 64))  # t322: "cpu f32[32, 64]"
+    # t322 = prims.reshape(t75, (32, 64))  # t322: "cpu f32[32, 64]"
+  del t75
+  t323 = torchex.transpose(t321, (1, 0))  # t323: "cpu f32[172, 32]"
+    # t323 = prims.transpose(t321, (1, 0))  # t323: "cpu f32[172, 32]"
+  del t321
+  t324 = torchex.matmul(t323, t322)  # t324: "cpu f32[172, 64]"
+    # t324 = prims.matmul(t323, t322)  # t324: "cpu f32[172, 64]"
+  del t323
+  t80 = torch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
+    # t80 = ltorch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
+      # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+        # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+      # t78 = ltorch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+        # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+      # t79 = ltorch.add(1.0, t78, alpha=1)  # t79: "cpu f32[2, 16, 172]"
+        # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+      # t80 = ltorch.true_divide(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
+        # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
+  t314 = torch.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
+    # t314 = ltorch.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
+      # t314 = prims.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
+  t315 = torch.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
+    # t315 = ltorch.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
+      # t315 = prims.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
+  del t327
+  t77 = torch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+    # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+      # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+  del t76
+  t78 = torch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+    # t78 = ltorch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+      # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+  del t77
+  t79 = torch.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+    # t79 = ltorch.add(1.0, t78, alpha=1)  # t79: "cpu f32[2, 16, 172]"
+      # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+  t309 = torch.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
+    # t309 = ltorch.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
+      # t309 = prims.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
+  del t315, t80
+  t310 = torch.true_divide(t309, t79)  # t310: "cpu f32[2, 16, 172]"
+    # t310 = ltorch.true_divide(t309, t79)  # t310: "cpu f32[2, 16, 172]"
+      # t310 = prims.div(t309, t79)  # t310: "cpu f32[2, 16, 172]"
+  del t309, t79
+  t311 = torch.neg(t310)  # t311: "cpu f32[2, 16, 172]"
+    # t311 = ltorch.neg(t310)  # t311: "cpu f32[2, 16, 172]"
+      # t311 = prims.neg(t310)  # t311: "cpu f32[2, 16, 172]"
+  del t310
+  t304 = torch.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
+    # t304 = ltorch.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
+      # t304 = prims.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
+  del t311, t78
+  t301 = torch.neg(t304)  # t301: "cpu f32[2, 16, 172]"
+    # t301 = ltorch.neg(t304)  # t301: "cpu f32[2, 16, 172]"
+      # t301 = prims.neg(t304)  # t301: "cpu f32[2, 16, 172]"
+  del t304
+  t341 = torch.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
+    # t341 = ltorch.add(t314, t301, alpha=1)  # t341: "cpu f32[2, 16, 172]"
+      # t341 = prims.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
+  del t314, t301
+  t294 = torch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
+    # t294 = ltorch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
+      # t292 = ltorch.reshape(t341, (32, 172))  # t292: "cpu f32[32, 172]"
+        # t292 = prims.reshape(t341, (32, 172))  # t292: "cpu f32[32, 172]"
+      # t293 = prims.matmul(t292, t_feed_forward_w1_weight)  # t293: "cpu f32[32, 64]"
+      # t294 = ltorch.reshape(t293, (2, 16, 64))  # t294: "cpu f32[2, 16, 64]"
+        # t294 = prims.reshape(t293, (2, 16, 64))  # t294: "cpu f32[2, 16, 64]"
+  del t_feed_forward_w1_weight
+  t342 = torch.add(t320, t294)  # t342: "cpu f32[2, 16, 64]"
+    # t342 = ltorch.add(t320, t294, alpha=1)  # t342: "cpu f32[2, 16, 64]"
+      # t342 = prims.add(t320, t294)  # t342: "cpu f32[2, 16, 64]"
+  del t320, t294
+  t295 = torchex.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
+    # t295 = prims.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
+  del t341
+  t297 = torchex.transpose(t295, (1, 0))  # t297: "cpu f32[172, 32]"
+    # t297 = prims.transpose(t295, (1, 0))  # t297: "cpu f32[172, 32]"
+  del t295
+  t298 = torchex.matmul(t297, t322)  # t298: "cpu f32[172, 64]"
+    # t298 = prims.matmul(t297, t322)  # t298: "cpu f32[172, 64]"
+  del t297, t322
+  t74 = torchex.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
+    # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
+  del t_ffn_norm_weight
+  t288 = torch.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
+    # t288 = ltorch.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
+      # t288 = prims.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
+  del t74
+  t289 = torch.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
+    # t289 = ltorch.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
+      # t289 = prims.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
+  del t342, t73
+  t285 = torchex.sum(t289, (0, 1))  # t285: "cpu f32[64]"
+    # t285 = prims.sum(t289, (0, 1))  # t285: "cpu f32[64]"
+  del t289
+  t72 = torchex.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
+    # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
+  t281 = torch.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
+    # t281 = ltorch.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
+      # t281 = prims.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
+  del t72
+  t343 = torch.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
+    # t343 = ltorch.add(t340, t281, alpha=1)  # t343: "cpu f32[2, 16, 64]"
+      # t343 = prims.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
+  del t340, t281
+  t282 = torch.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
+    # t282 = ltorch.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
+      # t282 = prims.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
+  del t288
+  t277 = torchex.sum(t282, (2,))  # t277: "cpu f32[2, 16]"
+    # t277 = prims.sum(t282, (2,))  # t277: "cpu f32[2, 16]"
+  del t282
+  t278 = torchex.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
+    # t278 = prims.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
+  del t277
+  t271 = torch.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
+    # t271 = ltorch.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
+      # t271 = prims.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
+  t272 = torch.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
+    # t272 = ltorch.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
+      # t272 = prims.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
+  del t271, t71
+  t273 = torch.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
+    # t273 = ltorch.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
+      # t273 = prims.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
+  del t278, t272
+  t274 = torch.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
+    # t274 = ltorch.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
+      # t274 = prims.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
+  del t273
+  t266 = torchex.sum(t274, (2,))  # t266: "cpu f32[2, 16]"
+    # t266 = prims.sum(t274, (2,))  # t266: "cpu f32[2, 16]"
+  del t274
+  t263 = torch.true_divide(t266, 64.0)  # t263: "cpu f32[2, 16]"
+    # t263 = ltorch.true_divide(t266, 64.0)  # t263: "cpu f32[2, 16]"
+      # t263 = prims.div(t266, 64.0)  # t263: "cpu f32[2, 16]"
+  del t266
+  t260 = torchex.broadcast_in_dim(t263, [2, 16, 64], (0, 1))  # t260: "cpu f32[2, 16, 64]"
+    # t260 = prims.broadcast_in_dim(t263, [2, 16, 64], (0, 1))  # t260: "cpu f32[2, 16, 64]"
+  del t263
+  t255 = torch.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
+    # t255 = ltorch.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
+      # t255 = prims.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
+  del t65
+  t256 = torch.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
+    # t256 = ltorch.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
+      # t256 = prims.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
+  del t260, t255
+  t257 = torch.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
+    # t257 = ltorch.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
+      # t257 = prims.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
+  del t256
+  t344 = torch.add(t343, t257)  # t344: "cpu f32[2, 16, 64]"
+    # t344 = ltorch.add(t343, t257, alpha=1)  # t344: "cpu f32[2, 16, 64]"
+      # t344 = prims.add(t343, t257)  # t344: "cpu f32[2, 16, 64]"
+  del t343, t257
+  t246 = torch.matmul(t344, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
+    # t246 = ltorch.matmul(t344, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
+      # t244 = ltorch.reshape(t344, (32, 64))  # t244: "cpu f32[32, 64]"
+        # t244 = prims.reshape(t344, (32, 64))  # t244: "cpu f32[32, 64]"
+      # t245 = prims.matmul(t244, t_attention_wo_weight)  # t245: "cpu f32[32, 64]"
+      # t246 = ltorch.reshape(t245, (2, 16, 64))  # t246: "cpu f32[2, 16, 64]"
+        # t246 = prims.reshape(t245, (2, 16, 64))  # t246: "cpu f32[2, 16, 64]"
+  del t_attention_wo_weight
+  t247 = torchex.reshape(t344, (32, 64))  # t247: "cpu f32[32, 64]"
+    # t247 = prims.reshape(t344, (32, 64))  # t247: "cpu f32[32, 64]"
+  del t344
+  t248 = torchex.reshape(t63, (32, 64))  # t248: "cpu f32[32, 64]"
+    # t248 = prims.reshape(t63, (32, 64))  # t248: "cpu f32[32, 64]"
+  del t63
+  t249 = torchex.transpose(t247, (1, 0))  # t249: "cpu f32[64, 32]"
+    # t249 = prims.transpose(t247, (1, 0))  # t249: "cpu f32[64, 32]"
+  del t247
+  t250 = torchex.matmul(t249, t248)  # t250: "cpu f32[64, 64]"
+    # t250 = prims.matmul(t249, t248)  # t250: "cpu f32[64, 64]"
+  del t249, t248
+  t241 = torchex.reshape(t246, (2, 16, 8, 8))  # t241: "cpu f32[2, 16, 8, 8]"
+    # t241 = prims.reshape(t246, (2, 16, 8, 8))  # t241: "cpu f32[2, 16, 8, 8]"
+  del t246
+  t238 = torchex.transpose(t241, (0, 2, 1, 3))  # t238: "cpu f32[2, 8, 16, 8]"
+    # t238 = prims.transpose(t241, (0, 2, 1, 3))  # t238: "cpu f32[2, 8, 16, 8]"
+  del t241
+  t232 = torchex.transpose(t44, (0, 1, 3, 2))  # t232: "cpu f32[2, 8, 8, 16]"
+    # t232 = prims.transpose(t44, (0, 1, 3, 2))  # t232: "cpu f32[2, 8, 8, 16]"
+  del t44
+  t233 = torch.matmul(t238, t232)  # t233: "cpu f32[2, 8, 16, 16]"
+    # t233 = ltorch.matmul(t238, t232)  # t233: "cpu f32[2, 8, 16, 16]"
+      # t233 = prims.matmul(t238, t232)  # t233: "cpu f32[2, 8, 16, 16]"
+  del t232
+  t234 = torchex.transpose(t60, (0, 1, 3, 2))  # t234: "cpu f32[2, 8, 16, 16]"
+    # t234 = prims.transpose(t60, (0, 1, 3, 2))  # t234: "cpu f32[2, 8, 16, 16]"
+  t235 = torch.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
+    # t235 = ltorch.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
+      # t235 = prims.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
+  del t234, t238
+  t224 = torch.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
+    # t224 = ltorch.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
+      # t224 = prims.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
+  t226 = torch.sum(t224, (-1,), True)  # t226: "cpu f32[2, 8, 16, 1]"
+    # t226 = ltorch.sum(t224, (-1,), True, dtype=None)  # t226: "cpu f32[2, 8, 16, 1]"
+      # t225 = prims.sum(t224, (3,))  # t225: "cpu f32[2, 8, 16]"
+      # t226 = prims.broadcast_in_dim(t225, [2, 8, 16, 1], (0, 1, 2))  # t226: "cpu f32[2, 8, 16, 1]"
+  del t224
+  t228 = torch.sub(t233, t226)  # t228: "cpu f32[2, 8, 16, 16]"
+    # t228 = ltorch.sub(t233, t226, alpha=1)  # t228: "cpu f32[2, 8, 16, 16]"
+      # t227 = prims.broadcast_in_dim(t226, [2, 8, 16, 16], (0, 1, 2, 3))  # t227: "cpu f32[2, 8, 16, 16]"
+      # t228 = prims.sub(t233, t227)  # t228: "cpu f32[2, 8, 16, 16]"
+  del t233, t226
+  t229 = torch.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
+    # t229 = ltorch.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
+      # t229 = prims.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
+  del t60, t228
+  t50 = torchex.broadcast_in_dim(t49, [2, 8, 16, 16], (2, 3))  # t50: "cpu b8[2, 8, 16, 16]"
+    # t50 = prims.broadcast_in_dim(t49, [2, 8, 16, 16], (2, 3))  # t50: "cpu b8[2, 8, 16, 16]"
+  del t49
+  t213 = torch.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
+    # t213 = ltorch.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
+      # t213 = prims.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
+  del t50, t229
+  t210 = torch.true_divide(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
+    # t210 = ltorch.true_divide(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
+      # t210 = prims.div(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
+  del t213
+  t204 = torchex.transpose(t45, (0, 1, 3, 2))  # t204: "cpu f32[2, 8, 16, 8]"
+    # t204 = prims.transpose(t45, (0, 1, 3, 2))  # t204: "cpu f32[2, 8, 16, 8]"
+  del t45
+  t205 = torch.matmul(t210, t204)  # t205: "cpu f32[2, 8, 16, 8]"
+    # t205 = ltorch.matmul(t210, t204)  # t205: "cpu f32[2, 8, 16, 8]"
+      # t205 = prims.matmul(t210, t204)  # t205: "cpu f32[2, 8, 16, 8]"
+  del t204
+  t206 = torchex.transpose(t29, (0, 1, 3, 2))  # t206: "cpu f32[2, 8, 8, 16]"
+    # t206 = prims.transpose(t29, (0, 1, 3, 2))  # t206: "cpu f32[2, 8, 8, 16]"
+  del t29
+  t207 = torch.matmul(t206, t210)  # t207: "cpu f32[2, 8, 8, 16]"
+    # t207 = ltorch.matmul(t206, t210)  # t207: "cpu f32[2, 8, 8, 16]"
+      # t207 = prims.matmul(t206, t210)  # t207: "cpu f32[2, 8, 8, 16]"
+  del t206, t210
+  t201 = torchex.transpose(t207, (0, 1, 3, 2))  # t201: "cpu f32[2, 8, 16, 8]"
+    # t201 = prims.transpose(t207, (0, 1, 3, 2))  # t201: "cpu f32[2, 8, 16, 8]"
+  del t207
+  t198 = torchex.reshape(t235, (2, 2, 4, 16, 8))  # t198: "cpu f32[2, 2, 4, 16, 8]"
+    # t198 = prims.reshape(t235, (2, 2, 4, 16, 8))  # t198: "cpu f32[2, 2, 4, 16, 8]"
+  del t235
+  t194 = torchex.sum(t198, (2,))  # t194: "cpu f32[2, 2, 16, 8]"
+    # t194 = prims.sum(t198, (2,))  # t194: "cpu f32[2, 2, 16, 8]"
+  del t198
+  t195 = torchex.reshape(t194, (2, 2, 1, 16, 8))  # t195: "cpu f32[2, 2, 1, 16, 8]"
+    # t195 = prims.reshape(t194, (2, 2, 1, 16, 8))  # t195: "cpu f32[2, 2, 1, 16, 8]"
+  del t194
+  t191 = torchex.sum(t195, (2,))  # t191: "cpu f32[2, 2, 16, 8]"
+    # t191 = prims.sum(t195, (2,))  # t191: "cpu f32[2, 2, 16, 8]"
+  del t195
+  t188 = torchex.reshape(t201, (2, 2, 4, 16, 8))  # t188: "cpu f32[2, 2, 4, 16, 8]"
+    # t188 = prims.reshape(t201, (2, 2, 4, 16, 8))  # t188: "cpu f32[2, 2, 4, 16, 8]"
+  del t201
+  t184 = torchex.sum(t188, (2,))  # t184: "cpu f32[2, 2, 16, 8]"
+    # t184 = prims.sum(t188, (2,))  # t184: "cpu f32[2, 2, 16, 8]"
+  del t188
+  t185 = torchex.reshape(t184, (2, 2, 1, 16, 8))  # t185: "cpu f32[2, 2, 1, 16, 8]"
+    # t185 = prims.reshape(t184, (2, 2, 1, 16, 8))  # t185: "cpu f32[2, 2, 1, 16, 8]"
+  del t184
+  t181 = torchex.sum(t185, (2,))  # t181: "cpu f32[2, 2, 16, 8]"
+    # t181 = prims.sum(t185, (2,))  # t181: "cpu f32[2, 2, 16, 8]"
+  del t185
+  t36 = torchex.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
+    # t36 = prims.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
+  t176 = torch.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
+    # t176 = ltorch.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
+      # t176 = prims.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
+  del t36
+  t172 = torchex.slice_prim(t176, [0, 0, 0, 0], [2, 2, 16, 4], [1, 1, 1, 1])  # t172: "cpu f32[2, 2, 16, 4]"
+    # t172 = prims.slice_prim(t176, [0, 0, 0, 0], [2, 2, 16, 4], [1, 1, 1, 1])  # t172: "cpu f32[2, 2, 16, 4]"
+  t173 = torchex.slice_prim(t176, [0, 0, 0, 4], [2, 2, 16, 8], [1, 1, 1, 1])  # t173: "cpu f32[2, 2, 16, 4]"
+    # t173 = prims.slice_prim(t176, [0, 0, 0, 4], [2, 2, 16, 8], [1, 1, 1, 1])  # t173: "cpu f32[2, 2, 16, 4]"
+  del t176
+  t169 = torchex.pad(t173, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t169: "cpu f32[2, 2, 16, 8]"
+    # t169 = prims.pad(t173, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t169: "cpu f32[2, 2, 16, 8]"
+  del t173
+  t166 = torch.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
+    # t166 = ltorch.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
+      # t166 = prims.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
+  del t172
+  t163 = torchex.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
+    # t163 = prims.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
+  del t166
+  t345 = torch.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
+    # t345 = ltorch.add(t169, t163, alpha=1)  # t345: "cpu f32[2, 2, 16, 8]"
+      # t345 = prims.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
+  del t169, t163
+  t30 = torchex.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
+    # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
+  t160 = torch.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
+    # t160 = ltorch.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
+      # t160 = prims.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
+  del t181, t30
+  t346 = torch.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
+    # t346 = ltorch.add(t345, t160, alpha=1)  # t346: "cpu f32[2, 2, 16, 8]"
+      # t346 = prims.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
+  del t345, t160
+  t27 = torchex.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
+    # t27 = prims.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
+  del t20
+  t155 = torch.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
+    # t155 = ltorch.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
+      # t155 = prims.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
+  del t27
+  t151 = torchex.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
+    # t151 = prims.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
+  t152 = torchex.slice_prim(t155, [0, 0, 0, 4], [2, 8, 16, 8], [1, 1, 1, 1])  # t152: "cpu f32[2, 8, 16, 4]"
+    # t152 = prims.slice_prim(t155, [0, 0, 0, 4], [2, 8, 16, 8], [1, 1, 1, 1])  # t152: "cpu f32[2, 8, 16, 4]"
+  del t155
+  t148 = torchex.pad(t152, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t148: "cpu f32[2, 8, 16, 8]"
+    # t148 = prims.pad(t152, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t148: "cpu f32[2, 8, 16, 8]"
+  del t152
+  t145 = torch.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
+    # t145 = ltorch.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
+      # t145 = prims.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
+  del t151
+  t142 = torchex.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
+    # t142 = prims.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
+  del t145
+  t347 = torch.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
+    # t347 = ltorch.add(t148, t142, alpha=1)  # t347: "cpu f32[2, 8, 16, 8]"
+      # t347 = prims.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
+  del t148, t142
+  t21 = torchex.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
+    # t21 = prims.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
+  del t19
+  t139 = torch.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
+    # t139 = ltorch.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
+      # t139 = prims.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
+  del t205, t21
+  t348 = torch.add(t347, t139)  # t348: "cpu f32[2, 8, 16, 8]"
+    # t348 = ltorch.add(t347, t139, alpha=1)  # t348: "cpu f32[2, 8, 16, 8]"
+      # t348 = prims.add(t347, t139)  # t348: "cpu f32[2, 8, 16, 8]"
+  del t347, t139
+  t136 = torchex.transpose(t191, (0, 2, 1, 3))  # t136: "cpu f32[2, 16, 2, 8]"
+    # t136 = prims.transpose(t191, (0, 2, 1, 3))  # t136: "cpu f32[2, 16, 2, 8]"
+  del t191
+  t133 = torchex.reshape(t136, (2, 16, 16))  # t133: "cpu f32[2, 16, 16]"
+    # t133 = prims.reshape(t136, (2, 16, 16))  # t133: "cpu f32[2, 16, 16]"
+  del t136
+  t126 = torch.matmul(t133, t_attention_wv_weight)  # t126: "cpu f32[2, 16, 64]"
+    # t126 = ltorch.matmul(t133, t_attention_wv_weight)  # t126: "cpu f32[2, 16, 64]"
+      # t124 = ltorch.reshape(t133, (32, 16))  # t124: "cpu f32[32, 16]"
+        # t124 = prims.reshape(t133, (32, 16))  # t124: "cpu f32[32, 16]"
+      # t125 = prims.matmul(t124, t_attention_wv_weight)  # t125: "cpu f32[32, 64]"
+      # t126 = ltorch.reshape(t125, (2, 16, 64))  # t126: "cpu f32[2, 16, 64]"
+        # t126 = prims.reshape(t125, (2, 16, 64))  # t126: "cpu f32[2, 16, 64]"
+  del t_attention_wv_weight
+  t127 = torchex.reshape(t133, (32, 16))  # t127: "cpu f32[32, 16]"
+    # t127 = prims.reshape(t133, (32, 16))  # t127: "cpu f32[32, 16]"
+  del t133
+  t128 = torchex.reshape(t9, (32, 64))  # t128: "cpu f32[32, 64]"
+    # t128 = prims.reshape(t9, (32, 64))  # t128: "cpu f32[32, 64]"
+  del t9
+  t129 = torchex.transpose(t127, (1, 0))  # t129: "cpu f32[16, 32]"
+    # t129 = prims.transpose(t127, (1, 0))  # t129: "cpu f32[16, 32]"
+  del t127
+  t130 = torchex.matmul(t129, t128)  # t130: "cpu f32[16, 64]"
+    # t130 = prims.matmul(t129, t128)  # t130: "cpu f32[16, 64]"
+  del t129
+  t121 = torchex.transpose(t346, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
+    # t121 = prims.transpose(t346, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
+  del t346
+  t118 = torchex.reshape(t121, (2, 16, 16))  # t118: "cpu f32[2, 16, 16]"
+    # t118 = prims.reshape(t121, (2, 16, 16))  # t118: "cpu f32[2, 16, 16]"
+  del t121
+  t111 = torch.matmul(t118, t_attention_wk_weight)  # t111: "cpu f32[2, 16, 64]"
+    # t111 = ltorch.matmul(t118, t_attention_wk_weight)  # t111: "cpu f32[2, 16, 64]"
+      # t109 = ltorch.reshape(t118, (32, 16))  # t109: "cpu f32[32, 16]"
+        # t109 = prims.reshape(t118, (32, 16))  # t109: "cpu f32[32, 16]"
+      # t110 = prims.matmul(t109, t_attention_wk_weight)  # t110: "cpu f32[32, 64]"
+      # t111 = ltorch.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
+        # t111 = prims.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
+  del t_attention_wk_weight
+  t349 = torch.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
+    # t349 = ltorch.add(t126, t111, alpha=1)  # t349: "cpu f32[2, 16, 64]"
+      # t349 = prims.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
+  del t126, t111
+  t112 = torchex.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
+    # t112 = prims.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
+  del t118
+  t114 = torchex.transpose(t112, (1, 0))  # t114: "cpu f32[16, 32]"
+    # t114 = prims.transpose(t112, (1, 0))  # t114: "cpu f32[16, 32]"
+  del t112
+  t115 = torchex.matmul(t114, t128)  # t115: "cpu f32[16, 64]"
+    # t115 = prims.matmul(t114, t128)  # t115: "cpu f32[16, 64]"
+  del t114
+  t106 = torchex.transpose(t348, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
+    # t106 = prims.transpose(t348, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
+  del t348
+  t103 = torchex.reshape(t106, (2, 16, 64))  # t103: "cpu f32[2, 16, 64]"
+    # t103 = prims.reshape(t106, (2, 16, 64))  # t103: "cpu f32[2, 16, 64]"
+  del t106
+  t96 = torch.matmul(t103, t_attention_wq_weight)  # t96: "cpu f32[2, 16, 64]"
+    # t96 = ltorch.matmul(t103, t_attention_wq_weight)  # t96: "cpu f32[2, 16, 64]"
+      # t94 = ltorch.reshape(t103, (32, 64))  # t94: "cpu f32[32, 64]"
+        # t94 = prims.reshape(t103, (32, 64))  # t94: "cpu f32[32, 64]"
+      # t95 = prims.matmul(t94, t_attention_wq_weight)  # t95: "cpu f32[32, 64]"
+      # t96 = ltorch.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
+        # t96 = prims.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
+  del t_attention_wq_weight
+  t350 = torch.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
+    # t350 = ltorch.add(t349, t96, alpha=1)  # t350: "cpu f32[2, 16, 64]"
+      # t350 = prims.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
+  del t349, t96
+  t97 = torchex.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
+    # t97 = prims.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
+  del t103
+  t99 = torchex.transpose(t97, (1, 0))  # t99: "cpu f32[64, 32]"
+    # t99 = prims.transpose(t97, (1, 0))  # t99: "cpu f32[64, 32]"
+  del t97
+  t100 = torchex.matmul(t99, t128)  # t100: "cpu f32[64, 64]"
+    # t100 = prims.matmul(t99, t128)  # t100: "cpu f32[64, 64]"
+  del t99, t128
+  t91 = torch.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
+    # t91 = ltorch.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
+      # t91 = prims.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
+  del t350, t7
+  t88 = torchex.sum(t91, (0, 1))  # t88: "cpu f32[64]"
+    # t88 = prims.sum(t91, (0, 1))  # t88: "cpu f32[64]"
+  del t91
+  return (None, t88, t100, t115, t130, t250, t285, t298, t337, t324, None, None, None)
