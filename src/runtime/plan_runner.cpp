@@ -150,8 +150,9 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
 }
 
 void check_plan_version(const json& plan, const std::string& where) {
+  // Only a plan that names another version is refused here; a missing one is the schema's to report.
   json version = plan.is_object() ? plan.value("version", json()) : json();
-  if (version != json(kPlanFormatVersion))
+  if (version.is_number_integer() && version != json(kPlanFormatVersion))
     throw LoadError(where + ": /version: plan format version " + version.dump() + " is not supported (this thundercc reads version " +
                     std::to_string(kPlanFormatVersion) + "); compile the trace again with thundercc compile");
 }
