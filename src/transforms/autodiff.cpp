@@ -42,7 +42,11 @@ bool is_marker(const BoundSymbol& b) { return b.sym == &get_grad_symbol() || b.s
 
 struct Rules {
   std::unordered_map<std::string, GradTransform> joint;
-  std::unordered_map<std::string, AugmentedForward> augmented_forward;
+  struct Augmented {
+    AugmentedForward forward;
+    Checker applies;  // empty: every call
+  };
+  std::unordered_map<std::string, Augmented> augmented_forward;
   std::unordered_map<std::string, BackwardRule> backward;
 };
 
@@ -117,7 +121,8 @@ class GradTransformer {
     if (auto it = r.joint.find(b.sym->id); it != r.joint.end()) return it->second;
     auto fwd = r.augmented_forward.find(b.sym->id);
     auto bwd = r.backward.find(b.sym->id);
-    if (fwd != r.augmented_forward.end() && bwd != r.backward.end()) return joint_from_pair(fwd->second, bwd->second);
+    if (fwd != r.augmented_forward.end() && bwd != r.backward.end() && (!fwd->second.applies || fwd->second.applies(args)))
+      return joint_from_pair(fwd->second.forward, bwd->second);
     return nullptr;
   }
 
@@ -296,8 +301,8 @@ void put_grads(const Values& inputs, const Values& grads) {
 }
 
 void register_grad(std::string_view symbol_id, GradTransform rule) { rule_table().joint[canonical_id(symbol_id)] = std::move(rule); }
-void register_augmented_forward(std::string_view symbol_id, AugmentedForward forward) {
-  rule_table().augmented_forward[canonical_id(symbol_id)] = std::move(forward);
+void register_augmented_forward(std::string_view symbol_id, AugmentedForward forward, Checker applies) {
+  rule_table().augmented_forward[canonical_id(symbol_id)] = {std::move(forward), std::move(applies)};
 }
 void register_backward(std::string_view symbol_id, BackwardRule backward) {
   rule_table().backward[canonical_id(symbol_id)] = std::move(backward);

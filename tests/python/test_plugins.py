@@ -135,6 +135,49 @@ def test_seed_004_xentropy_backward_matches_autograd(tmp_path, thundercc):
     run_plan(thundercc, tmp_path / "fwd_bwd.plan.json", "xentropy", tmp_path / "fwd_bwd.inputs.pt", tmp_path / "fwd_bwd.expected.pt")
 
 
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_seed_004_cross_entropy_custom_forward_and_backward(tmp_path, thundercc, reduction, smoothing):
+    """Seed 004: with the xentropy plugin loaded, the training step of cross_entropy runs the
+    plugin's augmented forward (xentropy_forward) and backward (xentropy_backward); the losses and
+    the logits' gradient match autograd."""
+    torch.manual_seed(0)
+    logits = torch.randn(64, 1000, dtype=torch.float64, requires_grad=True)
+    labels = torch.randint(0, 1000, (64,))
+    labels[::7] = -1
+
+    def loss(logits, labels):
+        return F.cross_entropy(logits, labels, reduction=reduction, ignore_index=-1, label_smoothing=smoothing)
+    trace = save_case(tmp_path, "xe", loss, (logits, labels))
+    out = loss(logits, labels)
+    cotangent = torch.randn_like(out)
+    (grad,) = torch.autograd.grad(out, logits, cotangent)
+    torch.save((cotangent,), tmp_path / "xe.cotangents.pt")
+    torch.save((grad,), tmp_path / "xe.grads.pt")
+
+    compile_trace(thundercc, trace, tmp_path, "xentropy", "apex_xentropy,torch")
+    forward = (tmp_path / "xe.forward.trace.py").read_text()
+    backward = (tmp_path / "xe.backward.trace.py").read_text()
+    assert "xentropy_forward(logits, labels, None, None, -1, None, 'none'," in forward
+    assert "xentropy_backward(" in backward and "log_softmax" not in forward + backward
+    if smoothing == 0.0:
+        for part, text in (("forward", forward), ("backward", backward)):
+            assert text == (GOLDEN / f"xentropy_{reduction}.{part}.trace.py").read_text()
+    result = thundercc("run", tmp_path / "xe.plan.json", "--plugin", plugin("xentropy"), "--inputs", tmp_path / "xe.inputs.pt",
+                       "--expect", tmp_path / "xe.expected.pt", "--cotangents", tmp_path / "xe.cotangents.pt",
+                       "--expect-grads", tmp_path / "xe.grads.pt")
+    assert "gradients match" in result.stdout
+
+
+def test_seed_004_cross_entropy_outside_the_checker_differentiates_the_decomposition(tmp_path, thundercc):
+    """Class weights are outside what the plugin's rule accepts: the decomposition is differentiated."""
+    logits = torch.randn(8, 5, dtype=torch.float64, requires_grad=True)
+    weight = torch.rand(5, dtype=torch.float64)
+    trace = save_case(tmp_path, "xw", lambda a, t, w: F.cross_entropy(a, t, weight=w), (logits, torch.randint(0, 5, (8,)), weight))
+    compile_trace(thundercc, trace, tmp_path, "xentropy", "apex_xentropy,torch")
+    assert "xentropy" not in (tmp_path / "xw.forward.trace.py").read_text() + (tmp_path / "xw.backward.trace.py").read_text()
+
+
 @pytest.mark.parametrize("with_multimul", [False, True])
 def test_seed_001_grad(tmp_path, thundercc, with_multimul):
     """Seed 001's `grad` of a * b: with the torch executor, two muls by the seeded ones; with myex,

@@ -4,6 +4,10 @@
 //    2-D float logits on the CPU, no class weights.
 //  - `xentropy_forward` and `xentropy_backward` are operators with meta functions (seed 004): the
 //    per-row losses with the rows' log-sum-exp, and the gradient of the logits from them.
+//  - Seed 004's custom forward and backward of cross_entropy: an augmented forward records
+//    xentropy_forward (then the reduction) and saves the logits, targets and log-sum-exp; the
+//    backward records xentropy_backward. They apply to the calls the checker accepts; other
+//    calls are differentiated through cross_entropy's decomposition.
 // The CPU kernels make one pass over each row and run rows in parallel; xentropy_cuda.cu holds
 // the same kernels for CUDA.
 #include <ATen/ATen.h>
@@ -12,8 +16,10 @@
 #include <cmath>
 
 #include "thundercc/errors.h"
+#include "thundercc/langs/torch.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/transforms/autodiff.h"
 
 using namespace thundercc;
 
@@ -140,6 +146,39 @@ THUNDERCC_PLUGIN {
   const Symbol& backward = ex.register_operator(
       "xentropy_backward", "grad, logits, labels, max_log_sum_exp, smoothing, ignore_index=-100",
       [](const Args& x) -> Value { return Tensor::like(x.tensor("logits")); }, {.is_like = false});
+
+  register_augmented_forward(
+      "torch.nn.functional.cross_entropy",
+      [&forward](const Args& x) -> std::pair<Value, Values> {
+        const Tensor& logits = x.tensor("a");
+        const Value& target = x["target"];
+        const Value& ignore_index = x["ignore_index"];
+        const std::string& reduction = x["reduction"].as_string();
+        Value rows = call(forward, {logits, target, Value(), Value(), ignore_index, Value(), std::string("none"), x["label_smoothing"]});
+        Tensor losses = rows.items()[0].as_tensor(), max_log_sum_exp = rows.items()[1].as_tensor();
+        Value primal = losses, count;  // count: the targets not ignored, which "mean" divides by
+        if (reduction == "sum") {
+          primal = ltorch::sum(losses);
+        } else if (reduction == "mean") {
+          Tensor total = ltorch::sum(losses);
+          Tensor counted = ltorch::sum(ltorch::ne(target, ignore_index));
+          primal = total / counted;
+          count = counted;
+        }
+        return {primal, {logits, target, max_log_sum_exp, x["reduction"], x["label_smoothing"], ignore_index, count}};
+      },
+      apex_xentropy_checker);
+  register_backward("torch.nn.functional.cross_entropy", [&backward](const Values& saved, const Values& cotangents) -> Values {
+    const Tensor& logits = saved[0].as_tensor();
+    const std::string& reduction = saved[3].as_string();
+    Tensor grad = cotangents[0].as_tensor();
+    if (reduction == "mean") grad = ltorch::true_divide(grad, saved[6]);
+    if (reduction != "none") grad = ltorch::expand(grad, {logits.shape()[0]});
+    Value grad_logits = call(backward, {grad, logits, saved[1], saved[2], saved[4], saved[5]});
+    Values grads(8);  // one per parameter of cross_entropy; only the logits get one
+    grads[0] = grad_logits;
+    return grads;
+  });
 
   if (auto* kernels = registrar.kernels()) {
     kernels->add("apex_xentropy:apex_xentropy", apex_xentropy);

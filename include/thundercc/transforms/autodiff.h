@@ -15,7 +15,8 @@
 //
 // The pair style (seed 004): an augmented forward returns (primal, saved_for_backward) and a
 // backward takes (saved_for_backward, cotangents) and returns one gradient per parameter of the
-// symbol (None where there is none).
+// symbol (None where there is none). A pair may say when it applies (a checker on the call, as
+// executors' checkers are); other calls fall back to the next rule.
 //
 // Which rule differentiates a bound symbol: the grad_transform of the first executor in the list
 // that would run it (seed 001), else the registered joint rule, else the registered pair, else,
@@ -39,7 +40,7 @@ void put_grads(const Values& inputs, const Values& grads);
 void register_grad(std::string_view symbol_id, GradTransform rule);
 using AugmentedForward = std::function<std::pair<Value, Values>(const Args&)>;          // (primal, saved)
 using BackwardRule = std::function<Values(const Values& saved, const Values& cotangents)>;  // per parameter
-void register_augmented_forward(std::string_view symbol_id, AugmentedForward forward);
+void register_augmented_forward(std::string_view symbol_id, AugmentedForward forward, Checker applies = nullptr);
 void register_backward(std::string_view symbol_id, BackwardRule backward);
 
 // Whether a registered rule (either style) differentiates this symbol directly.
