@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(cmake ninja-build ccache g++ nlohmann-json3-dev libcli11-dev libspdlog-dev catch2
+PACKAGES=(cmake ninja-build ccache g++ clang nlohmann-json3-dev libcli11-dev libspdlog-dev catch2
           libvalijson-dev libtorch-dev python3-torch python3-pytest)
 missing=()
 for p in "${PACKAGES[@]}"; do

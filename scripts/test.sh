@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 BUILD_DIR=${BUILD_DIR:-build}
 ctest --test-dir "$BUILD_DIR" --output-on-failure
+# The printed traces and plans must not depend on the C++ compiler (GCC here, Clang there).
+scripts/check_clang_goldens.sh

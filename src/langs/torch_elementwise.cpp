@@ -231,7 +231,8 @@ void register_elementwise(SymbolTable& t) {
     check(approximate == "tanh", [&] { return str("gelu does not support the approximate='", approximate, "' argument"); }, "ValueError");
     Tensor a_cube = a * a * a;
     Tensor inner = std::sqrt(2.0 / M_PI) * (a + 0.044715 * a_cube);
-    return 0.5 * a * (1.0 + tanh(inner));
+    Tensor half_a = 0.5 * a;
+    return half_a * (1.0 + tanh(inner));
   }});
   define(t, {{"torch.nn.functional.silu"}, "a, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

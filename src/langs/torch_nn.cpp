@@ -30,7 +30,8 @@ Tensor matmul_impl(const Tensor& a, const Tensor& b) {
     s.insert(s.end(), t.shape().end() - 2, t.shape().end());
     return t.shape() == s ? t : expand(t, s);
   };
-  return prims::matmul(with_batch(a), with_batch(b));
+  Tensor a_batched = with_batch(a);
+  return prims::matmul(a_batched, with_batch(b));
 }
 
 std::vector<int64_t> pair(const Value& v, const char* what) {
@@ -74,7 +75,8 @@ Tensor reduce_loss(const Tensor& loss, const Tensor& denominator, const std::str
   if (reduction == "none") return loss;
   if (reduction == "sum") return sum(loss);
   check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
-  return sum(loss) / sum(denominator);
+  Tensor total = sum(loss);
+  return total / sum(denominator);
 }
 
 Tensor cross_entropy_impl(const Args& x) {

@@ -62,6 +62,12 @@ int64_t reduced_numel(const Tensor& a, const Dims& dims) {
   return n;
 }
 
+// g * scale * exp(exponent), recorded in that order.
+Tensor scaled_by_exp(const Tensor& g, double scale, const Tensor& exponent) {
+  Tensor scaled = g * scale;
+  return scaled * ltorch::exp(exponent);
+}
+
 using UnaryDerivative = std::function<Tensor(const Tensor& a, const Tensor& out, const Tensor& g)>;
 
 void unary(const char* name, UnaryDerivative da) {
@@ -103,10 +109,10 @@ void register_elementwise_rules() {
   unary("atanh", [](auto& a, auto&, auto& g) { return g / (1.0 - a * a); });
   unary("cos", [](auto& a, auto&, auto& g) { return -(g * prims::sin(a)); });
   unary("cosh", [](auto& a, auto&, auto& g) { return g * prims::sinh(a); });
-  unary("erf", [=](auto& a, auto&, auto& g) { return g * (2.0 / sqrt_pi) * ltorch::exp(-(a * a)); });
-  unary("erfc", [=](auto& a, auto&, auto& g) { return g * (-2.0 / sqrt_pi) * ltorch::exp(-(a * a)); });
-  unary("erfinv", [=](auto&, auto& out, auto& g) { return g * (sqrt_pi / 2.0) * ltorch::exp(out * out); });
-  unary("erfcinv", [=](auto&, auto& out, auto& g) { return g * (-sqrt_pi / 2.0) * ltorch::exp(out * out); });
+  unary("erf", [=](auto& a, auto&, auto& g) { return scaled_by_exp(g, 2.0 / sqrt_pi, -(a * a)); });
+  unary("erfc", [=](auto& a, auto&, auto& g) { return scaled_by_exp(g, -2.0 / sqrt_pi, -(a * a)); });
+  unary("erfinv", [=](auto&, auto& out, auto& g) { return scaled_by_exp(g, sqrt_pi / 2.0, out * out); });
+  unary("erfcinv", [=](auto&, auto& out, auto& g) { return scaled_by_exp(g, -sqrt_pi / 2.0, out * out); });
   unary("exp", [](auto&, auto& out, auto& g) { return g * out; });
   unary("exp2", [](auto&, auto& out, auto& g) { return g * out * std::numbers::ln2; });
   unary("expm1", [](auto&, auto& out, auto& g) { return g * (out + 1.0); });
@@ -115,9 +121,7 @@ void register_elementwise_rules() {
   unary("log10", [](auto& a, auto&, auto& g) { return g / (a * std::numbers::ln10); });
   unary("log1p", [](auto& a, auto&, auto& g) { return g / (a + 1.0); });
   unary("log2", [](auto& a, auto&, auto& g) { return g / (a * std::numbers::ln2); });
-  unary("ndtri", [](auto&, auto& out, auto& g) {
-    return g * std::sqrt(2 * std::numbers::pi) * ltorch::exp(out * out * 0.5);
-  });
+  unary("ndtri", [](auto&, auto& out, auto& g) { return scaled_by_exp(g, std::sqrt(2 * std::numbers::pi), out * out * 0.5); });
   unary("neg", [](auto&, auto&, auto& g) { return -g; });
   unary("reciprocal", [](auto&, auto& out, auto& g) { return -(g * out * out); });
   unary("rsqrt", [](auto&, auto& out, auto& g) { return g * (out * out * out) * -0.5; });
@@ -140,9 +144,15 @@ void register_elementwise_rules() {
          [=](auto& a, auto&, auto&, auto& g) { return ltorch::mul(g, t(a)); });
   binary("div", [](auto&, auto& b, auto&, auto& g) { return ltorch::true_divide(g, b); },
          [](auto&, auto& b, auto& out, auto& g) { return -ltorch::true_divide(g * out, b); });
-  binary("atan2",
-         [](auto& a, auto& b, auto&, auto& g) { return ltorch::true_divide(ltorch::mul(g, b), ltorch::add(ltorch::mul(a, a), ltorch::mul(b, b))); },
-         [](auto& a, auto& b, auto&, auto& g) { return -ltorch::true_divide(ltorch::mul(g, a), ltorch::add(ltorch::mul(a, a), ltorch::mul(b, b))); });
+  // atan2(a, b): b / (a^2 + b^2) and -a / (a^2 + b^2).
+  auto atan2_grad = [](const Value& a, const Value& b, const Value& numerator, const Tensor& g) {
+    Tensor scaled = ltorch::mul(g, numerator);
+    Tensor a2 = ltorch::mul(a, a);
+    Tensor b2 = ltorch::mul(b, b);
+    return ltorch::true_divide(scaled, ltorch::add(a2, b2));
+  };
+  binary("atan2", [=](auto& a, auto& b, auto&, auto& g) { return atan2_grad(a, b, b, g); },
+         [=](auto& a, auto& b, auto&, auto& g) { return -atan2_grad(a, b, a, g); });
   binary("fmod", [](auto&, auto&, auto&, auto& g) { return g; },
          [](auto& a, auto& b, auto&, auto& g) { return -(g * prims::trunc(ltorch::true_divide(a, b))); });
   binary("remainder", [](auto&, auto&, auto&, auto& g) { return g; },
@@ -153,7 +163,8 @@ void register_elementwise_rules() {
       const Value& self = first ? a : b;
       const Value& other = first ? b : a;
       Tensor wins = max ? ltorch::gt(self, other) : ltorch::lt(self, other);
-      Tensor half = ltorch::where(ltorch::eq(a, b), g * 0.5, 0.0);
+      Tensor tie = ltorch::eq(a, b);
+      Tensor half = ltorch::where(tie, g * 0.5, 0.0);
       return ltorch::where(wins, g, half);
     };
   };
@@ -168,12 +179,14 @@ void register_elementwise_rules() {
              return ltorch::mul(g * ltorch::pow(a, b_minus_1), b);
            }
            Tensor d = ltorch::mul(b, ltorch::pow(a, ltorch::sub(b, 1.0)));
-           return ltorch::where(ltorch::eq(b, 0.0), 0.0, g * d);
+           Tensor zero_exponent = ltorch::eq(b, 0.0);
+           return ltorch::where(zero_exponent, 0.0, g * d);
          },
          [](auto& a, auto&, auto& out, auto& g) -> Tensor {
            if (!a.is_tensor()) return a.as_float() == 0.0 ? ltorch::zeros_like(g) : g * out * std::log(a.as_float());
            Tensor d = out * ltorch::log(ltorch::where(ltorch::eq(a, 0.0), 1.0, a));
-           return ltorch::where(ltorch::eq(a, 0.0), 0.0, g * d);
+           Tensor zero_base = ltorch::eq(a, 0.0);
+           return ltorch::where(zero_base, 0.0, g * d);
          });
 
   register_grad("prims.where", [](const Args& x) -> Value {
@@ -335,7 +348,8 @@ void register_reduction_rules() {
     });
   auto var_grad = [](const Tensor& a, const Dims& dims, double correction, const Tensor& gv) {
     Tensor mean = unreduce(prims::sum(a, dims) / static_cast<double>(reduced_numel(a, dims)), a, dims);
-    return unreduce(gv, a, dims) * (a - mean) * (2.0 / (static_cast<double>(reduced_numel(a, dims)) - correction));
+    Tensor gv_full = unreduce(gv, a, dims);
+    return gv_full * (a - mean) * (2.0 / (static_cast<double>(reduced_numel(a, dims)) - correction));
   };
   register_grad("prims.var", [var_grad](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
@@ -393,7 +407,9 @@ void register_indexing_rules() {
     int64_t padding_idx = x.integer("padding_idx");
     if (padding_idx != -1) g = ltorch::where(ltorch::unsqueeze(ltorch::ne(indices, padding_idx), -1), g, 0.0);
     Tensor rows = prims::reshape(g, {indices.numel(), weight.shape()[1]});
-    put_grad(weight, prims::index_add(ltorch::zeros_like(weight), prims::reshape(indices, {indices.numel()}), rows, 0));
+    Tensor zeros = ltorch::zeros_like(weight);
+    Tensor flat_indices = prims::reshape(indices, {indices.numel()});
+    put_grad(weight, prims::index_add(zeros, flat_indices, rows, 0));
     return out;
   });
 }
@@ -439,7 +455,10 @@ void register_linear_algebra_rules() {
       if (a.requires_grad()) put_grad(a, ltorch::matmul(g, w));
       int64_t rows = a.ndim() <= 1 ? 1 : a.numel() / a.shape().back();
       Tensor g_rows = prims::reshape(g, {rows, w.shape()[0]});
-      if (w.requires_grad()) put_grad(w, prims::matmul(transpose_last(g_rows), prims::reshape(a, {rows, w.shape()[1]})));
+      if (w.requires_grad()) {
+        Tensor g_rows_t = transpose_last(g_rows);
+        put_grad(w, prims::matmul(g_rows_t, prims::reshape(a, {rows, w.shape()[1]})));
+      }
       if (wants_grad(x["bias"])) put_grad(x["bias"], g_rows.shape()[0] == 1 && g.ndim() == 1 ? g : prims::sum(g_rows, {0}));
       return out;
     });
@@ -474,7 +493,8 @@ void register_torch_rules() {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
     int64_t dim = x.integer("dim");
-    Tensor ga = g - ltorch::exp(out) * ltorch::sum(g, Dims{dim}, true);
+    Tensor probs = ltorch::exp(out);
+    Tensor ga = g - probs * ltorch::sum(g, Dims{dim}, true);
     put_grad(x["a"], ga.dtype() == x.tensor("a").dtype() ? ga : ltorch::to(ga, x.tensor("a").dtype()));
     return out;
   });
@@ -495,7 +515,8 @@ void register_torch_rules() {
     Tensor dxhat = x.is_none("weight") ? g_ : g_ * x.tensor("weight");
     Tensor mean_dxhat = ltorch::mean(dxhat, norm_dims, true);
     Tensor mean_dxhat_xhat = ltorch::mean(dxhat * xhat, norm_dims, true);
-    Tensor ga = rstd * (dxhat - mean_dxhat - xhat * mean_dxhat_xhat);
+    Tensor centered = dxhat - mean_dxhat;
+    Tensor ga = rstd * (centered - xhat * mean_dxhat_xhat);
     put_grad(a, ga.dtype() == a.dtype() ? ga : ltorch::to(ga, a.dtype()));
     auto param_grad = [&](const char* name, const Tensor& per_element) {
       if (!wants_grad(x[name])) return;

@@ -48,14 +48,14 @@ def backward_fn(saved_for_backward, cotangents):
   t187 = torchex.reshape(t192, (4, 10))  # t187: "cpu f32[4, 10]"
     # t187 = prims.reshape(t192, (4, 10))  # t187: "cpu f32[4, 10]"
   del t192
-  t188 = torchex.reshape(t45, (4, 32))  # t188: "cpu f32[4, 32]"
-    # t188 = prims.reshape(t45, (4, 32))  # t188: "cpu f32[4, 32]"
+  t188 = torchex.transpose(t187, (1, 0))  # t188: "cpu f32[10, 4]"
+    # t188 = prims.transpose(t187, (1, 0))  # t188: "cpu f32[10, 4]"
+  t189 = torchex.reshape(t45, (4, 32))  # t189: "cpu f32[4, 32]"
+    # t189 = prims.reshape(t45, (4, 32))  # t189: "cpu f32[4, 32]"
   del t45
-  t189 = torchex.transpose(t187, (1, 0))  # t189: "cpu f32[10, 4]"
-    # t189 = prims.transpose(t187, (1, 0))  # t189: "cpu f32[10, 4]"
-  t190 = torchex.matmul(t189, t188)  # t190: "cpu f32[10, 32]"
-    # t190 = prims.matmul(t189, t188)  # t190: "cpu f32[10, 32]"
-  del t189, t188
+  t190 = torchex.matmul(t188, t189)  # t190: "cpu f32[10, 32]"
+    # t190 = prims.matmul(t188, t189)  # t190: "cpu f32[10, 32]"
+  del t188, t189
   t191 = torchex.sum(t187, (0,))  # t191: "cpu f32[10]"
     # t191 = prims.sum(t187, (0,))  # t191: "cpu f32[10]"
   del t187

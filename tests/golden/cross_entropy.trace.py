@@ -51,11 +51,11 @@ def fun(logits, labels):
           # t20 = prims.where(t13, t18, 0.0)  # t20: "cpu f32[2048]"
         # t21 = ltorch.where(t13, t19, 0.0)  # t21: "cpu f32[2048]"
           # t21 = prims.where(t13, t19, 0.0)  # t21: "cpu f32[2048]"
-        # t22 = ltorch.sum(t21, None, False, dtype=None)  # t22: "cpu f32[]"
-          # t22 = prims.sum(t21, (0,))  # t22: "cpu f32[]"
-        # t23 = ltorch.sum(t20, None, False, dtype=None)  # t23: "cpu f32[]"
-          # t23 = prims.sum(t20, (0,))  # t23: "cpu f32[]"
-        # t24 = ltorch.true_divide(t23, t22)  # t24: "cpu f32[]"
-          # t24 = prims.div(t23, t22)  # t24: "cpu f32[]"
+        # t22 = ltorch.sum(t20, None, False, dtype=None)  # t22: "cpu f32[]"
+          # t22 = prims.sum(t20, (0,))  # t22: "cpu f32[]"
+        # t23 = ltorch.sum(t21, None, False, dtype=None)  # t23: "cpu f32[]"
+          # t23 = prims.sum(t21, (0,))  # t23: "cpu f32[]"
+        # t24 = ltorch.true_divide(t22, t23)  # t24: "cpu f32[]"
+          # t24 = prims.div(t22, t23)  # t24: "cpu f32[]"
   del logits, labels
   return t24

@@ -39,14 +39,14 @@ def backward_fn(saved_for_backward, cotangents):
         # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
       # t64 = ltorch.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
         # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-      # t65 = ltorch.tanh(t64)  # t65: "cpu f32[2, 16, 256]"
-        # t65 = prims.tanh(t64)  # t65: "cpu f32[2, 16, 256]"
-      # t66 = ltorch.add(1.0, t65, alpha=1)  # t66: "cpu f32[2, 16, 256]"
-        # t66 = prims.add(1.0, t65)  # t66: "cpu f32[2, 16, 256]"
-      # t67 = ltorch.mul(0.5, t59)  # t67: "cpu f32[2, 16, 256]"
-        # t67 = prims.mul(0.5, t59)  # t67: "cpu f32[2, 16, 256]"
-      # t68 = ltorch.mul(t67, t66)  # t68: "cpu f32[2, 16, 256]"
-        # t68 = prims.mul(t67, t66)  # t68: "cpu f32[2, 16, 256]"
+      # t65 = ltorch.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+        # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+      # t66 = ltorch.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+        # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+      # t67 = ltorch.add(1.0, t66, alpha=1)  # t67: "cpu f32[2, 16, 256]"
+        # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
+      # t68 = ltorch.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
+        # t68 = prims.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
   t297 = torch.matmul(t305, t_mlp_c_proj_weight)  # t297: "cpu f32[2, 16, 256]"
     # t297 = ltorch.matmul(t305, t_mlp_c_proj_weight)  # t297: "cpu f32[2, 16, 256]"
       # t295 = ltorch.reshape(t305, (32, 64))  # t295: "cpu f32[32, 64]"
@@ -57,14 +57,14 @@ def backward_fn(saved_for_backward, cotangents):
   del t_mlp_c_proj_weight
   t298 = torchex.reshape(t305, (32, 64))  # t298: "cpu f32[32, 64]"
     # t298 = prims.reshape(t305, (32, 64))  # t298: "cpu f32[32, 64]"
-  t299 = torchex.reshape(t68, (32, 256))  # t299: "cpu f32[32, 256]"
-    # t299 = prims.reshape(t68, (32, 256))  # t299: "cpu f32[32, 256]"
+  t299 = torchex.transpose(t298, (1, 0))  # t299: "cpu f32[64, 32]"
+    # t299 = prims.transpose(t298, (1, 0))  # t299: "cpu f32[64, 32]"
+  t300 = torchex.reshape(t68, (32, 256))  # t300: "cpu f32[32, 256]"
+    # t300 = prims.reshape(t68, (32, 256))  # t300: "cpu f32[32, 256]"
   del t68
-  t300 = torchex.transpose(t298, (1, 0))  # t300: "cpu f32[64, 32]"
-    # t300 = prims.transpose(t298, (1, 0))  # t300: "cpu f32[64, 32]"
-  t301 = torchex.matmul(t300, t299)  # t301: "cpu f32[64, 256]"
-    # t301 = prims.matmul(t300, t299)  # t301: "cpu f32[64, 256]"
-  del t300, t299
+  t301 = torchex.matmul(t299, t300)  # t301: "cpu f32[64, 256]"
+    # t301 = prims.matmul(t299, t300)  # t301: "cpu f32[64, 256]"
+  del t299, t300
   t302 = torchex.sum(t298, (0,))  # t302: "cpu f32[64]"
     # t302 = prims.sum(t298, (0,))  # t302: "cpu f32[64]"
   del t298
@@ -86,48 +86,48 @@ def backward_fn(saved_for_backward, cotangents):
     # t64 = ltorch.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
       # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
   del t63
-  t65 = torch.tanh(t64)  # t65: "cpu f32[2, 16, 256]"
-    # t65 = ltorch.tanh(t64)  # t65: "cpu f32[2, 16, 256]"
-      # t65 = prims.tanh(t64)  # t65: "cpu f32[2, 16, 256]"
+  t65 = torch.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+    # t65 = ltorch.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+      # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+  t66 = torch.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+    # t66 = ltorch.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+      # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
   del t64
-  t66 = torch.add(1.0, t65)  # t66: "cpu f32[2, 16, 256]"
-    # t66 = ltorch.add(1.0, t65, alpha=1)  # t66: "cpu f32[2, 16, 256]"
-      # t66 = prims.add(1.0, t65)  # t66: "cpu f32[2, 16, 256]"
-  t67 = torch.mul(0.5, t59)  # t67: "cpu f32[2, 16, 256]"
-    # t67 = ltorch.mul(0.5, t59)  # t67: "cpu f32[2, 16, 256]"
-      # t67 = prims.mul(0.5, t59)  # t67: "cpu f32[2, 16, 256]"
-  t291 = torch.mul(t297, t66)  # t291: "cpu f32[2, 16, 256]"
-    # t291 = ltorch.mul(t297, t66)  # t291: "cpu f32[2, 16, 256]"
-      # t291 = prims.mul(t297, t66)  # t291: "cpu f32[2, 16, 256]"
+  t67 = torch.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
+    # t67 = ltorch.add(1.0, t66, alpha=1)  # t67: "cpu f32[2, 16, 256]"
+      # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
+  t291 = torch.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
+    # t291 = ltorch.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
+      # t291 = prims.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
+  del t67
+  t292 = torch.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
+    # t292 = ltorch.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
+      # t292 = prims.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
+  del t297, t65
+  t284 = torch.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
+    # t284 = ltorch.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
+      # t284 = prims.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
   del t66
-  t292 = torch.mul(t297, t67)  # t292: "cpu f32[2, 16, 256]"
-    # t292 = ltorch.mul(t297, t67)  # t292: "cpu f32[2, 16, 256]"
-      # t292 = prims.mul(t297, t67)  # t292: "cpu f32[2, 16, 256]"
-  del t297, t67
-  t288 = torch.mul(t291, 0.5)  # t288: "cpu f32[2, 16, 256]"
-    # t288 = ltorch.mul(t291, 0.5)  # t288: "cpu f32[2, 16, 256]"
-      # t288 = prims.mul(t291, 0.5)  # t288: "cpu f32[2, 16, 256]"
+  t285 = torch.sub(1.0, t284)  # t285: "cpu f32[2, 16, 256]"
+    # t285 = ltorch.sub(1.0, t284, alpha=1)  # t285: "cpu f32[2, 16, 256]"
+      # t285 = prims.sub(1.0, t284)  # t285: "cpu f32[2, 16, 256]"
+  del t284
+  t286 = torch.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
+    # t286 = ltorch.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
+      # t286 = prims.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
+  del t292, t285
+  t281 = torch.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
+    # t281 = ltorch.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
+      # t281 = prims.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
   del t291
-  t281 = torch.mul(t65, t65)  # t281: "cpu f32[2, 16, 256]"
-    # t281 = ltorch.mul(t65, t65)  # t281: "cpu f32[2, 16, 256]"
-      # t281 = prims.mul(t65, t65)  # t281: "cpu f32[2, 16, 256]"
-  del t65
-  t282 = torch.sub(1.0, t281)  # t282: "cpu f32[2, 16, 256]"
-    # t282 = ltorch.sub(1.0, t281, alpha=1)  # t282: "cpu f32[2, 16, 256]"
-      # t282 = prims.sub(1.0, t281)  # t282: "cpu f32[2, 16, 256]"
+  t278 = torch.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
+    # t278 = ltorch.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
+      # t278 = prims.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
+  del t286
+  t306 = torch.add(t281, t278)  # t306: "cpu f32[2, 16, 256]"
+    # t306 = ltorch.add(t281, t278, alpha=1)  # t306: "cpu f32[2, 16, 256]"
+      # t306 = prims.add(t281, t278)  # t306: "cpu f32[2, 16, 256]"
   del t281
-  t283 = torch.mul(t292, t282)  # t283: "cpu f32[2, 16, 256]"
-    # t283 = ltorch.mul(t292, t282)  # t283: "cpu f32[2, 16, 256]"
-      # t283 = prims.mul(t292, t282)  # t283: "cpu f32[2, 16, 256]"
-  del t292, t282
-  t278 = torch.mul(t283, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
-    # t278 = ltorch.mul(t283, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
-      # t278 = prims.mul(t283, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
-  del t283
-  t306 = torch.add(t288, t278)  # t306: "cpu f32[2, 16, 256]"
-    # t306 = ltorch.add(t288, t278, alpha=1)  # t306: "cpu f32[2, 16, 256]"
-      # t306 = prims.add(t288, t278)  # t306: "cpu f32[2, 16, 256]"
-  del t288
   t273 = torch.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
     # t273 = ltorch.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
       # t273 = prims.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
@@ -166,14 +166,14 @@ def backward_fn(saved_for_backward, cotangents):
   t258 = torchex.reshape(t309, (32, 256))  # t258: "cpu f32[32, 256]"
     # t258 = prims.reshape(t309, (32, 256))  # t258: "cpu f32[32, 256]"
   del t309
-  t259 = torchex.reshape(t58, (32, 64))  # t259: "cpu f32[32, 64]"
-    # t259 = prims.reshape(t58, (32, 64))  # t259: "cpu f32[32, 64]"
+  t259 = torchex.transpose(t258, (1, 0))  # t259: "cpu f32[256, 32]"
+    # t259 = prims.transpose(t258, (1, 0))  # t259: "cpu f32[256, 32]"
+  t260 = torchex.reshape(t58, (32, 64))  # t260: "cpu f32[32, 64]"
+    # t260 = prims.reshape(t58, (32, 64))  # t260: "cpu f32[32, 64]"
   del t58
-  t260 = torchex.transpose(t258, (1, 0))  # t260: "cpu f32[256, 32]"
-    # t260 = prims.transpose(t258, (1, 0))  # t260: "cpu f32[256, 32]"
-  t261 = torchex.matmul(t260, t259)  # t261: "cpu f32[256, 64]"
-    # t261 = prims.matmul(t260, t259)  # t261: "cpu f32[256, 64]"
-  del t260, t259
+  t261 = torchex.matmul(t259, t260)  # t261: "cpu f32[256, 64]"
+    # t261 = prims.matmul(t259, t260)  # t261: "cpu f32[256, 64]"
+  del t259, t260
   t262 = torchex.sum(t258, (0,))  # t262: "cpu f32[256]"
     # t262 = prims.sum(t258, (0,))  # t262: "cpu f32[256]"
   del t258
@@ -219,20 +219,20 @@ def backward_fn(saved_for_backward, cotangents):
       # t241 = prims.div(t240, 64.0)  # t241: "cpu f32[2, 16]"
       # t242 = prims.broadcast_in_dim(t241, [2, 16, 1], (0, 1))  # t242: "cpu f32[2, 16, 1]"
   del t239
-  t244 = torch.mul(t233, t242)  # t244: "cpu f32[2, 16, 64]"
-    # t244 = ltorch.mul(t233, t242)  # t244: "cpu f32[2, 16, 64]"
-      # t243 = prims.broadcast_in_dim(t242, [2, 16, 64], (0, 1, 2))  # t243: "cpu f32[2, 16, 64]"
-      # t244 = prims.mul(t233, t243)  # t244: "cpu f32[2, 16, 64]"
-  del t242
-  t246 = torch.sub(t235, t238)  # t246: "cpu f32[2, 16, 64]"
-    # t246 = ltorch.sub(t235, t238, alpha=1)  # t246: "cpu f32[2, 16, 64]"
-      # t245 = prims.broadcast_in_dim(t238, [2, 16, 64], (0, 1, 2))  # t245: "cpu f32[2, 16, 64]"
-      # t246 = prims.sub(t235, t245)  # t246: "cpu f32[2, 16, 64]"
+  t244 = torch.sub(t235, t238)  # t244: "cpu f32[2, 16, 64]"
+    # t244 = ltorch.sub(t235, t238, alpha=1)  # t244: "cpu f32[2, 16, 64]"
+      # t243 = prims.broadcast_in_dim(t238, [2, 16, 64], (0, 1, 2))  # t243: "cpu f32[2, 16, 64]"
+      # t244 = prims.sub(t235, t243)  # t244: "cpu f32[2, 16, 64]"
   del t235, t238
-  t247 = torch.sub(t246, t244)  # t247: "cpu f32[2, 16, 64]"
-    # t247 = ltorch.sub(t246, t244, alpha=1)  # t247: "cpu f32[2, 16, 64]"
-      # t247 = prims.sub(t246, t244)  # t247: "cpu f32[2, 16, 64]"
-  del t246, t244
+  t246 = torch.mul(t233, t242)  # t246: "cpu f32[2, 16, 64]"
+    # t246 = ltorch.mul(t233, t242)  # t246: "cpu f32[2, 16, 64]"
+      # t245 = prims.broadcast_in_dim(t242, [2, 16, 64], (0, 1, 2))  # t245: "cpu f32[2, 16, 64]"
+      # t246 = prims.mul(t233, t245)  # t246: "cpu f32[2, 16, 64]"
+  del t242
+  t247 = torch.sub(t244, t246)  # t247: "cpu f32[2, 16, 64]"
+    # t247 = ltorch.sub(t244, t246, alpha=1)  # t247: "cpu f32[2, 16, 64]"
+      # t247 = prims.sub(t244, t246)  # t247: "cpu f32[2, 16, 64]"
+  del t244, t246
   t249 = torch.mul(t229, t247)  # t249: "cpu f32[2, 16, 64]"
     # t249 = ltorch.mul(t229, t247)  # t249: "cpu f32[2, 16, 64]"
       # t248 = prims.broadcast_in_dim(t229, [2, 16, 64], (0, 1, 2))  # t248: "cpu f32[2, 16, 64]"
@@ -265,14 +265,14 @@ def backward_fn(saved_for_backward, cotangents):
   t202 = torchex.reshape(t310, (32, 64))  # t202: "cpu f32[32, 64]"
     # t202 = prims.reshape(t310, (32, 64))  # t202: "cpu f32[32, 64]"
   del t310
-  t203 = torchex.reshape(t42, (32, 64))  # t203: "cpu f32[32, 64]"
-    # t203 = prims.reshape(t42, (32, 64))  # t203: "cpu f32[32, 64]"
+  t203 = torchex.transpose(t202, (1, 0))  # t203: "cpu f32[64, 32]"
+    # t203 = prims.transpose(t202, (1, 0))  # t203: "cpu f32[64, 32]"
+  t204 = torchex.reshape(t42, (32, 64))  # t204: "cpu f32[32, 64]"
+    # t204 = prims.reshape(t42, (32, 64))  # t204: "cpu f32[32, 64]"
   del t42
-  t204 = torchex.transpose(t202, (1, 0))  # t204: "cpu f32[64, 32]"
-    # t204 = prims.transpose(t202, (1, 0))  # t204: "cpu f32[64, 32]"
-  t205 = torchex.matmul(t204, t203)  # t205: "cpu f32[64, 64]"
-    # t205 = prims.matmul(t204, t203)  # t205: "cpu f32[64, 64]"
-  del t204, t203
+  t205 = torchex.matmul(t203, t204)  # t205: "cpu f32[64, 64]"
+    # t205 = prims.matmul(t203, t204)  # t205: "cpu f32[64, 64]"
+  del t203, t204
   t206 = torchex.sum(t202, (0,))  # t206: "cpu f32[64]"
     # t206 = prims.sum(t202, (0,))  # t206: "cpu f32[64]"
   del t202
@@ -386,14 +386,14 @@ def backward_fn(saved_for_backward, cotangents):
   t120 = torchex.reshape(t312, (32, 192))  # t120: "cpu f32[32, 192]"
     # t120 = prims.reshape(t312, (32, 192))  # t120: "cpu f32[32, 192]"
   del t312
-  t121 = torchex.reshape(t13, (32, 64))  # t121: "cpu f32[32, 64]"
-    # t121 = prims.reshape(t13, (32, 64))  # t121: "cpu f32[32, 64]"
+  t121 = torchex.transpose(t120, (1, 0))  # t121: "cpu f32[192, 32]"
+    # t121 = prims.transpose(t120, (1, 0))  # t121: "cpu f32[192, 32]"
+  t122 = torchex.reshape(t13, (32, 64))  # t122: "cpu f32[32, 64]"
+    # t122 = prims.reshape(t13, (32, 64))  # t122: "cpu f32[32, 64]"
   del t13
-  t122 = torchex.transpose(t120, (1, 0))  # t122: "cpu f32[192, 32]"
-    # t122 = prims.transpose(t120, (1, 0))  # t122: "cpu f32[192, 32]"
-  t123 = torchex.matmul(t122, t121)  # t123: "cpu f32[192, 64]"
-    # t123 = prims.matmul(t122, t121)  # t123: "cpu f32[192, 64]"
-  del t122, t121
+  t123 = torchex.matmul(t121, t122)  # t123: "cpu f32[192, 64]"
+    # t123 = prims.matmul(t121, t122)  # t123: "cpu f32[192, 64]"
+  del t121, t122
   t124 = torchex.sum(t120, (0,))  # t124: "cpu f32[192]"
     # t124 = prims.sum(t120, (0,))  # t124: "cpu f32[192]"
   del t120

@@ -62,15 +62,15 @@ def backward_fn(saved_for_backward, cotangents):
   del t_feed_forward_w2_weight
   t334 = torchex.reshape(t340, (32, 64))  # t334: "cpu f32[32, 64]"
     # t334 = prims.reshape(t340, (32, 64))  # t334: "cpu f32[32, 64]"
-  t335 = torchex.reshape(t83, (32, 172))  # t335: "cpu f32[32, 172]"
-    # t335 = prims.reshape(t83, (32, 172))  # t335: "cpu f32[32, 172]"
-  del t83
-  t336 = torchex.transpose(t334, (1, 0))  # t336: "cpu f32[64, 32]"
-    # t336 = prims.transpose(t334, (1, 0))  # t336: "cpu f32[64, 32]"
+  t335 = torchex.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
+    # t335 = prims.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
   del t334
-  t337 = torchex.matmul(t336, t335)  # t337: "cpu f32[64, 172]"
-    # t337 = prims.matmul(t336, t335)  # t337: "cpu f32[64, 172]"
-  del t336, t335
+  t336 = torchex.reshape(t83, (32, 172))  # t336: "cpu f32[32, 172]"
+    # t336 = prims.reshape(t83, (32, 172))  # t336: "cpu f32[32, 172]"
+  del t83
+  t337 = torchex.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
+    # t337 = prims.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
+  del t335, t336
   t327 = torch.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
     # t327 = ltorch.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
       # t327 = prims.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
@@ -90,15 +90,15 @@ def backward_fn(saved_for_backward, cotangents):
   t321 = torchex.reshape(t328, (32, 172))  # t321: "cpu f32[32, 172]"
     # t321 = prims.reshape(t328, (32, 172))  # t321: "cpu f32[32, 172]"
   del t328
-  t322 = torchex.reshape(t75, (32, 64))  # t322: "cpu f32[32, 64]"
-    # t322 = prims.reshape(t75, (32, 64))  # t322: "cpu f32[32, 64]"
-  del t75
-  t323 = torchex.transpose(t321, (1, 0))  # t323: "cpu f32[172, 32]"
-    # t323 = prims.transpose(t321, (1, 0))  # t323: "cpu f32[172, 32]"
+  t322 = torchex.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
+    # t322 = prims.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
   del t321
-  t324 = torchex.matmul(t323, t322)  # t324: "cpu f32[172, 64]"
-    # t324 = prims.matmul(t323, t322)  # t324: "cpu f32[172, 64]"
-  del t323
+  t323 = torchex.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
+    # t323 = prims.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
+  del t75
+  t324 = torchex.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
+    # t324 = prims.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
+  del t322
   t80 = torch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
     # t80 = ltorch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
       # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
@@ -166,12 +166,12 @@ def backward_fn(saved_for_backward, cotangents):
   t295 = torchex.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
     # t295 = prims.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
   del t341
-  t297 = torchex.transpose(t295, (1, 0))  # t297: "cpu f32[172, 32]"
-    # t297 = prims.transpose(t295, (1, 0))  # t297: "cpu f32[172, 32]"
+  t296 = torchex.transpose(t295, (1, 0))  # t296: "cpu f32[172, 32]"
+    # t296 = prims.transpose(t295, (1, 0))  # t296: "cpu f32[172, 32]"
   del t295
-  t298 = torchex.matmul(t297, t322)  # t298: "cpu f32[172, 64]"
-    # t298 = prims.matmul(t297, t322)  # t298: "cpu f32[172, 64]"
-  del t297, t322
+  t298 = torchex.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
+    # t298 = prims.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
+  del t296, t323
   t74 = torchex.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
     # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
   del t_ffn_norm_weight
@@ -258,15 +258,15 @@ def backward_fn(saved_for_backward, cotangents):
   t247 = torchex.reshape(t344, (32, 64))  # t247: "cpu f32[32, 64]"
     # t247 = prims.reshape(t344, (32, 64))  # t247: "cpu f32[32, 64]"
   del t344
-  t248 = torchex.reshape(t63, (32, 64))  # t248: "cpu f32[32, 64]"
-    # t248 = prims.reshape(t63, (32, 64))  # t248: "cpu f32[32, 64]"
-  del t63
-  t249 = torchex.transpose(t247, (1, 0))  # t249: "cpu f32[64, 32]"
-    # t249 = prims.transpose(t247, (1, 0))  # t249: "cpu f32[64, 32]"
+  t248 = torchex.transpose(t247, (1, 0))  # t248: "cpu f32[64, 32]"
+    # t248 = prims.transpose(t247, (1, 0))  # t248: "cpu f32[64, 32]"
   del t247
-  t250 = torchex.matmul(t249, t248)  # t250: "cpu f32[64, 64]"
-    # t250 = prims.matmul(t249, t248)  # t250: "cpu f32[64, 64]"
-  del t249, t248
+  t249 = torchex.reshape(t63, (32, 64))  # t249: "cpu f32[32, 64]"
+    # t249 = prims.reshape(t63, (32, 64))  # t249: "cpu f32[32, 64]"
+  del t63
+  t250 = torchex.matmul(t248, t249)  # t250: "cpu f32[64, 64]"
+    # t250 = prims.matmul(t248, t249)  # t250: "cpu f32[64, 64]"
+  del t248, t249
   t241 = torchex.reshape(t246, (2, 16, 8, 8))  # t241: "cpu f32[2, 16, 8, 8]"
     # t241 = prims.reshape(t246, (2, 16, 8, 8))  # t241: "cpu f32[2, 16, 8, 8]"
   del t246
@@ -444,15 +444,15 @@ def backward_fn(saved_for_backward, cotangents):
   t127 = torchex.reshape(t133, (32, 16))  # t127: "cpu f32[32, 16]"
     # t127 = prims.reshape(t133, (32, 16))  # t127: "cpu f32[32, 16]"
   del t133
-  t128 = torchex.reshape(t9, (32, 64))  # t128: "cpu f32[32, 64]"
-    # t128 = prims.reshape(t9, (32, 64))  # t128: "cpu f32[32, 64]"
-  del t9
-  t129 = torchex.transpose(t127, (1, 0))  # t129: "cpu f32[16, 32]"
-    # t129 = prims.transpose(t127, (1, 0))  # t129: "cpu f32[16, 32]"
+  t128 = torchex.transpose(t127, (1, 0))  # t128: "cpu f32[16, 32]"
+    # t128 = prims.transpose(t127, (1, 0))  # t128: "cpu f32[16, 32]"
   del t127
-  t130 = torchex.matmul(t129, t128)  # t130: "cpu f32[16, 64]"
-    # t130 = prims.matmul(t129, t128)  # t130: "cpu f32[16, 64]"
-  del t129
+  t129 = torchex.reshape(t9, (32, 64))  # t129: "cpu f32[32, 64]"
+    # t129 = prims.reshape(t9, (32, 64))  # t129: "cpu f32[32, 64]"
+  del t9
+  t130 = torchex.matmul(t128, t129)  # t130: "cpu f32[16, 64]"
+    # t130 = prims.matmul(t128, t129)  # t130: "cpu f32[16, 64]"
+  del t128
   t121 = torchex.transpose(t346, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
     # t121 = prims.transpose(t346, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
   del t346
@@ -474,12 +474,12 @@ def backward_fn(saved_for_backward, cotangents):
   t112 = torchex.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
     # t112 = prims.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
   del t118
-  t114 = torchex.transpose(t112, (1, 0))  # t114: "cpu f32[16, 32]"
-    # t114 = prims.transpose(t112, (1, 0))  # t114: "cpu f32[16, 32]"
+  t113 = torchex.transpose(t112, (1, 0))  # t113: "cpu f32[16, 32]"
+    # t113 = prims.transpose(t112, (1, 0))  # t113: "cpu f32[16, 32]"
   del t112
-  t115 = torchex.matmul(t114, t128)  # t115: "cpu f32[16, 64]"
-    # t115 = prims.matmul(t114, t128)  # t115: "cpu f32[16, 64]"
-  del t114
+  t115 = torchex.matmul(t113, t129)  # t115: "cpu f32[16, 64]"
+    # t115 = prims.matmul(t113, t129)  # t115: "cpu f32[16, 64]"
+  del t113
   t106 = torchex.transpose(t348, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
     # t106 = prims.transpose(t348, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
   del t348
@@ -501,12 +501,12 @@ def backward_fn(saved_for_backward, cotangents):
   t97 = torchex.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
     # t97 = prims.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
   del t103
-  t99 = torchex.transpose(t97, (1, 0))  # t99: "cpu f32[64, 32]"
-    # t99 = prims.transpose(t97, (1, 0))  # t99: "cpu f32[64, 32]"
+  t98 = torchex.transpose(t97, (1, 0))  # t98: "cpu f32[64, 32]"
+    # t98 = prims.transpose(t97, (1, 0))  # t98: "cpu f32[64, 32]"
   del t97
-  t100 = torchex.matmul(t99, t128)  # t100: "cpu f32[64, 64]"
-    # t100 = prims.matmul(t99, t128)  # t100: "cpu f32[64, 64]"
-  del t99, t128
+  t100 = torchex.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
+    # t100 = prims.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
+  del t98, t129
   t91 = torch.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
     # t91 = ltorch.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
       # t91 = prims.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"

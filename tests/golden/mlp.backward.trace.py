@@ -77,14 +77,14 @@ def backward_fn(saved_for_backward, cotangents):
     # t25 = ltorch.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
       # t25 = prims.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
   del t23
-  t26 = torch.sum(t25, None, False)  # t26: "cpu f32[]"
-    # t26 = ltorch.sum(t25, None, False, dtype=None)  # t26: "cpu f32[]"
-      # t26 = prims.sum(t25, (0,))  # t26: "cpu f32[]"
+  t27 = torch.sum(t25, None, False)  # t27: "cpu f32[]"
+    # t27 = ltorch.sum(t25, None, False, dtype=None)  # t27: "cpu f32[]"
+      # t27 = prims.sum(t25, (0,))  # t27: "cpu f32[]"
   del t25
-  t85 = torch.true_divide(t86, t26)  # t85: "cpu f32[]"
-    # t85 = ltorch.true_divide(t86, t26)  # t85: "cpu f32[]"
-      # t85 = prims.div(t86, t26)  # t85: "cpu f32[]"
-  del t86, t26
+  t85 = torch.true_divide(t86, t27)  # t85: "cpu f32[]"
+    # t85 = ltorch.true_divide(t86, t27)  # t85: "cpu f32[]"
+      # t85 = prims.div(t86, t27)  # t85: "cpu f32[]"
+  del t86, t27
   t82 = torchex.broadcast_in_dim(t85, [16], ())  # t82: "cpu f32[16]"
     # t82 = prims.broadcast_in_dim(t85, [16], ())  # t82: "cpu f32[16]"
   del t85
@@ -105,19 +105,19 @@ def backward_fn(saved_for_backward, cotangents):
   t70 = torchex.scatter_add(t69, t19, t73, 1)  # t70: "cpu f32[16, 10]"
     # t70 = prims.scatter_add(t69, t19, t73, 1)  # t70: "cpu f32[16, 10]"
   del t69, t19, t73
-  t62 = torch.sum(t70, (1,), True)  # t62: "cpu f32[16, 1]"
-    # t62 = ltorch.sum(t70, (1,), True, dtype=None)  # t62: "cpu f32[16, 1]"
-      # t61 = prims.sum(t70, (1,))  # t61: "cpu f32[16]"
-      # t62 = prims.broadcast_in_dim(t61, [16, 1], (0,))  # t62: "cpu f32[16, 1]"
-  t63 = torch.exp(t16)  # t63: "cpu f32[16, 10]"
-    # t63 = ltorch.exp(t16)  # t63: "cpu f32[16, 10]"
-      # t63 = prims.exp(t16)  # t63: "cpu f32[16, 10]"
+  t61 = torch.exp(t16)  # t61: "cpu f32[16, 10]"
+    # t61 = ltorch.exp(t16)  # t61: "cpu f32[16, 10]"
+      # t61 = prims.exp(t16)  # t61: "cpu f32[16, 10]"
   del t16
-  t65 = torch.mul(t63, t62)  # t65: "cpu f32[16, 10]"
-    # t65 = ltorch.mul(t63, t62)  # t65: "cpu f32[16, 10]"
-      # t64 = prims.broadcast_in_dim(t62, [16, 10], (0, 1))  # t64: "cpu f32[16, 10]"
-      # t65 = prims.mul(t63, t64)  # t65: "cpu f32[16, 10]"
-  del t63, t62
+  t63 = torch.sum(t70, (1,), True)  # t63: "cpu f32[16, 1]"
+    # t63 = ltorch.sum(t70, (1,), True, dtype=None)  # t63: "cpu f32[16, 1]"
+      # t62 = prims.sum(t70, (1,))  # t62: "cpu f32[16]"
+      # t63 = prims.broadcast_in_dim(t62, [16, 1], (0,))  # t63: "cpu f32[16, 1]"
+  t65 = torch.mul(t61, t63)  # t65: "cpu f32[16, 10]"
+    # t65 = ltorch.mul(t61, t63)  # t65: "cpu f32[16, 10]"
+      # t64 = prims.broadcast_in_dim(t63, [16, 10], (0, 1))  # t64: "cpu f32[16, 10]"
+      # t65 = prims.mul(t61, t64)  # t65: "cpu f32[16, 10]"
+  del t61, t63
   t66 = torch.sub(t70, t65)  # t66: "cpu f32[16, 10]"
     # t66 = ltorch.sub(t70, t65, alpha=1)  # t66: "cpu f32[16, 10]"
       # t66 = prims.sub(t70, t65)  # t66: "cpu f32[16, 10]"
@@ -129,14 +129,14 @@ def backward_fn(saved_for_backward, cotangents):
   t42 = torchex.reshape(t66, (16, 10))  # t42: "cpu f32[16, 10]"
     # t42 = prims.reshape(t66, (16, 10))  # t42: "cpu f32[16, 10]"
   del t66
-  t43 = torchex.reshape(t2, (16, 64))  # t43: "cpu f32[16, 64]"
-    # t43 = prims.reshape(t2, (16, 64))  # t43: "cpu f32[16, 64]"
+  t43 = torchex.transpose(t42, (1, 0))  # t43: "cpu f32[10, 16]"
+    # t43 = prims.transpose(t42, (1, 0))  # t43: "cpu f32[10, 16]"
+  t44 = torchex.reshape(t2, (16, 64))  # t44: "cpu f32[16, 64]"
+    # t44 = prims.reshape(t2, (16, 64))  # t44: "cpu f32[16, 64]"
   del t2
-  t44 = torchex.transpose(t42, (1, 0))  # t44: "cpu f32[10, 16]"
-    # t44 = prims.transpose(t42, (1, 0))  # t44: "cpu f32[10, 16]"
-  t45 = torchex.matmul(t44, t43)  # t45: "cpu f32[10, 64]"
-    # t45 = prims.matmul(t44, t43)  # t45: "cpu f32[10, 64]"
-  del t44, t43
+  t45 = torchex.matmul(t43, t44)  # t45: "cpu f32[10, 64]"
+    # t45 = prims.matmul(t43, t44)  # t45: "cpu f32[10, 64]"
+  del t43, t44
   t46 = torchex.sum(t42, (0,))  # t46: "cpu f32[10]"
     # t46 = prims.sum(t42, (0,))  # t46: "cpu f32[10]"
   del t42
@@ -151,14 +151,14 @@ def backward_fn(saved_for_backward, cotangents):
   t31 = torchex.reshape(t38, (16, 64))  # t31: "cpu f32[16, 64]"
     # t31 = prims.reshape(t38, (16, 64))  # t31: "cpu f32[16, 64]"
   del t38
-  t32 = torchex.reshape(x, (16, 32))  # t32: "cpu f32[16, 32]"
-    # t32 = prims.reshape(x, (16, 32))  # t32: "cpu f32[16, 32]"
+  t32 = torchex.transpose(t31, (1, 0))  # t32: "cpu f32[64, 16]"
+    # t32 = prims.transpose(t31, (1, 0))  # t32: "cpu f32[64, 16]"
+  t33 = torchex.reshape(x, (16, 32))  # t33: "cpu f32[16, 32]"
+    # t33 = prims.reshape(x, (16, 32))  # t33: "cpu f32[16, 32]"
   del x
-  t33 = torchex.transpose(t31, (1, 0))  # t33: "cpu f32[64, 16]"
-    # t33 = prims.transpose(t31, (1, 0))  # t33: "cpu f32[64, 16]"
-  t34 = torchex.matmul(t33, t32)  # t34: "cpu f32[64, 32]"
-    # t34 = prims.matmul(t33, t32)  # t34: "cpu f32[64, 32]"
-  del t33, t32
+  t34 = torchex.matmul(t32, t33)  # t34: "cpu f32[64, 32]"
+    # t34 = prims.matmul(t32, t33)  # t34: "cpu f32[64, 32]"
+  del t32, t33
   t35 = torchex.sum(t31, (0,))  # t35: "cpu f32[64]"
     # t35 = prims.sum(t31, (0,))  # t35: "cpu f32[64]"
   del t31
