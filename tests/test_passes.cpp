@@ -162,3 +162,37 @@ TEST_CASE("every differentiable prim has a grad rule") {
       without_rule.push_back(s->name);
   CHECK(without_rule == std::vector<std::string>{});
 }
+
+TEST_CASE("symbols an executor's pass makes belong to their compilation") {
+  // A pass that puts the whole trace in one region, under a symbol of the compilation's own.
+  Executor& ex = ExecutorRegistry::global().add("test_region", "0.1");
+  ex.register_pass({"Test regions", [](const Trace& trace, SymbolTable& symbols) {
+    Symbol s;
+    s.id = s.name = "test_region_0";
+    s.signature = Signature::parse("*args");
+    s.meta = [](const Args&) -> Value { return None{}; };
+    s.executor = "test_region";
+    const Symbol& region_symbol = symbols.add(std::move(s));
+    Trace out = trace.derive("Test regions");
+    BoundSymbol region;
+    region.sym = &region_symbol;
+    for (const auto& in : trace.inputs) region.args.push_back(in.value);
+    region.output = trace.output;
+    region.subsymbols = trace.bound_symbols;
+    out.bound_symbols = {region};
+    out.output = trace.output;
+    return out;
+  }});
+  auto loaded = load_trace_file("traces/add_mul.json");
+  auto first = compile_program(loaded.traced, {&ex, &torch_executor()});
+  auto second = compile_program(loaded.traced, {&ex, &torch_executor()});  // the same id again: no collision
+  CHECK(print_trace(first.execution).find("t2 = test_region_0(a, b)") != std::string::npos);
+  CHECK(print_trace(second.execution) == print_trace(first.execution));
+  CHECK(first.symbols->find("test_region_0") != second.symbols->find("test_region_0"));
+  CHECK(first.symbols->find("prims.add") == SymbolTable::global().find("prims.add"));
+  CHECK(SymbolTable::global().find("test_region_0") == nullptr);
+  Symbol shadow;
+  shadow.id = "prims.add";
+  CHECK(error_of([&] { first.symbols->add(std::move(shadow)); }) ==
+        "RuntimeError: symbol id 'prims.add' is already registered");
+}

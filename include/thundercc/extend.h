@@ -33,10 +33,11 @@ struct Implementation {
 };
 
 // A pass an executor brings (a fusion pass, say): it runs right after claiming, when the executor
-// is in the compilation's executor list.
+// is in the compilation's executor list. Symbols it makes (a fusion region's) go into
+// `compilation_symbols`, the compilation's own table, never the global one.
 struct ExecutorPass {
   std::string name;  // its provenance
-  std::function<Trace(const Trace&)> run;
+  std::function<Trace(const Trace&, SymbolTable& compilation_symbols)> run;
 };
 
 struct OperatorOptions {

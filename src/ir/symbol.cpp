@@ -258,9 +258,8 @@ SymbolTable& SymbolTable::global() {
 }
 
 const Symbol& SymbolTable::add(Symbol sym) {
-  for (const auto& id : sym.aliases)
-    check(!by_id_.count(id), [&] { return str("symbol id '", id, "' is already registered"); });
-  check(!by_id_.count(sym.id), [&] { return str("symbol id '", sym.id, "' is already registered"); });
+  for (const auto& id : sym.aliases) check(!find(id), [&] { return str("symbol id '", id, "' is already registered"); });
+  check(!find(sym.id), [&] { return str("symbol id '", sym.id, "' is already registered"); });
   owned_.push_back(std::make_unique<Symbol>(std::move(sym)));
   const Symbol* s = owned_.back().get();
   by_id_[s->id] = s;
@@ -271,7 +270,8 @@ const Symbol& SymbolTable::add(Symbol sym) {
 
 const Symbol* SymbolTable::find(std::string_view id) const {
   auto it = by_id_.find(std::string(id));
-  return it == by_id_.end() ? nullptr : it->second;
+  if (it != by_id_.end()) return it->second;
+  return parent_ ? parent_->find(id) : nullptr;
 }
 
 const Symbol& SymbolTable::get(std::string_view id) const {

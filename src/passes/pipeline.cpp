@@ -14,7 +14,8 @@ Pass pass(std::string name, Trace (*fn)(const Trace&)) {
 void add_claiming(PassManager& pm, const std::vector<const Executor*>& executors) {
   pm.add({"Transform for execution", [](const Trace& t, const PassContext& c) { return transform_for_execution(t, c.executors); }});
   for (const Executor* ex : executors)
-    for (const auto& p : ex->passes()) pm.add({p.name, [run = p.run](const Trace& t, const PassContext&) { return run(t); }});
+    for (const auto& p : ex->passes())
+      pm.add({p.name, [run = p.run](const Trace& t, const PassContext& c) { return run(t, *c.symbols); }});
 }
 
 bool any_input_requires_grad(const Trace& t) {
@@ -57,7 +58,8 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors) {
 
 CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors, GradMode mode) {
   CompiledProgram out;
-  PassContext context{executors};
+  out.symbols = std::make_shared<SymbolTable>(&SymbolTable::global());
+  PassContext context{executors, out.symbols.get()};
   if (mode == GradMode::Inputs) {
     Trace grad = grad_of_inputs(dead_code_elimination(traced), executors);
     out.stages.push_back({grad.provenance, grad});

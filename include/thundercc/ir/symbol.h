@@ -101,15 +101,22 @@ struct BoundSymbol {
 
 // All symbols, by id and by alias. The prims and the torch language register themselves on
 // first use; executors and plugins add theirs.
+// Symbols by id. The global table holds the prims, the torch language and executors' operators;
+// a compilation has a table of its own over it (see PassContext::symbols) for the symbols that
+// belong to that compilation alone (fusion regions, helpers), so they neither leak into the
+// process nor collide between compilations. Lookups fall back to the parent; ids are unique
+// across a table and its parents.
 class SymbolTable {
  public:
+  explicit SymbolTable(const SymbolTable* parent = nullptr) : parent_(parent) {}
   static SymbolTable& global();
   const Symbol& add(Symbol sym);
   const Symbol* find(std::string_view id) const;
   const Symbol& get(std::string_view id) const;  // throws when unknown
-  const std::vector<const Symbol*>& all() const { return ordered_; }
+  const std::vector<const Symbol*>& all() const { return ordered_; }  // this table's own, not the parent's
 
  private:
+  const SymbolTable* parent_;
   std::unordered_map<std::string, const Symbol*> by_id_;
   std::vector<const Symbol*> ordered_;
   std::vector<std::unique_ptr<Symbol>> owned_;

@@ -15,6 +15,7 @@ namespace thundercc {
 
 struct PassContext {
   std::vector<const Executor*> executors;
+  SymbolTable* symbols = nullptr;  // the compilation's own symbols, over the global table
 };
 
 struct Pass {

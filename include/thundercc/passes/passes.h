@@ -46,6 +46,8 @@ struct CompiledProgram {
   Trace execution;                // the inference trace, or the training step's forward
   std::optional<Trace> backward;  // the training step's backward
   int64_t saved_bytes = 0;        // what the forward saves for the backward
+  // The symbols this compilation made (its traces may refer to them): alive as long as the program.
+  std::shared_ptr<SymbolTable> symbols;
 };
 
 CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors,
