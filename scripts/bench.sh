@@ -19,8 +19,9 @@ ratio=$(awk '/ratio_run_over_aten/ {print $2}' <<<"$cpp")
 printf "  thundercc run             %8.1f ns/op   %.2fx ATen direct (median of per-round ratios)\n" "$run" "$ratio"
 printf "  PyTorch eager (Python)    %8.1f ns/op   thundercc run is %.2fx eager's cost\n" "$eager" "$(awk -v a="$run" -v b="$eager" 'BEGIN {print a/b}')"
 
-# Compile time against trace size: GPT-2 block stacks of 1, 6 and 24 layers (forward only).
-echo "thundercc compile, GPT-2 block stacks (median of 5 runs, whole process):"
+# Compile time against trace size: GPT-2 block stacks of 1, 6 and 24 layers; their parameters
+# require grad, so each compile is a training step (grad transform, split, both claimed).
+echo "thundercc compile, GPT-2 block stacks, training step (median of 5 runs, whole process):"
 for layers in 1 6 24; do
   /usr/bin/python3 scripts/capture.py "benchmarks/gpt_stack.py:make_$layers" -o "$work/gpt$layers.json" >/dev/null
   symbols=$(/usr/bin/python3 -c "import json, sys; print(len(json.load(open(sys.argv[1]))['bound_symbols']))" "$work/gpt$layers.json")
@@ -33,4 +34,16 @@ for layers in 1 6 24; do
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
   printf "  %2d layers  %5d bound symbols  %8.1f ms  %6.1f us per bound symbol\n" "$layers" "$symbols" \
     "$(awk -v t="$median" 'BEGIN {print t/1000}')" "$(awk -v t="$median" -v n="$symbols" 'BEGIN {print t/n}')"
+done
+
+# Training step: forward and backward of a GPT-2 and a LLaMA block (d256, batch 4 x 128), thundercc
+# run against PyTorch eager with autograd, one intra-op thread each, medians of 5 rounds.
+echo "training step (forward + backward), one thread, median of 5 rounds after one warm-up:"
+for model in gpt2 llama; do
+  /usr/bin/python3 scripts/capture.py "benchmarks/train_step.py:make_$model" -o "$work/$model.json" >/dev/null
+  saved=$("$BUILD_DIR/thundercc" -v compile "$work/$model.json" -o "$work" 2>&1 | sed -n 's/.*saved for backward: \([0-9]*\) bytes.*/\1/p')
+  ours=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/$model.plan.json" --repeat 5 --warmup 1 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+  eager=$(OMP_NUM_THREADS=1 /usr/bin/python3 benchmarks/train_step.py "$model" 5)
+  printf "  %-6s thundercc run %8.1f ms   eager %8.1f ms   ratio %.2fx   saved for backward %.1f MB\n" "$model" "$ours" "$eager" \
+    "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print a/b}')" "$(awk -v s="$saved" 'BEGIN {print s/1e6}')"
 done

@@ -183,14 +183,14 @@ std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& inputs, std
   return outputs;
 }
 
-std::vector<at::Tensor> Plan::backward(const std::vector<at::Tensor>& cotangents) {
+std::vector<at::Tensor> Plan::backward(const std::vector<at::Tensor>& cotangents, std::vector<double>* instruction_ns) {
   if (!backward_) throw ThunderError("RuntimeError", "the plan has no backward: compile a trace whose inputs require grad");
   if (saved_.size() != num_saved_) throw ThunderError("RuntimeError", "backward: run the forward first");
   std::vector<at::Tensor> inputs = saved_;
   inputs.insert(inputs.end(), cotangents.begin(), cotangents.end());
   backward_->check_inputs(inputs);
   saved_.clear();
-  return backward_->run(inputs);
+  return backward_->run(inputs, instruction_ns);
 }
 
 std::vector<char> read_bytes(const std::string& path) {

@@ -48,9 +48,9 @@ struct RunOptions {
 
 // Runs the plan once: the forward, and for a training step the backward (gradients into `grads`).
 std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& cotangents,
-                             std::vector<at::Tensor>& grads, std::vector<double>* instruction_ns) {
-  auto outputs = plan.forward(inputs, instruction_ns);
-  if (plan.has_backward()) grads = plan.backward(cotangents);
+                             std::vector<at::Tensor>& grads, std::vector<double>* forward_ns, std::vector<double>* backward_ns) {
+  auto outputs = plan.forward(inputs, forward_ns);
+  if (plan.has_backward()) grads = plan.backward(cotangents, backward_ns);
   return outputs;
 }
 
@@ -60,6 +60,20 @@ std::vector<at::Tensor> input_grads(const Plan& plan, const std::vector<at::Tens
   for (size_t i = 0; i < plan.inputs().size() && i < grads.size(); ++i)
     if (plan.inputs()[i].meta.requires_grad) out.push_back(grads[i]);
   return out;
+}
+
+// Time per instruction and its share of the program's time.
+void print_profile(const std::string& program, const PlanRunner& runner, const std::vector<double>& instruction_ns, size_t runs) {
+  double total = 0;
+  for (double x : instruction_ns) total += x;
+  if (!program.empty()) std::printf("%s: %.3f ms per run\n", program.c_str(), total / runs / 1e6);
+  std::printf("%10s  %6s  %s\n", "us/run", "share", "statement");
+  for (size_t i = 0; i < instruction_ns.size(); ++i) {
+    std::string statement = runner.instructions()[i].statement;
+    statement = statement.substr(0, statement.find("  #"));
+    std::printf("%10.2f  %5.1f%%  %s\n", instruction_ns[i] / runs / 1e3, total > 0 ? 100 * instruction_ns[i] / total : 0.0,
+                statement.c_str());
+  }
 }
 
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
@@ -97,13 +111,14 @@ int run(const RunOptions& o) {
 
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> grads;
-  for (int i = 0; i < o.warmup; ++i) step(plan, inputs, cotangents, grads, nullptr);
+  for (int i = 0; i < o.warmup; ++i) step(plan, inputs, cotangents, grads, nullptr, nullptr);
   std::vector<double> run_ns;
-  std::vector<double> instruction_ns(plan.forward_program().instructions().size(), 0.0);
+  std::vector<double> forward_ns(plan.forward_program().instructions().size(), 0.0);
+  std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
   std::vector<at::Tensor> outputs;
   for (int i = 0; i < std::max(o.repeat, 1); ++i) {
     auto start = std::chrono::steady_clock::now();
-    outputs = step(plan, inputs, cotangents, grads, o.profile ? &instruction_ns : nullptr);
+    outputs = step(plan, inputs, cotangents, grads, o.profile ? &forward_ns : nullptr, o.profile ? &backward_ns : nullptr);
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
   std::vector<double> sorted = run_ns;
@@ -112,15 +127,8 @@ int run(const RunOptions& o) {
               plan.forward_program().instructions().size(), plan.has_backward() ? " (forward) and a backward" : "", run_ns.size(),
               sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
   if (o.profile) {
-    std::printf("%10s  %6s  %s\n", "us/run", "share", "statement");
-    double total = 0;
-    for (double x : instruction_ns) total += x;
-    for (size_t i = 0; i < instruction_ns.size(); ++i) {
-      std::string statement = plan.forward_program().instructions()[i].statement;
-      statement = statement.substr(0, statement.find("  #"));
-      std::printf("%10.2f  %5.1f%%  %s\n", instruction_ns[i] / run_ns.size() / 1e3, total > 0 ? 100 * instruction_ns[i] / total : 0.0,
-                  statement.c_str());
-    }
+    print_profile(plan.has_backward() ? "forward" : "", plan.forward_program(), forward_ns, run_ns.size());
+    if (plan.has_backward()) print_profile("backward", *plan.backward_program(), backward_ns, run_ns.size());
   }
   bool ok = true;
   if (!o.expect_path.empty()) {

@@ -55,7 +55,8 @@ class Plan {
 
   std::vector<at::Tensor> forward(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
   // The gradient of every input tensor (undefined where none flows), after `forward`.
-  std::vector<at::Tensor> backward(const std::vector<at::Tensor>& cotangents);
+  std::vector<at::Tensor> backward(const std::vector<at::Tensor>& cotangents, std::vector<double>* instruction_ns = nullptr);
+  PlanRunner* backward_program() { return backward_ ? &*backward_ : nullptr; }
 
  private:
   PlanRunner forward_;
