@@ -116,6 +116,11 @@ void register_reductions(SymbolTable& t) {
     const auto& a = x.tensor("a");
     return reduce(a, x["dim"].as_ints(), x.flag("keepdim"), prims::amax, a.dtype(), a.dtype());
   }}, tags);
+  // Seed 003's op: the k largest (or smallest) values along dim and their indices.
+  define(t, {{"torch.topk", "torch.Tensor.topk"}, "a, /, k, dim=-1, largest=True, sorted=True", [](const Args& x) -> Value {
+    auto [values, indices] = prims::topk(x.tensor("a"), x.integer("k"), x.integer("dim"), x.flag("largest"), x.flag("sorted"));
+    return Value::tuple({values, indices});
+  }}, tags);
   define(t, {{"torch.amin", "torch.Tensor.amin"}, "a, /, dim=(), keepdim=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return reduce(a, x["dim"].as_ints(), x.flag("keepdim"), prims::amin, a.dtype(), a.dtype());

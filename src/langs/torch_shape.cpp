@@ -316,6 +316,10 @@ void register_shape_ops(SymbolTable& t) {
     int64_t size = (a.shape()[dim] + chunks - 1) / chunks;
     return split_impl(a, std::max<int64_t>(size, 1), dim);
   }}, shape_op);
+  // Seed 003's op: windows of `size` every `step` along dim, as a new last dimension.
+  define(t, {{"torch.Tensor.unfold"}, "a, /, dimension, size, step", [](const Args& x) -> Value {
+    return prims::unfold(x.tensor("a"), x.integer("dimension"), x.integer("size"), x.integer("step"));
+  }}, shape_op);
   define(t, {{"torch.narrow", "torch.Tensor.narrow"}, "a, /, dim, start, length", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));

@@ -370,6 +370,14 @@ void register_torch_language_kernels(KernelRegistry& r) {
       c.set_output(0, at::prod(a, c.arg(1).ints().at(0), c.arg(2).flag(), dtype));
     }
   });
+  r.add("torch:torch.topk", [](KernelCall& c) {
+    auto [v, i] = at::topk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
+    c.set_output(0, v);
+    c.set_output(1, i);
+  });
+  r.add("torch:torch.Tensor.unfold", [](KernelCall& c) {
+    c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
+  });
   r.add("torch:torch.amax", [](KernelCall& c) { c.set_output(0, at::amax(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
   r.add("torch:torch.amin", [](KernelCall& c) { c.set_output(0, at::amin(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
   r.add("torch:torch.var", [](KernelCall& c) {
