@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <unordered_set>
 
 #include "thundercc/errors.h"
 
@@ -106,6 +107,11 @@ std::string optional_int(const std::optional<int64_t>& x) { return x ? std::to_s
 
 Value parse_py_literal(std::string_view text) { return LiteralParser(text).parse_all(); }
 
+static std::string str_hex_escape(unsigned char c) {
+  static const char* digits = "0123456789abcdef";
+  return {'\\', 'x', digits[c >> 4], digits[c & 15]};
+}
+
 std::string float_repr(double x) {
   if (std::isnan(x)) return "float('NaN')";
   if (std::isinf(x)) return x > 0 ? "float('inf')" : "-float('inf')";
@@ -142,6 +148,49 @@ std::string float_repr(double x) {
   return negative ? "-" + out : out;
 }
 
+std::string string_repr(std::string_view s) {
+  // Python's choice of quote: single, unless the text has a single quote and no double quote.
+  const char quote = s.find('\'') != std::string_view::npos && s.find('"') == std::string_view::npos ? '"' : '\'';
+  std::string out(1, quote);
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\\' || c == static_cast<unsigned char>(quote)) {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += str_hex_escape(c);
+    } else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xa0) {
+      out += str_hex_escape(static_cast<unsigned char>(s[++i]));  // U+0080-U+009F, C1 controls
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + quote;
+}
+
+bool is_printable_name(std::string_view name) {
+  static const std::unordered_set<std::string_view> reserved{
+      // Python's keywords.
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+      "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal",
+      "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+      // What printed traces refer to: their imports and the builtins their literals use.
+      "torch", "ltorch", "prims", "torchex", "thunder", "dtypes", "devices", "Tensor", "no_autocast", "float", "complex",
+      "slice"};
+  if (name.empty() || reserved.count(name)) return false;
+  auto is_start = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (!is_start(name[0])) return false;
+  for (char c : name)
+    if (!is_start(c) && !(c >= '0' && c <= '9')) return false;
+  return true;
+}
+
 std::string py_repr(const Value& v) {
   using K = Value::Kind;
   switch (v.kind()) {
@@ -153,10 +202,7 @@ std::string py_repr(const Value& v) {
       auto c = v.as_complex();
       return "complex(" + float_repr(c.real()) + ", " + float_repr(c.imag()) + ")";
     }
-    case K::String: {
-      const auto& s = v.as_string();
-      return s.find('\'') == std::string::npos ? "'" + s + "'" : "\"" + s + "\"";
-    }
+    case K::String: return string_repr(v.as_string());
     case K::Tuple: {
       const auto& items = v.items();
       return "(" + join_repr(items) + (items.size() == 1 ? ",)" : ")");

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "thundercc/ir/printer.h"
+#include "thundercc/ir/pyliteral.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace thundercc {
@@ -106,11 +107,19 @@ class Decoder {
   TensorMeta tensor_meta(const json& j, const std::string& at) const { return decode_tensor_meta(j, at, where_); }
 
   void require_new(const std::string& name, const std::string& at) const {
+    require_printable(name, at);
     if (defined_.count(name)) fail(at, "the name '" + name + "' is already defined");
   }
   void define(const std::string& name, const Value& v, const std::string& at) {
     require_new(name, at);
     defined_.emplace(name, v);
+  }
+
+  // Names become Python identifiers in printed traces: a keyword, or a name the printed trace
+  // uses itself (torch, prims, float, ...), would change what it means.
+  void require_printable(const std::string& name, const std::string& at) const {
+    if (!is_printable_name(name))
+      fail(at, "the name " + string_repr(name) + " cannot name a value in a printed trace (not a Python identifier, a keyword, or a name printed traces use)");
   }
 
   // A definition: a tensor or number proxy (with its name), or a collection of them.
@@ -246,6 +255,7 @@ Trace decode_trace(const json& doc, const std::string& where) {
   Decoder d(where);
   Trace trace;
   trace.name = doc.value("name", "computation");
+  d.require_printable(trace.name, "/name");
   TracingScope scope(trace);
   const auto& inputs = doc.at("inputs");
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -279,8 +289,10 @@ Trace decode_trace(const json& doc, const std::string& where) {
     const auto& args = b.value("args", json::array());
     for (size_t k = 0; k < args.size(); ++k) bsym.args.push_back(d.constant(args[k], at + "/args/" + std::to_string(k)));
     const json kwargs = b.value("kwargs", json::object());
-    for (const auto& [key, value] : kwargs.items())
+    for (const auto& [key, value] : kwargs.items()) {
+      d.require_printable(key, at + "/kwargs");
       bsym.kwargs.emplace_back(key, d.constant(value, at + "/kwargs/" + key));
+    }
     bsym.output = d.definition(b.value("output", json()), at + "/output");
     bsym.source = b.value("source", "");
     trace.bound_symbols.push_back(std::move(bsym));

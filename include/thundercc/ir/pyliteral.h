@@ -15,6 +15,14 @@ Value parse_py_literal(std::string_view text);
 // and Thunder's float('inf') / -float('inf') / float('NaN') for non-finite values.
 std::string float_repr(double x);
 
+// Python's repr of a str: quotes chosen as Python chooses them, backslashes, quotes and control
+// characters escaped, so no text can end the literal.
+std::string string_repr(std::string_view s);
+
+// Whether `name` can name a value in a printed trace: a Python identifier, not a keyword, and not
+// one of the names the printed trace itself uses (torch, ltorch, prims, float, ...).
+bool is_printable_name(std::string_view name);
+
 // A value as it appears in a printed trace: proxies by name, constants as Python literals.
 std::string py_repr(const Value& v);
 
