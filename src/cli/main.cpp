@@ -16,6 +16,7 @@
 #include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
 #include "thundercc/transforms/autodiff.h"
 
 namespace {
@@ -28,7 +29,7 @@ int validate(const std::vector<std::string>& paths) {
     try {
       auto loaded = load_trace_file(path);
       spdlog::info("{}: ok ({} bound symbols)", path, loaded.recorded.bound_symbols.size());
-    } catch (const LoadError& e) {
+    } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
       spdlog::error("{}", e.what());
       ++failures;
     }
@@ -41,23 +42,6 @@ int print(const std::string& path, int depth) {
   std::cout << print_trace(loaded.traced, {.depth = depth});
   return 0;
 }
-
-// Writes files only once all of them are ready, so a failure leaves nothing half-written.
-class OutputFiles {
- public:
-  void add(std::filesystem::path path, std::string text) { files_.emplace_back(std::move(path), std::move(text)); }
-  void commit() const {
-    for (const auto& [path, text] : files_) {
-      auto tmp = path;
-      tmp += ".tmp";
-      std::ofstream(tmp, std::ios::binary) << text;
-      std::filesystem::rename(tmp, path);
-    }
-  }
-
- private:
-  std::vector<std::pair<std::filesystem::path, std::string>> files_;
-};
 
 std::vector<const Executor*> executor_list(const std::string& names) {
   if (names.empty()) return ExecutorRegistry::global().default_list();
@@ -84,19 +68,19 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
       }
       std::string stem = std::filesystem::path(path).stem().string();
       std::filesystem::path dir(out_dir);
-      OutputFiles files;
+      AtomicFiles files;  // published only once all are written
       if (program.backward) {
-        files.add(dir / (stem + ".forward.trace.py"), print_trace(program.execution));
-        files.add(dir / (stem + ".backward.trace.py"), print_trace(*program.backward));
+        files.add((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
+        files.add((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
       } else {
-        files.add(dir / (stem + ".trace.py"), print_trace(program.execution));
+        files.add((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
       }
-      files.add(dir / (stem + ".plan.json"),
+      files.add((dir / (stem + ".plan.json")).string(),
                 build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes).dump(1) + "\n");
       if (print_after_all) {
-        files.add(dir / (stem + ".0.traced.py"), print_trace(loaded.traced));
+        files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)
-          files.add(dir / (stem + "." + std::to_string(i + 1) + ".py"), print_trace(program.stages[i].trace));
+          files.add((dir / (stem + "." + std::to_string(i + 1) + ".py")).string(), print_trace(program.stages[i].trace));
       }
       std::filesystem::create_directories(dir);
       files.commit();
@@ -105,7 +89,7 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
                      (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
       else
         spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
-    } catch (const LoadError& e) {
+    } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
       spdlog::error("{}", e.what());
       ++failures;
     }

@@ -10,6 +10,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
 
 namespace thundercc::runtime {
 namespace {
@@ -193,28 +194,66 @@ std::vector<at::Tensor> Plan::backward(const std::vector<at::Tensor>& cotangents
   return backward_->run(inputs, instruction_ns);
 }
 
-std::vector<char> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path + ": cannot be read");
-  return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+std::vector<char> read_bytes(const std::string& path, size_t limit) {
+  std::string bytes = read_file(path, limit);
+  return std::vector<char>(bytes.begin(), bytes.end());
 }
 
-// What Python's torch.save wrote: a list of tensors in signature order, or a dict by input name.
-std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs) {
-  c10::IValue value;
+namespace {
+
+// A tensor from a file, checked against its storage: a strided CPU tensor whose every element
+// (sizes, strides and offset as the file says) lies inside the storage the file gave it.
+at::Tensor checked_tensor(const c10::IValue& x, const std::string& path, size_t index) {
+  auto fail = [&](const std::string& problem) -> at::Tensor {
+    throw LoadError(path + ": tensor " + std::to_string(index) + ": " + problem);
+  };
+  if (!x.isTensor()) return fail("expected a tensor, found " + x.tagKind());
+  at::Tensor t = x.toTensor();
+  if (!t.defined()) return fail("undefined tensor");
+  if (t.layout() != at::kStrided || t.is_quantized()) return fail("only dense (strided) tensors are supported");
+  if (!t.device().is_cpu()) return fail("the file holds a " + t.device().str() + " tensor; thundercc reads CPU tensors");
+  if (t.storage_offset() < 0) return fail("negative storage offset");
+  uint64_t last = static_cast<uint64_t>(t.storage_offset());  // the largest element index used
+  bool empty = false;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    int64_t size = t.size(d), stride = t.stride(d);
+    if (size < 0 || stride < 0) return fail("negative size or stride");
+    if (size == 0) empty = true;
+    uint64_t reach;
+    if (size > 0 && (__builtin_mul_overflow(static_cast<uint64_t>(size - 1), static_cast<uint64_t>(stride), &reach) ||
+                     __builtin_add_overflow(last, reach, &last)))
+      return fail("sizes and strides overflow");
+  }
+  uint64_t needed;
+  if (!empty && (__builtin_add_overflow(last, uint64_t{1}, &needed) ||
+                 __builtin_mul_overflow(needed, static_cast<uint64_t>(t.element_size()), &needed) ||
+                 needed > t.storage().nbytes()))
+    return fail("its sizes, strides and offset reach past its storage (" + std::to_string(t.storage().nbytes()) + " bytes)");
+  return t;
+}
+
+c10::IValue unpickle(const std::string& path) {
   try {
-    value = torch::jit::pickle_load(read_bytes(path));
+    return torch::jit::pickle_load(read_bytes(path, limits::kTensorFileBytes));
   } catch (const c10::Error& e) {
     throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() +
                     "); note that LibTorch 1.13 cannot read a one-element list or dict: save a tuple");
+  } catch (const LoadError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw LoadError(path + ": cannot be read as torch.save output (" + e.what() + ")");
   }
+}
+
+}  // namespace
+
+// What Python's torch.save wrote: a list of tensors in signature order, or a dict by input name.
+std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs) {
+  c10::IValue value = unpickle(path);
   std::vector<at::Tensor> out;
   if (value.isTensorList() || value.isList() || value.isTuple()) {
     auto items = value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
-    for (const auto& x : items) {
-      if (!x.isTensor()) throw LoadError(path + ": expected a list of tensors");
-      out.push_back(x.toTensor());
-    }
+    for (const auto& x : items) out.push_back(checked_tensor(x, path, out.size()));
     return out;
   }
   if (value.isGenericDict()) {
@@ -222,7 +261,7 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
     for (const auto& spec : specs) {
       auto it = dict.find(spec.name);
       if (it == dict.end()) throw LoadError(path + ": no input named '" + spec.name + "'");
-      out.push_back(it->value().toTensor());
+      out.push_back(checked_tensor(it->value(), path, out.size()));
     }
     return out;
   }
@@ -230,19 +269,11 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
 }
 
 std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {
-  c10::IValue value;
-  try {
-    value = torch::jit::pickle_load(read_bytes(path));
-  } catch (const c10::Error& e) {
-    throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() + ")");
-  }
+  c10::IValue value = unpickle(path);
   if (!value.isTuple() && !value.isList()) throw LoadError(path + ": expected a tuple of tensors and Nones");
   std::vector<at::Tensor> out;
-  for (const auto& x : value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec()) {
-    if (x.isNone()) out.emplace_back();
-    else if (x.isTensor()) out.push_back(x.toTensor());
-    else throw LoadError(path + ": expected a tuple of tensors and Nones");
-  }
+  for (const auto& x : value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec())
+    out.push_back(x.isNone() ? at::Tensor() : checked_tensor(x, path, out.size()));
   return out;
 }
 
@@ -250,9 +281,7 @@ void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& t
   std::vector<c10::IValue> items;
   for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t) : c10::IValue());
   auto bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(items)));
-  std::string tmp = path + ".tmp";
-  std::ofstream(tmp, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  std::rename(tmp.c_str(), path.c_str());
+  write_file_atomically(path, std::string(bytes.begin(), bytes.end()));
 }
 
 // Thunder's assert_close tolerances by dtype.

@@ -14,6 +14,7 @@
 #include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
+#include "thundercc/support/files.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 
@@ -84,7 +85,7 @@ bool report(const std::string& plan_path, const std::string& what, const std::ve
 int run(const RunOptions& o) {
   json plan_json;
   try {
-    auto bytes = read_bytes(o.plan_path);
+    auto bytes = read_bytes(o.plan_path, limits::kTraceBytes);
     plan_json = json::parse(bytes.begin(), bytes.end());
   } catch (const json::parse_error& e) {
     throw LoadError(o.plan_path + ": not valid JSON: " + e.what());

@@ -10,6 +10,7 @@
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
 
 namespace thundercc {
 namespace {
@@ -111,11 +112,7 @@ LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
 }
 
 LoadedTrace load_trace_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(path + ": cannot be read");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return load_trace_text(buffer.str(), path);
+  return load_trace_text(read_file(path, limits::kTraceBytes), path);
 }
 
 }  // namespace thundercc

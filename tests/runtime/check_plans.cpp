@@ -12,6 +12,7 @@
 
 #include "thundercc/extend.h"
 #include "thundercc/runtime/plan_runner.h"
+#include "thundercc/support/files.h"
 
 using namespace thundercc;
 using namespace thundercc::runtime;
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
   for (const auto& plan_path : plans) {
     std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
     try {
-      auto bytes = read_bytes(plan_path);
+      auto bytes = read_bytes(plan_path, thundercc::limits::kTraceBytes);
       Plan plan(nlohmann::json::parse(bytes.begin(), bytes.end()), plan_path);
       auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
       plan.forward_program().check_inputs(inputs);

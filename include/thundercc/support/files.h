@@ -1,0 +1,39 @@
+// Reading and writing files as a hostile input requires: reads are bounded (a trace, a plan or a
+// tensor file past its limit is refused before it is read whole; /dev/zero is not read forever),
+// and writes are atomic and checked (each file goes to a unique temporary file created
+// exclusively in the destination folder, is written, flushed, fsync'd and closed with every
+// error checked, then renamed over the destination; a symlink planted at any name is never
+// written through).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace thundercc {
+
+// The documented input limits (README, "Limits").
+namespace limits {
+inline constexpr size_t kTraceBytes = size_t{256} << 20;   // trace.json and plan.json
+inline constexpr size_t kTensorFileBytes = size_t{16} << 30;  // a .pt file
+}  // namespace limits
+
+// The whole file, or LoadError "PATH: cannot be read (...)" / "PATH: larger than the limit".
+std::string read_file(const std::string& path, size_t limit);
+
+// Files published together: none is visible until all are written; on any failure nothing is
+// left behind (temporary files removed) and std::runtime_error names the file and the cause.
+class AtomicFiles {
+ public:
+  void add(std::string path, std::string contents) { files_.emplace_back(std::move(path), std::move(contents)); }
+  void commit();
+
+ private:
+  std::vector<std::pair<std::string, std::string>> files_;
+};
+
+// One file, atomically.
+void write_file_atomically(const std::string& path, const std::string& contents);
+
+}  // namespace thundercc

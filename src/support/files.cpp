@@ -1,0 +1,111 @@
+#include "thundercc/support/files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "thundercc/serialize/trace_file.h"
+
+namespace thundercc {
+namespace {
+
+std::string why() { return std::strerror(errno); }
+
+// Closes the descriptor on every path out.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::string directory_of(const std::string& path) {
+  auto parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+// Writes `contents` to a new, exclusively created file next to `path`; returns its name.
+std::string write_temporary(const std::string& path, const std::string& contents) {
+  std::string dir = directory_of(path);
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw std::runtime_error(path + ": cannot write: the folder " + dir + " does not exist");
+  std::string name = (std::filesystem::path(dir) / ("." + std::filesystem::path(path).filename().string() + ".XXXXXX")).string();
+  Fd f;
+  f.fd = ::mkstemp(name.data());  // O_CREAT | O_EXCL, mode 0600: never an existing file or link
+  if (f.fd < 0) throw std::runtime_error(path + ": cannot write: " + why());
+  auto fail = [&](const char* step) {
+    std::string message = path + ": cannot write (" + step + "): " + why();
+    ::unlink(name.c_str());
+    throw std::runtime_error(message);
+  };
+  if (::fchmod(f.fd, 0644) != 0) fail("chmod");
+  for (size_t done = 0; done < contents.size();) {
+    ssize_t n = ::write(f.fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("write");
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(f.fd) != 0) fail("fsync");
+  int fd = f.fd;
+  f.fd = -1;
+  if (::close(fd) != 0) fail("close");
+  return name;
+}
+
+}  // namespace
+
+std::string read_file(const std::string& path, size_t limit) {
+  Fd f;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) throw LoadError(path + ": cannot be read (" + why() + ")");
+  struct stat st;
+  if (::fstat(f.fd, &st) != 0) throw LoadError(path + ": cannot be read (" + why() + ")");
+  if (S_ISDIR(st.st_mode)) throw LoadError(path + ": cannot be read (it is a folder)");
+  // Devices never end (/dev/zero, /dev/urandom); files and pipes do.
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) throw LoadError(path + ": cannot be read (a device, not a file)");
+  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit)
+    throw LoadError(path + ": " + std::to_string(st.st_size) + " bytes is larger than the limit of " + std::to_string(limit) + " bytes");
+  std::string out;
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(f.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw LoadError(path + ": cannot be read (" + why() + ")");
+    if (n == 0) return out;
+    if (out.size() + static_cast<size_t>(n) > limit)
+      throw LoadError(path + ": larger than the limit of " + std::to_string(limit) + " bytes");
+    out.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+void AtomicFiles::commit() {
+  std::vector<std::string> temporaries;
+  try {
+    for (const auto& [path, contents] : files_) temporaries.push_back(write_temporary(path, contents));
+  } catch (...) {
+    for (const auto& t : temporaries) ::unlink(t.c_str());
+    throw;
+  }
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (std::rename(temporaries[i].c_str(), files_[i].first.c_str()) != 0) {
+      std::string message = files_[i].first + ": cannot write (rename): " + why();
+      for (size_t j = i; j < temporaries.size(); ++j) ::unlink(temporaries[j].c_str());
+      throw std::runtime_error(message);
+    }
+  files_.clear();
+}
+
+void write_file_atomically(const std::string& path, const std::string& contents) {
+  AtomicFiles files;
+  files.add(path, contents);
+  files.commit();
+}
+
+}  // namespace thundercc
