@@ -202,6 +202,9 @@ int main(int argc, char** argv) {
   } catch (const std::runtime_error& e) {
     spdlog::error("{}", e.what());
     return 1;
+  } catch (const std::bad_alloc&) {
+    spdlog::error("out of memory: the input asks for more memory than this machine has");
+    return 1;
   } catch (const std::exception& e) {
     spdlog::error("internal error: {}", e.what());
     return 2;

@@ -5,6 +5,8 @@
 namespace thundercc {
 
 std::string NameSet::make(std::string_view prefix) {
+  check(static_cast<int64_t>(used_.size()) < kMaxNames,
+        [] { return str("the program makes more than ", kMaxNames, " values, the limit of one compilation"); });
   while (true) {
     std::string name = std::string(prefix) + std::to_string(counter_++);
     if (used_.insert(name).second) return name;
@@ -67,6 +69,7 @@ bool outputs_require_grad() { return g_outputs_require_grad; }
 }  // namespace tracing
 
 Tensor make_named_tensor(const std::string& name, TensorMeta meta) {
+  check_shape(meta.shape, meta.dtype);
   tracing::active_trace().names->reserve(name);
   meta.requires_grad = meta.requires_grad && meta.dtype.is_inexact();
   return Tensor(std::make_shared<const TensorProxyNode>(TensorProxyNode{name, std::move(meta)}));

@@ -13,8 +13,18 @@ std::string shape_repr(const Shape& s) {
 
 int64_t numel(const Shape& s) {
   int64_t n = 1;
-  for (auto d : s) n *= d;
+  for (auto d : s)
+    if (__builtin_mul_overflow(n, d, &n)) throw ThunderError("RuntimeError", str("the shape ", shape_repr(s), " has more than 2^63 - 1 elements"));
   return n;
+}
+
+// Every tensor proxy has a shape whose sizes are non-negative and whose element count and byte
+// size fit in 64 bits, so arithmetic on them downstream (the runtime's too) cannot overflow.
+void check_shape(const Shape& s, DType dtype) {
+  for (auto d : s) check(d >= 0, [&] { return str("the shape ", shape_repr(s), " has a negative size"); });
+  int64_t bytes;
+  check(!__builtin_mul_overflow(numel(s), static_cast<int64_t>(dtype.bytes()), &bytes),
+        [&] { return str("a tensor of shape ", shape_repr(s), " would be larger than 2^63 - 1 bytes"); });
 }
 
 std::string TensorMeta::type_string() const {
@@ -24,6 +34,7 @@ std::string TensorMeta::type_string() const {
 }
 
 Tensor Tensor::make(Shape shape, DType dtype, Device device, bool requires_grad) {
+  check_shape(shape, dtype);
   auto name = tracing::active_trace().names->make("t");
   // requires_grad is meaningful only for inexact dtypes.
   bool rg = (requires_grad || tracing::outputs_require_grad()) && dtype.is_inexact();

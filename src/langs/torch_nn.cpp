@@ -38,6 +38,8 @@ std::vector<int64_t> pair(const Value& v, const char* what) {
   auto xs = v.as_ints();
   if (xs.size() == 1) xs.push_back(xs[0]);
   check(xs.size() == 2, [&] { return str(what, " must be an int or a pair of ints, but got ", py_repr(v)); });
+  // Bounded so that window arithmetic (dilation * (kernel - 1) + 1, ...) cannot overflow.
+  for (auto x : xs) check(x > -(int64_t{1} << 31) && x < (int64_t{1} << 31), [&] { return str(what, " must be below 2^31 in magnitude, but got ", py_repr(v)); });
   return xs;
 }
 
@@ -191,6 +193,12 @@ Tensor max_pool2d_impl(const Args& x) {
   auto stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? kernel : pair(x["stride"], "stride");
   auto padding = pair(x["padding"], "padding");
   auto dilation = pair(x["dilation"], "dilation");
+  // PyTorch's messages; a zero stride or kernel would divide by zero below.
+  check(kernel[0] > 0 && kernel[1] > 0 && stride[0] > 0 && stride[1] > 0, "stride should not be zero");
+  check(dilation[0] > 0 && dilation[1] > 0, [&] {
+    return str("dilation should be greater than zero, but got dilationH: ", dilation[0], " dilationW: ", dilation[1]);
+  });
+  check(padding[0] >= 0 && padding[1] >= 0, [&] { return str("pad must be non-negative, but got pad: ", std::min(padding[0], padding[1])); });
   bool ceil_mode = x.flag("ceil_mode");
   std::vector<std::array<int64_t, 3>> config(a.ndim(), {0, 0, 0});
   Shape out_size;
@@ -239,7 +247,7 @@ Tensor adaptive_avg_pool2d_impl(const Args& x) {
       size.push_back(s.is_none() ? (i == 0 ? H : W) : s.as_int());
     }
   int64_t oh = size[0], ow = size[1];
-  check(oh > 0 && ow > 0, "adaptive_avg_pool2d: output size must be positive");
+  check(oh > 0 && ow > 0 && oh < (int64_t{1} << 31) && ow < (int64_t{1} << 31), "adaptive_avg_pool2d: output size must be positive and below 2^31");
   Shape batch(a.shape().begin(), a.shape().end() - 2);
   if (H % oh == 0 && W % ow == 0) {
     Shape split = batch;
@@ -248,6 +256,10 @@ Tensor adaptive_avg_pool2d_impl(const Args& x) {
     return mean(reshape(a, split), Dims{r - 3, r - 1});
   }
   // Uneven bins: average each window [floor(i*H/oh), ceil((i+1)*H/oh)) separately.
+  check(oh * ow <= 65536, [&] {
+    return str("adaptive_avg_pool2d: output size (", oh, ", ", ow, ") does not divide the input size (", H, ", ", W,
+               ") and has more than 65536 windows, which are decomposed one by one");
+  }, "NotImplementedError");
   std::vector<Tensor> rows;
   int64_t hd = a.ndim() - 2, wd = a.ndim() - 1;
   for (int64_t i = 0; i < oh; ++i) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "langs/torch_registry.h"
+#include "thundercc/ir/trace.h"
 #include "thundercc/ir/pyliteral.h"
 
 namespace thundercc::ltorch {
@@ -46,13 +47,15 @@ Value split_impl(const Tensor& a, const Value& sizes_or_size, int64_t dim_arg) {
   if (sizes_or_size.is_int_like()) {
     int64_t size = sizes_or_size.as_int();
     check(size > 0 || (size == 0 && length == 0), [&] { return str("split expects split_size be non-negative, but got split_size=", size); });
-    for (int64_t start = 0; start < length; start += size) sizes.push_back(std::min(size, length - start));
-    if (sizes.empty()) sizes.push_back(0);
+    int64_t pieces = size == 0 ? 1 : length / size + (length % size != 0);
+    check(pieces <= thundercc::NameSet::kMaxNames, [&] { return str("split into ", pieces, " pieces is past the limit of one compilation"); });
+    for (int64_t i = 0; i < pieces; ++i) sizes.push_back(size == 0 ? 0 : std::min(size, length - i * size));
   } else {
     sizes = sizes_or_size.as_ints();
     int64_t total = 0;
-    for (auto s : sizes) total += s;
-    check(total == length, [&] {
+    bool valid = true;
+    for (auto s : sizes) valid = valid && s >= 0 && !__builtin_add_overflow(total, s, &total);
+    check(valid && total == length, [&] {
       return str("split_with_sizes expects split_sizes to sum exactly to ", length, " (input tensor's size at dimension ", dim,
                  "), but got split_sizes=", langs::dims_repr(sizes));
     });

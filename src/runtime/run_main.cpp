@@ -6,6 +6,8 @@
 #include <ATen/ATen.h>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -40,7 +42,7 @@ std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const s
 struct RunOptions {
   std::string plan_path, inputs_path, outputs_path, expect_path, fill = "random";
   std::string cotangents_path, grads_out_path, expect_grads_path;
-  uint64_t seed = 0;
+  int64_t seed = 0;
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
   bool profile = false;
@@ -83,13 +85,7 @@ bool report(const std::string& plan_path, const std::string& what, const std::ve
 }
 
 int run(const RunOptions& o) {
-  json plan_json;
-  try {
-    auto bytes = read_bytes(o.plan_path, limits::kTraceBytes);
-    plan_json = json::parse(bytes.begin(), bytes.end());
-  } catch (const json::parse_error& e) {
-    throw LoadError(o.plan_path + ": not valid JSON: " + e.what());
-  }
+  json plan_json = parse_json_document(read_file(o.plan_path, limits::kTraceBytes), o.plan_path);
   check_plan_version(plan_json, o.plan_path);
   check_schema(plan_json, SchemaKind::Plan, o.plan_path);
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
@@ -159,14 +155,22 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   auto* inputs = app.add_option("--inputs", o.inputs_path, "inputs saved by torch.save: a list in signature order, or a dict by name");
   app.add_option("--fill", o.fill, "without --inputs: random, zeros or ones")
       ->check(CLI::IsMember({"random", "zeros", "ones"}))->excludes(inputs);
-  app.add_option("--seed", o.seed, "seed for --fill random");
+  // Tolerances and seeds: finite and not negative (NaN would make every comparison match).
+  CLI::Validator non_negative(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double x = std::strtod(text.c_str(), &end);
+        return end != text.c_str() && *end == '\0' && std::isfinite(x) && x >= 0 ? "" : "must be a finite number >= 0, but got " + text;
+      },
+      "NUMBER>=0");
+  app.add_option("--seed", o.seed, "seed for --fill random")->check(non_negative);
   app.add_option("--outputs", o.outputs_path, "write the outputs (a list, for torch.load)");
   app.add_option("--expect", o.expect_path, "compare the outputs with these (torch.save'd list)");
   app.add_option("--cotangents", o.cotangents_path, "gradients of the outputs for the backward (torch.save'd; default: ones)");
   app.add_option("--grads-out", o.grads_out_path, "write the gradients of the inputs that require grad (a tuple, None where none flows)");
   app.add_option("--expect-grads", o.expect_grads_path, "compare the gradients with these (capture.py --grad writes NAME.grads.pt)");
-  app.add_option("--rtol", o.rtol, "relative tolerance (default: Thunder's, by dtype)");
-  app.add_option("--atol", o.atol, "absolute tolerance (default: Thunder's, by dtype)");
+  app.add_option("--rtol", o.rtol, "relative tolerance (default: Thunder's, by dtype)")->check(non_negative);
+  app.add_option("--atol", o.atol, "absolute tolerance (default: Thunder's, by dtype)")->check(non_negative);
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   app.add_flag("--profile", o.profile, "print the time of each instruction");

@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/serialize/trace_file.h"
@@ -78,6 +79,11 @@ TensorMeta decode_tensor_meta(const json& j, const std::string& at, const std::s
   if (!device) fail_at(where, at + "/device", "unknown device '" + j.at("device").get<std::string>() + "'");
   m.device = *device;
   m.requires_grad = j.value("requires_grad", false);
+  try {
+    check_shape(m.shape, m.dtype);
+  } catch (const ThunderError& e) {
+    fail_at(where, at + "/shape", e.what());
+  }
   return m;
 }
 
@@ -245,6 +251,48 @@ json encode_value(const Value& v, const ProxyEncoder& proxy) {
     }
   }
   return nullptr;
+}
+
+nlohmann::json parse_json_document(const std::string& text, const std::string& where) {
+  using json = nlohmann::json;
+  auto fail = [&](const std::string& problem) { throw LoadError(where + ": " + problem); };
+  std::string last_key;
+  auto within_limits = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth > limits::kJsonDepth)
+      fail(str("nested deeper than the limit of ", limits::kJsonDepth, " arrays and objects"));
+    if (event == json::parse_event_t::key) {
+      const auto& key = parsed.get_ref<const std::string&>();
+      if (key.size() > limits::kJsonKey) fail(str("an object key of ", key.size(), " characters (the limit is ", limits::kJsonKey, ")"));
+      last_key = key;
+    } else if (event == json::parse_event_t::value) {
+      if (parsed.is_string()) {
+        size_t n = parsed.get_ref<const std::string&>().size();
+        bool identifier = last_key == "name" || last_key == "ref" || last_key == "symbol" || last_key == "op";
+        size_t limit = identifier ? limits::kIdentifier : limits::kJsonString;
+        if (n > limit) fail(str("the string of \"", last_key, "\" has ", n, " characters (the limit is ", limit, ")"));
+      } else if (parsed.is_number_unsigned() && parsed.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())) {
+        fail(str("\"", last_key, "\": the integer ", parsed.get<uint64_t>(), " is out of range (integers are 64-bit signed)"));
+      } else if (parsed.is_number_float() && !std::isfinite(parsed.get<double>())) {
+        fail(str("\"", last_key, "\": a number out of range"));
+      }
+    }
+    return true;
+  };
+  json doc;
+  try {
+    doc = json::parse(text, within_limits);
+  } catch (const json::out_of_range& e) {  // 1e400
+    fail(str("a number out of range: ", e.what()));
+  } catch (const json::exception& e) {
+    fail(str("not valid JSON: ", e.what()));
+  }
+  for (const char* list : {"bound_symbols", "instructions"})
+    if (doc.is_object() && doc.contains(list) && doc[list].is_array() && doc[list].size() > limits::kStatements)
+      fail(str("/", list, ": ", doc[list].size(), " entries (the limit is ", limits::kStatements, ")"));
+  if (doc.is_object() && doc.contains("backward") && doc["backward"].is_object() && doc["backward"].contains("instructions") &&
+      doc["backward"]["instructions"].is_array() && doc["backward"]["instructions"].size() > limits::kStatements)
+    fail(str("/backward/instructions: more entries than the limit of ", limits::kStatements));
+  return doc;
 }
 
 std::string proxy_name(const Value& proxy) {

@@ -94,12 +94,7 @@ Trace retrace(const Trace& recorded, const std::string& where) {
 }
 
 LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw LoadError(str(where, ": not valid JSON: ", e.what()));
-  }
+  json doc = parse_json_document(text, where);
   check_schema(doc, SchemaKind::Trace, where);
   LoadedTrace loaded;
   try {

@@ -144,3 +144,82 @@ def test_a_failed_compile_writes_nothing(tmp_path, thundercc):
     result = thundercc("compile", REPO / "traces" / "mul.json", write(tmp_path / "bad.json", bad), "-o", tmp_path / "out", check=False)
     fails(result, "bad.json")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mul.plan.json", "mul.trace.py"]
+
+
+# --- Arithmetic without checks, inputs that exhaust resources ----------------------------------
+
+def with_kwargs(**kwargs):
+    doc = add_mul()
+    doc["bound_symbols"][1]["kwargs"] = kwargs  # torch.add(a, t0, alpha=...)
+    return doc
+
+
+def one_call(symbol, args, kwargs, input_shape=(2, 2), output=None):
+    tensor = {"shape": list(input_shape), "dtype": "float32", "device": "cpu", "requires_grad": False}
+    out = output or {"tensor": dict(name="t0", **tensor)}
+    return {"format": "thundercc.trace", "version": 1, "name": "f", "inputs": [{"name": "x", "tensor": tensor}],
+            "bound_symbols": [{"symbol": symbol, "args": [{"ref": "x"}] + args, "kwargs": kwargs, "output": out}],
+            "output": {"ref": "t0"}}
+
+
+@pytest.mark.parametrize("text, phrase", [
+    ('"alpha": 18446744073709551615', "the integer 18446744073709551615 is out of range"),
+    ('"alpha": 9223372036854775808', "is out of range"),
+    ('"alpha": 1e400', "a number out of range"),
+])
+def test_numbers_past_64_bits_are_refused(tmp_path, thundercc, text, phrase):
+    source = json.dumps(with_kwargs(alpha=12345)).replace('"alpha": 12345', text)
+    (tmp_path / "n.json").write_text(source)
+    fails(thundercc("compile", tmp_path / "n.json", "-o", tmp_path, check=False), "n.json: ", phrase)
+
+
+def test_shapes_whose_size_overflows_are_refused(tmp_path, thundercc):
+    doc = one_call("torch.reshape", [-1], {}, input_shape=(2**32, 2**32), output={"tensor": {
+        "name": "t0", "shape": [0], "dtype": "float32", "device": "cpu", "requires_grad": False}})
+    fails(thundercc("validate", write(tmp_path / "s.json", doc), check=False), "s.json: /inputs/0/tensor/shape: ", "2^63 - 1")
+
+
+@pytest.mark.parametrize("kwargs, phrase", [
+    ({"kernel_size": 0}, "stride should not be zero"),
+    ({"kernel_size": 2, "stride": 0}, "stride should not be zero"),
+    ({"kernel_size": 2, "dilation": 0}, "dilation should be greater than zero"),
+    ({"kernel_size": 2**62}, "kernel_size must be below 2^31"),
+])
+def test_pooling_windows_are_checked(tmp_path, thundercc, kwargs, phrase):
+    doc = one_call("torch.nn.functional.max_pool2d", [], kwargs, input_shape=(1, 1, 4, 4))
+    fails(thundercc("validate", write(tmp_path / "p.json", doc), check=False), "p.json: /bound_symbols/0: ", phrase)
+
+
+def test_what_a_trace_may_make_the_compiler_allocate_is_bounded(tmp_path, thundercc):
+    # A billion uneven pooling windows, and a split into 2^31 pieces: refused at the limit, quickly.
+    pool = one_call("torch.nn.functional.adaptive_avg_pool2d", [{"tuple": [10**9, 10**9]}], {}, input_shape=(1, 1, 3, 3))
+    split = one_call("torch.split", [1], {}, input_shape=(2**31,))
+    for name, doc, phrase in (("pool", pool, "has more than 65536 windows"), ("split", split, "the limit of one compilation")):
+        result = subprocess.run(["prlimit", "--as=4000000000", os.environ["THUNDERCC"], "validate", write(tmp_path / f"{name}.json", doc)],
+                                capture_output=True, text=True, timeout=120)
+        fails(result, f"{name}.json: /bound_symbols/0: ", phrase)
+
+
+def test_nesting_and_string_lengths_are_limited_before_any_walk(tmp_path, thundercc):
+    source = json.dumps(add_mul())
+    deep = source.replace('"output": {"ref": "t1"}}', '"output": ' + '{"tuple": [' * 5000 + '{"ref": "t1"}' + "]}" * 5000 + "}")
+    assert deep != source
+    (tmp_path / "deep.json").write_text(deep)
+    fails(thundercc("validate", tmp_path / "deep.json", check=False), "deep.json: nested deeper than the limit of 64")
+    (tmp_path / "long.json").write_text(source.replace('"a"', '"' + "a" * 50000 + '"'))
+    fails(thundercc("validate", tmp_path / "long.json", check=False), 'long.json: the string of "name" has 50000 characters')
+
+
+def test_plans_cannot_ask_for_huge_slot_tables(tmp_path, thundercc, add_mul_plan):
+    plan = json.loads(add_mul_plan.read_text())
+    plan["slots"] = 2**40
+    fails(thundercc("run", write(tmp_path / "p.json", plan), check=False), "p.json: /slots")
+    plan = json.loads(add_mul_plan.read_text())
+    plan["instructions"][0]["args"][0] = {"slot": 2**32 + 1}
+    fails(thundercc("run", write(tmp_path / "q.json", plan), check=False), "q.json: /instructions/0/args/0")
+
+
+@pytest.mark.parametrize("option", [["--rtol", "nan"], ["--atol", "-1"], ["--seed", "-1"], ["--rtol", "inf"]])
+def test_tolerances_and_seeds_must_be_finite_and_not_negative(thundercc, add_mul_plan, option):
+    result = thundercc("run", add_mul_plan, *option, check=False)
+    assert result.returncode == 2 and "must be a finite number >= 0" in result.stderr, result.stderr

@@ -12,6 +12,7 @@
 
 #include "thundercc/extend.h"
 #include "thundercc/runtime/plan_runner.h"
+#include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 
 using namespace thundercc;
@@ -36,8 +37,8 @@ int main(int argc, char** argv) {
   for (const auto& plan_path : plans) {
     std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
     try {
-      auto bytes = read_bytes(plan_path, thundercc::limits::kTraceBytes);
-      Plan plan(nlohmann::json::parse(bytes.begin(), bytes.end()), plan_path);
+      auto doc = thundercc::parse_json_document(thundercc::read_file(plan_path, thundercc::limits::kTraceBytes), plan_path);
+      Plan plan(doc, plan_path);
       auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
       plan.forward_program().check_inputs(inputs);
       at::manual_seed(0);

@@ -14,7 +14,10 @@ namespace thundercc {
 
 class NameSet {
  public:
-  std::string make(std::string_view prefix);  // next free "<prefix><counter>"
+  // The most names one compilation may make: what bounds the work and memory a trace can ask of
+  // the compiler (a split into 2^40 pieces, an adaptive pool with a billion windows).
+  static constexpr int64_t kMaxNames = 1'000'000;
+  std::string make(std::string_view prefix);  // next free "<prefix><counter>"; throws past kMaxNames
   void reserve(const std::string& name);      // throws if already taken
   bool contains(const std::string& name) const { return used_.count(name) != 0; }
 

@@ -19,7 +19,9 @@ namespace thundercc {
 
 using Shape = std::vector<int64_t>;
 std::string shape_repr(const Shape& s);  // Python tuple repr: (2, 2), (2,), ()
-int64_t numel(const Shape& s);
+int64_t numel(const Shape& s);  // throws when the count overflows int64
+// Throws RuntimeError for a negative size, or more elements or bytes than 64 bits count.
+void check_shape(const Shape& s, DType dtype);
 
 struct TensorMeta {
   Shape shape;

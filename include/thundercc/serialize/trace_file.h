@@ -24,6 +24,20 @@ class LoadError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The documented limits of trace.json and plan.json (README, "Limits"), checked while parsing,
+// before the schema or any walk of the document sees it.
+namespace limits {
+inline constexpr int kJsonDepth = 64;                     // nesting of arrays and objects
+inline constexpr size_t kJsonString = size_t{1} << 20;    // characters in any string
+inline constexpr size_t kJsonKey = 256;                   // characters in an object key
+inline constexpr size_t kIdentifier = 256;                // a name, a reference, a symbol or op id
+inline constexpr size_t kStatements = 200000;             // bound symbols of a trace, instructions of a program
+}  // namespace limits
+
+// Parses trace.json or plan.json text within those limits; integers must fit int64 and numbers
+// must be finite. Throws LoadError naming `where`, the place (where known) and the limit.
+nlohmann::json parse_json_document(const std::string& text, const std::string& where);
+
 // The value grammar shared by trace.json and plan.json: Python constants with their kinds kept
 // apart, and proxies encoded by the caller ({"ref": name} in traces, {"slot": n} in plans).
 using ProxyEncoder = std::function<nlohmann::json(const Value& proxy)>;
