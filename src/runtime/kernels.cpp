@@ -75,7 +75,10 @@ namespace {
 
 const at::Tensor& ArgView::tensor() const {
   if (!is_tensor()) bad_arg(what_, "a tensor");
-  return (*slots_)[arg_->slot];
+  const at::Tensor& t = (*slots_)[arg_->slot];
+  if (!t.defined())
+    throw ThunderError("RuntimeError", str("slot ", arg_->slot, " holds no tensor here (never written, or freed before this instruction)"));
+  return t;
 }
 
 c10::optional<at::Tensor> ArgView::optional_tensor() const {
@@ -85,11 +88,16 @@ c10::optional<at::Tensor> ArgView::optional_tensor() const {
 
 std::vector<at::Tensor> ArgView::tensors() const {
   if (!arg_) bad_arg(what_, "a sequence of tensors");
-  if (arg_->kind == BoundArg::Kind::Slot) return {(*slots_)[arg_->slot]};
+  auto filled = [&](int slot) -> const at::Tensor& {
+    const at::Tensor& t = (*slots_)[slot];
+    if (!t.defined()) throw ThunderError("RuntimeError", str("slot ", slot, " holds no tensor here (never written, or freed before this instruction)"));
+    return t;
+  };
+  if (arg_->kind == BoundArg::Kind::Slot) return {filled(arg_->slot)};
   if (arg_->kind != BoundArg::Kind::Slots) bad_arg(what_, "a sequence of tensors");
   std::vector<at::Tensor> out;
   out.reserve(arg_->slots.size());
-  for (int s : arg_->slots) out.push_back((*slots_)[s]);
+  for (int s : arg_->slots) out.push_back(filled(s));
   return out;
 }
 

@@ -62,7 +62,7 @@ std::string describe(const at::Tensor& t) {
 
 }  // namespace
 
-PlanRunner::PlanRunner(const json& plan, const std::string& where) {
+PlanRunner::PlanRunner(const json& plan, const std::string& where) : where_(where) {
   num_slots_ = plan.at("slots").get<size_t>();
   const auto& inputs = plan.at("inputs");
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -134,12 +134,18 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction& ins = instructions_[i];
     KernelCall call(ins, slots_);
-    if (instruction_ns) {
-      auto start = std::chrono::steady_clock::now();
-      (*ins.kernel)(call);
-      (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-    } else {
-      (*ins.kernel)(call);
+    try {
+      if (instruction_ns) {
+        auto start = std::chrono::steady_clock::now();
+        (*ins.kernel)(call);
+        (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+      } else {
+        (*ins.kernel)(call);
+      }
+    } catch (const c10::Error& e) {
+      fail(i, e.what_without_backtrace());
+    } catch (const std::exception& e) {
+      fail(i, e.what());
     }
     for (int s : ins.free) slots_[s].reset();
   }
@@ -148,6 +154,35 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   for (int s : output_slots_) outputs.push_back(s < 0 ? at::Tensor() : slots_[s]);
   for (auto& s : slots_) s.reset();
   return outputs;
+}
+
+namespace {
+
+// "cpu i64[4] with values in [-1, 12]": what an argument was, for an error message. Integer
+// tensors show their range, which is what an index out of range needs.
+std::string describe_argument(const at::Tensor& t) {
+  if (!t.defined()) return "nothing (the slot holds no tensor)";
+  std::string out = describe(t);
+  if (t.defined() && t.numel() > 0 && (at::isIntegralType(t.scalar_type(), false))) {
+    out += thundercc::str(" with values in [", t.min().item<int64_t>(), ", ", t.max().item<int64_t>(), "]");
+  }
+  return out;
+}
+
+}  // namespace
+
+void PlanRunner::fail(size_t index, const std::string& problem) const {
+  const Instruction& ins = instructions_[index];
+  std::string message = problem.substr(0, problem.find('\n'));  // ATen's first line, without its C++ context
+  std::string statement = ins.statement.substr(0, ins.statement.find("  #"));
+  std::string arguments;
+  auto add = [&](const std::string& name, const BoundArg& arg) {
+    if (arg.kind != BoundArg::Kind::Slot) return;
+    arguments += "\n  " + name + ": " + describe_argument(slots_[arg.slot]);
+  };
+  for (size_t k = 0; k < ins.args.size(); ++k) add("argument " + std::to_string(k), ins.args[k]);
+  for (const auto& [key, arg] : ins.kwargs) add(key, arg);
+  throw ThunderError("RuntimeError", thundercc::str(where_, ": /instructions/", index, ": ", statement, ": ", message, arguments));
 }
 
 void check_plan_version(const json& plan, const std::string& where) {

@@ -223,3 +223,24 @@ def test_plans_cannot_ask_for_huge_slot_tables(tmp_path, thundercc, add_mul_plan
 def test_tolerances_and_seeds_must_be_finite_and_not_negative(thundercc, add_mul_plan, option):
     result = thundercc("run", add_mul_plan, *option, check=False)
     assert result.returncode == 2 and "must be a finite number >= 0" in result.stderr, result.stderr
+
+
+# --- Errors that name the plan, the instruction and the argument -------------------------------
+
+def test_run_time_index_errors_name_the_instruction_and_the_argument(tmp_path, thundercc):
+    import torch.nn.functional as F
+    from conftest import save_case
+    trace = save_case(tmp_path, "emb", lambda idx, w: F.embedding(idx, w), (torch.tensor([1, 2, 3]), torch.randn(10, 4)))
+    thundercc("compile", trace, "-o", tmp_path)
+    torch.save((torch.tensor([1, 12, -1]), torch.randn(10, 4)), tmp_path / "bad.pt")
+    result = thundercc("run", tmp_path / "emb.plan.json", "--inputs", tmp_path / "bad.pt", "--outputs", tmp_path / "out.pt", check=False)
+    fails(result, "emb.plan.json: /instructions/0: t0 = torch.nn.functional.embedding(idx, w,", "index out of range",
+          "argument 0: cpu i64[3] with values in [-1, 12]")
+    assert "INTERNAL ASSERT" not in result.stderr and "Exception raised from" not in result.stderr
+    assert not (tmp_path / "out.pt").exists()
+
+
+def test_a_plan_reading_a_freed_slot_is_an_error(tmp_path, thundercc, add_mul_plan):
+    plan = json.loads(add_mul_plan.read_text())
+    plan["free_at_start"] = [plan["inputs"][0]["slot"]]
+    fails(thundercc("run", write(tmp_path / "p.json", plan), check=False), "p.json: /instructions/", "holds no tensor here")

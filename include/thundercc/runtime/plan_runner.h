@@ -29,6 +29,10 @@ class PlanRunner {
   const std::vector<Instruction>& instructions() const { return instructions_; }
 
  private:
+  // A kernel's failure as an error naming the plan, the instruction and its arguments.
+  [[noreturn]] void fail(size_t index, const std::string& problem) const;
+
+  std::string where_;
   std::vector<InputSpec> inputs_;
   std::vector<Instruction> instructions_;
   std::vector<int> free_at_start_;
