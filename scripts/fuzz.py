@@ -10,6 +10,7 @@ error. Prints each failure found.
 import argparse
 import copy
 import json
+import os
 import random
 import subprocess
 import sys
@@ -26,6 +27,11 @@ TRACE_VALUES = ["x", -1, 0, 10**12, -10**12, 2.5, None, True, {"tuple": []}, {"t
                 {"torch_device": "cuda:0"}]
 PLAN_VALUES = ["x", -1, 0, 10**12, 2.5, None, True, {"tuple": []}, {"slot": 0}, {"slot": 10**6},
                {"list": [{"slot": 1}, 3]}, {"dtype": "float64"}, {"tuple": [-1]}]
+
+
+# Under a sanitizer build, a report is a failure even when the process would exit 0 or 1.
+SANITIZER_ENV = dict(os.environ, ASAN_OPTIONS="exitcode=86:detect_leaks=0", UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=86")
+SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer")
 
 
 def mutate_trace(doc, rng):
@@ -62,6 +68,8 @@ def main():
     parser.add_argument("target", choices=["compile", "run"])
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--thundercc", default=THUNDERCC,
+                        help="the binary to fuzz, e.g. a sanitizer build's (build-asan/thundercc)")
     opts = parser.parse_args()
     rng = random.Random(opts.seed)
     work = Path(tempfile.mkdtemp())
@@ -70,7 +78,7 @@ def main():
         if opts.target == "compile":
             sources.append(json.loads((REPO / "traces" / f"{name}.json").read_text()))
         else:
-            subprocess.run([THUNDERCC, "compile", REPO / "traces" / f"{name}.json", "-o", work], check=True)
+            subprocess.run([opts.thundercc, "compile", REPO / "traces" / f"{name}.json", "-o", work], check=True)
             sources.append(json.loads((work / f"{name}.plan.json").read_text()))
     failures = 0
     for _ in range(opts.runs):
@@ -78,10 +86,11 @@ def main():
         (mutate_trace if opts.target == "compile" else mutate_plan)(doc, rng)
         path = work / ("fuzz.json" if opts.target == "compile" else "fuzz.plan.json")
         path.write_text(json.dumps(doc))
-        command = [THUNDERCC, "compile", path, "-o", work / "out"] if opts.target == "compile" else \
-                  [THUNDERCC, "run", path, "--fill", "random"]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode not in (0, 1) or "internal error" in result.stderr:
+        command = [opts.thundercc, "compile", path, "-o", work / "out"] if opts.target == "compile" else \
+                  [opts.thundercc, "run", path, "--fill", "random"]
+        result = subprocess.run(command, capture_output=True, text=True, env=SANITIZER_ENV)
+        sanitizer_report = any(marker in result.stderr for marker in SANITIZER_MARKERS)
+        if result.returncode not in (0, 1) or "internal error" in result.stderr or sanitizer_report:
             failures += 1
             print(f"exit {result.returncode}: {result.stderr.strip()[:300]}\n  input: {path.read_text()[:300]}")
     print(f"{opts.runs} runs, {failures} failures")
