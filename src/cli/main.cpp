@@ -32,6 +32,9 @@ int validate(const std::vector<std::string>& paths) {
     } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
       spdlog::error("{}", e.what());
       ++failures;
+    } catch (const nlohmann::json::exception& e) {  // a shape the schema let through and the decoder did not expect
+      spdlog::error("{}: malformed: {}", path, e.what());
+      ++failures;
     }
   }
   return failures == 0 ? 0 : 1;
@@ -91,6 +94,9 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
         spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
     } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
       spdlog::error("{}", e.what());
+      ++failures;
+    } catch (const nlohmann::json::exception& e) {  // a shape the schema let through and the decoder did not expect
+      spdlog::error("{}: malformed: {}", path, e.what());
       ++failures;
     }
   }
