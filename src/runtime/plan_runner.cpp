@@ -4,7 +4,12 @@
 #include <fstream>
 
 #include <ATen/ATen.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/import_read.h>
 #include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/csrc/jit/serialization/storage_context.h>
+
+#include <cstring>
 #include <stdexcept>
 
 #include "thundercc/errors.h"
@@ -267,9 +272,40 @@ at::Tensor checked_tensor(const c10::IValue& x, const std::string& path, size_t 
   return t;
 }
 
+// The file's bytes for LibTorch's zip reader, every read bounds-checked.
+class BytesReader : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  explicit BytesReader(std::string bytes) : bytes_(std::move(bytes)) {}
+  size_t size() const override { return bytes_.size(); }
+  size_t read(uint64_t pos, void* buf, size_t n, const char*) const override {
+    if (pos >= bytes_.size()) return 0;
+    n = std::min<size_t>(n, bytes_.size() - pos);
+    std::memcpy(buf, bytes_.data() + pos, n);
+    return n;
+  }
+
+ private:
+  std::string bytes_;
+};
+
+// torch.load's reading, except that each storage is made from its record with the record's true
+// size: LibTorch would size it from the pickle's element count, so a pickle claiming more elements
+// than its record holds would read past the record.
+c10::IValue load_archive(const std::string& path) {
+  caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BytesReader>(read_file(path, limits::kTensorFileBytes)));
+  auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
+  for (const auto& record : reader.getAllRecords()) {
+    if (record.rfind("data/", 0) != 0) continue;
+    auto [data, size] = reader.getRecord(record);
+    storages->addStorage(record.substr(5), c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(data), nullptr, false));
+  }
+  return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
+                                           torch::jit::Unpickler::defaultTypeParser, storages);
+}
+
 c10::IValue unpickle(const std::string& path) {
   try {
-    return torch::jit::pickle_load(read_bytes(path, limits::kTensorFileBytes));
+    return load_archive(path);
   } catch (const c10::Error& e) {
     throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() +
                     "); note that LibTorch 1.13 cannot read a one-element list or dict: save a tuple");

@@ -244,3 +244,21 @@ def test_a_plan_reading_a_freed_slot_is_an_error(tmp_path, thundercc, add_mul_pl
     plan = json.loads(add_mul_plan.read_text())
     plan["free_at_start"] = [plan["inputs"][0]["slot"]]
     fails(thundercc("run", write(tmp_path / "p.json", plan), check=False), "p.json: /instructions/", "holds no tensor here")
+
+
+@pytest.mark.parametrize("kept", [0, 4])
+def test_storage_records_shorter_than_their_pickle_claims_are_refused(tmp_path, thundercc, add_mul_plan, kept):
+    """The pickle says 15 floats; the zip record holds fewer bytes (found by the pt_reader fuzzer)."""
+    import io
+    import zipfile
+    buffer = io.BytesIO()
+    torch.save((torch.randn(5, 3), torch.randn(2, 1)), buffer)
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            data = source.read(info.filename)
+            target.writestr(info, data[:kept] if info.filename.endswith("data/0") else data)
+    (tmp_path / "short.pt").write_bytes(out.getvalue())
+    result = thundercc("run", add_mul_plan, "--inputs", tmp_path / "short.pt", check=False)
+    fails(result, "short.pt: tensor 0: its sizes, strides and offset reach past its storage")
