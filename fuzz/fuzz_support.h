@@ -23,23 +23,22 @@ void rejecting(Body&& body) {
   }
 }
 
-// For the readers that take a path: one file per process under /tmp, created once (mkstemp) and
-// rewritten for every input; removed at exit.
+// For the readers that take a path: one file per process, rewritten for every input. It is
+// unlinked as soon as it is made and named through /proc/self/fd, so no file is left in /tmp
+// however the process ends (a crash, a sanitizer's abort, libFuzzer's timeout).
 class ScratchFile {
  public:
-  explicit ScratchFile(const char* suffix) {
-    std::string tmpl = std::string("/tmp/thundercc-fuzz-XXXXXX") + suffix;
-    fd_ = mkstemps(tmpl.data(), static_cast<int>(std::string(suffix).size()));
+  ScratchFile() {
+    char tmpl[] = "/tmp/thundercc-fuzz-XXXXXX";
+    fd_ = mkstemp(tmpl);
     if (fd_ < 0) {
-      std::perror("thundercc fuzz: mkstemps");
+      std::perror("thundercc fuzz: mkstemp");
       std::abort();
     }
-    path_ = tmpl;
+    unlink(tmpl);
+    path_ = "/proc/self/fd/" + std::to_string(fd_);
   }
-  ~ScratchFile() {
-    close(fd_);
-    unlink(path_.c_str());
-  }
+  ~ScratchFile() { close(fd_); }
   const std::string& write(const uint8_t* data, size_t size) {
     if (ftruncate(fd_, 0) != 0 || lseek(fd_, 0, SEEK_SET) != 0) std::abort();
     while (size > 0) {
