@@ -262,3 +262,12 @@ def test_storage_records_shorter_than_their_pickle_claims_are_refused(tmp_path, 
     (tmp_path / "short.pt").write_bytes(out.getvalue())
     result = thundercc("run", add_mul_plan, "--inputs", tmp_path / "short.pt", check=False)
     fails(result, "short.pt: tensor 0: its sizes, strides and offset reach past its storage")
+
+
+def test_pickle_lengths_past_the_end_are_refused_before_allocating(thundercc, add_mul_plan):
+    """A 1 KB pickle whose string length says 1.8 GB (found by the pt_reader fuzzer): refused
+    before LibTorch's unpickler allocates it."""
+    hostile = REPO / "tests" / "data" / "hostile" / "pickle_huge_length.pt"
+    result = subprocess.run(["prlimit", "--as=1500000000", os.environ["THUNDERCC"], "run", add_mul_plan, "--inputs", hostile],
+                            capture_output=True, text=True, timeout=60)
+    fails(result, "pickle_huge_length.pt: data.pkl: a length of 1850299729 bytes at offset 43 runs past the end")
