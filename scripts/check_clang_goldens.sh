@@ -10,10 +10,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 CLANG_BUILD_DIR=${CLANG_BUILD_DIR:-build-clang}
 
-if ! command -v clang++ >/dev/null; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends clang
-fi
+scripts/install_packages.sh check_clang_goldens clang
 if [ ! -f "$CLANG_BUILD_DIR/build.ninja" ]; then
   CC=clang CXX=clang++ cmake -S . -B "$CLANG_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHUNDERCC_COMPILER_ONLY=ON >/dev/null
 fi

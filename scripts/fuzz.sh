@@ -25,19 +25,11 @@ case "$TARGET" in trace_loader | compile | plan_loader | pt_reader) ;; *) usage 
 
 # Clang and its libFuzzer runtime (Debian's libclang-rt-dev), only if missing; the project's own
 # dependencies are scripts/setup.sh's.
-missing=()
-command -v clang++ >/dev/null 2>&1 || missing+=(clang)
-dpkg -s libclang-rt-dev >/dev/null 2>&1 || ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 ||
-  missing+=(libclang-rt-dev)
-for p in cmake ninja-build nlohmann-json3-dev libcli11-dev libspdlog-dev libvalijson-dev libtorch-dev; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "fuzz: installing ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
+packages=(cmake ninja-build nlohmann-json3-dev libcli11-dev libspdlog-dev libvalijson-dev libtorch-dev)
+command -v clang++ >/dev/null 2>&1 || packages+=(clang)
+# libFuzzer's runtime: libclang-rt-dev, unless clang's own packages already brought it.
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || packages+=(libclang-rt-dev)
+scripts/install_packages.sh fuzz "${packages[@]}"
 
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
