@@ -11,6 +11,7 @@
 #include <cstdio>
 
 #include "thundercc/runtime/plan_runner.h"
+#include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 
 using namespace thundercc::runtime;
@@ -41,8 +42,7 @@ int main(int argc, char** argv) {
   at::set_num_threads(1);
   // The baseline calls ATen the way the runner does: in inference mode.
   c10::InferenceMode inference;
-  auto bytes = read_bytes(argv[1], thundercc::limits::kTraceBytes);
-  auto plan_json = nlohmann::json::parse(bytes.begin(), bytes.end());
+  auto plan_json = thundercc::parse_json_document(thundercc::read_file(argv[1], thundercc::limits::kTraceBytes), argv[1]);
   check_plan_version(plan_json, argv[1]);
   PlanRunner runner(plan_json, argv[1]);
   if (runner.instructions().size() != kOps) {

@@ -6,7 +6,6 @@
 #include <dlfcn.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -23,20 +22,28 @@ namespace {
 
 using namespace thundercc;
 
+// Runs `body` for one input file; its failure is reported as that file's error, and the caller
+// goes on with the next file. Returns whether it succeeded.
+template <class Body>
+bool for_file(const std::string& path, Body&& body) {
+  try {
+    body();
+    return true;
+  } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
+    spdlog::error("{}", e.what());
+  } catch (const nlohmann::json::exception& e) {  // a shape the schema let through and the decoder did not expect
+    spdlog::error("{}: malformed: {}", path, e.what());
+  }
+  return false;
+}
+
 int validate(const std::vector<std::string>& paths) {
   int failures = 0;
-  for (const auto& path : paths) {
-    try {
+  for (const auto& path : paths)
+    failures += !for_file(path, [&] {
       auto loaded = load_trace_file(path);
       spdlog::info("{}: ok ({} bound symbols)", path, loaded.recorded.bound_symbols.size());
-    } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
-      spdlog::error("{}", e.what());
-      ++failures;
-    } catch (const nlohmann::json::exception& e) {  // a shape the schema let through and the decoder did not expect
-      spdlog::error("{}: malformed: {}", path, e.what());
-      ++failures;
-    }
-  }
+    });
   return failures == 0 ? 0 : 1;
 }
 
@@ -61,7 +68,7 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
   auto list = executor_list(executors);
   int failures = 0;
   for (const auto& path : paths) {
-    try {
+    failures += !for_file(path, [&] {
       auto loaded = load_trace_file(path);
       CompiledProgram program;
       try {
@@ -92,13 +99,7 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
                      (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
       else
         spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
-    } catch (const std::runtime_error& e) {  // LoadError, and files that cannot be written
-      spdlog::error("{}", e.what());
-      ++failures;
-    } catch (const nlohmann::json::exception& e) {  // a shape the schema let through and the decoder did not expect
-      spdlog::error("{}: malformed: {}", path, e.what());
-      ++failures;
-    }
+    });
   }
   return failures == 0 ? 0 : 1;
 }

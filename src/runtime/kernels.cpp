@@ -71,14 +71,18 @@ namespace {
 [[noreturn]] void bad_arg(const char* what, const std::string& wanted) {
   throw ThunderError("TypeError", thundercc::str(what, ": expected ", wanted));
 }
+
+// A slot an argument reads: a bad plan may read one never written or already freed.
+const at::Tensor& filled(const std::vector<at::Tensor>& slots, int slot) {
+  const at::Tensor& t = slots[slot];
+  if (!t.defined()) throw ThunderError("RuntimeError", str("slot ", slot, " holds no tensor here (never written, or freed before this instruction)"));
+  return t;
+}
 }  // namespace
 
 const at::Tensor& ArgView::tensor() const {
   if (!is_tensor()) bad_arg(what_, "a tensor");
-  const at::Tensor& t = (*slots_)[arg_->slot];
-  if (!t.defined())
-    throw ThunderError("RuntimeError", str("slot ", arg_->slot, " holds no tensor here (never written, or freed before this instruction)"));
-  return t;
+  return filled(*slots_, arg_->slot);
 }
 
 c10::optional<at::Tensor> ArgView::optional_tensor() const {
@@ -88,16 +92,11 @@ c10::optional<at::Tensor> ArgView::optional_tensor() const {
 
 std::vector<at::Tensor> ArgView::tensors() const {
   if (!arg_) bad_arg(what_, "a sequence of tensors");
-  auto filled = [&](int slot) -> const at::Tensor& {
-    const at::Tensor& t = (*slots_)[slot];
-    if (!t.defined()) throw ThunderError("RuntimeError", str("slot ", slot, " holds no tensor here (never written, or freed before this instruction)"));
-    return t;
-  };
-  if (arg_->kind == BoundArg::Kind::Slot) return {filled(arg_->slot)};
+  if (arg_->kind == BoundArg::Kind::Slot) return {filled(*slots_, arg_->slot)};
   if (arg_->kind != BoundArg::Kind::Slots) bad_arg(what_, "a sequence of tensors");
   std::vector<at::Tensor> out;
   out.reserve(arg_->slots.size());
-  for (int s : arg_->slots) out.push_back(filled(s));
+  for (int s : arg_->slots) out.push_back(filled(*slots_, s));
   return out;
 }
 

@@ -1,7 +1,6 @@
 #include "thundercc/runtime/plan_runner.h"
 
 #include <chrono>
-#include <fstream>
 
 #include <ATen/ATen.h>
 #include <caffe2/serialize/inline_container.h>
@@ -168,9 +167,8 @@ namespace {
 std::string describe_argument(const at::Tensor& t) {
   if (!t.defined()) return "nothing (the slot holds no tensor)";
   std::string out = describe(t);
-  if (t.defined() && t.numel() > 0 && (at::isIntegralType(t.scalar_type(), false))) {
+  if (t.numel() > 0 && at::isIntegralType(t.scalar_type(), false))
     out += thundercc::str(" with values in [", t.min().item<int64_t>(), ", ", t.max().item<int64_t>(), "]");
-  }
   return out;
 }
 
@@ -232,11 +230,6 @@ std::vector<at::Tensor> Plan::backward(const std::vector<at::Tensor>& cotangents
   backward_->check_inputs(inputs);
   saved_.clear();
   return backward_->run(inputs, instruction_ns);
-}
-
-std::vector<char> read_bytes(const std::string& path, size_t limit) {
-  std::string bytes = read_file(path, limit);
-  return std::vector<char>(bytes.begin(), bytes.end());
 }
 
 namespace {

@@ -115,6 +115,16 @@ void register_unary_kernels(KernelRegistry& r) {
   add_unary(r, "torch:torch.Tensor.contiguous", [](const Tensor& a) { return a.contiguous(); });
 }
 
+// Kernels whose prim and torch-language op take the same arguments in the same places.
+void topk_kernel(KernelCall& c) {
+  auto [v, i] = at::topk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
+  c.set_output(0, v);
+  c.set_output(1, i);
+}
+void unfold_kernel(KernelCall& c) {
+  c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
+}
+
 void register_prim_kernels(KernelRegistry& r) {
 
   auto binary = [&](const char* name, Tensor (*fn)(const Tensor&, const Tensor&)) {
@@ -220,9 +230,7 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(0, out);
   });
   r.add("torch:prims.flip", [](KernelCall& c) { c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).ints())); });
-  r.add("torch:prims.unfold", [](KernelCall& c) {
-    c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
-  });
+  r.add("torch:prims.unfold", unfold_kernel);
   r.add("torch:prims.stride_order", [](KernelCall& c) {
     // Lay the dimensions out in memory in the given order, outermost first.
     auto order = c.arg(1).ints();
@@ -254,11 +262,7 @@ void register_prim_kernels(KernelRegistry& r) {
   r.add("torch:prims.argmin", [](KernelCall& c) {
     c.set_output(0, at::argmin(c.arg(0).tensor(), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
   });
-  r.add("torch:prims.topk", [](KernelCall& c) {
-    auto [v, i] = at::topk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
-    c.set_output(0, v);
-    c.set_output(1, i);
-  });
+  r.add("torch:prims.topk", topk_kernel);
   r.add("torch:prims.take", [](KernelCall& c) {
     c.set_output(0, at::index_select(c.arg(0).tensor(), c.arg(2).integer(), c.arg(1).tensor().reshape({-1})));
   });
@@ -370,14 +374,8 @@ void register_torch_language_kernels(KernelRegistry& r) {
       c.set_output(0, at::prod(a, c.arg(1).ints().at(0), c.arg(2).flag(), dtype));
     }
   });
-  r.add("torch:torch.topk", [](KernelCall& c) {
-    auto [v, i] = at::topk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
-    c.set_output(0, v);
-    c.set_output(1, i);
-  });
-  r.add("torch:torch.Tensor.unfold", [](KernelCall& c) {
-    c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
-  });
+  r.add("torch:torch.topk", topk_kernel);
+  r.add("torch:torch.Tensor.unfold", unfold_kernel);
   r.add("torch:torch.amax", [](KernelCall& c) { c.set_output(0, at::amax(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
   r.add("torch:torch.amin", [](KernelCall& c) { c.set_output(0, at::amin(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
   r.add("torch:torch.var", [](KernelCall& c) {

@@ -286,12 +286,11 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& w
   } catch (const json::exception& e) {
     fail(str("not valid JSON: ", e.what()));
   }
-  for (const char* list : {"bound_symbols", "instructions"})
-    if (doc.is_object() && doc.contains(list) && doc[list].is_array() && doc[list].size() > limits::kStatements)
-      fail(str("/", list, ": ", doc[list].size(), " entries (the limit is ", limits::kStatements, ")"));
-  if (doc.is_object() && doc.contains("backward") && doc["backward"].is_object() && doc["backward"].contains("instructions") &&
-      doc["backward"]["instructions"].is_array() && doc["backward"]["instructions"].size() > limits::kStatements)
-    fail(str("/backward/instructions: more entries than the limit of ", limits::kStatements));
+  for (const char* list : {"/bound_symbols", "/instructions", "/backward/instructions"}) {
+    const json::json_pointer at(list);
+    if (doc.contains(at) && doc[at].is_array() && doc[at].size() > limits::kStatements)
+      fail(str(list, ": ", doc[at].size(), " entries (the limit is ", limits::kStatements, ")"));
+  }
   return doc;
 }
 

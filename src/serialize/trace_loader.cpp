@@ -1,7 +1,5 @@
 // Loading trace.json: parse, check against schemas/trace.schema.json (compiled in), decode, then
 // re-trace every bound symbol so its meta function checks the recorded metadata.
-#include <fstream>
-#include <sstream>
 
 
 #include "thundercc/errors.h"

@@ -271,3 +271,12 @@ def test_pickle_lengths_past_the_end_are_refused_before_allocating(thundercc, ad
     result = subprocess.run(["prlimit", "--as=1500000000", os.environ["THUNDERCC"], "run", add_mul_plan, "--inputs", hostile],
                             capture_output=True, text=True, timeout=60)
     fails(result, "pickle_huge_length.pt: data.pkl: a length of 1850299729 bytes at offset 43 runs past the end")
+
+
+def test_statement_counts_are_limited(tmp_path, thundercc, add_mul_plan):
+    doc = add_mul()
+    doc["bound_symbols"] = doc["bound_symbols"] * 100001
+    fails(thundercc("validate", write(tmp_path / "many.json", doc), check=False), "many.json: /bound_symbols: 200002 entries (the limit is 200000)")
+    plan = json.loads(add_mul_plan.read_text())
+    plan["backward"] = {"instructions": [0] * 200001}
+    fails(thundercc("run", write(tmp_path / "plan.json", plan), check=False), "plan.json: /backward/instructions: 200001 entries")

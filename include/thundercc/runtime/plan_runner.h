@@ -69,7 +69,6 @@ class Plan {
   std::vector<at::Tensor> saved_;
 };
 
-std::vector<char> read_bytes(const std::string& path, size_t limit);
 // What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
 std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
 // A list or tuple of tensors and Nones (gradients); None reads as an undefined tensor.
