@@ -6,11 +6,15 @@
 FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
 the eager outputs with torch.save (NAME.inputs.pt, NAME.expected.pt next to the trace); --grad also
 writes the gradients autograd computes for the inputs that require grad (NAME.grads.pt), in input
-order, with every output that requires grad seeded with ones (for a scalar loss: d loss).
+order, with every output that requires grad seeded with ones (for a scalar loss: d loss). A program
+that modifies inputs in place also gets NAME.inputs_after.pt (every input as the program left it);
+NAME.inputs.pt holds them as it received them. Nothing is written unless everything is.
 """
 import argparse
 import importlib.util
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,6 +41,24 @@ def load_factory(spec: str):
     return fn, tuple(args), kwargs
 
 
+def write_all(files: dict) -> None:
+    """Writes every file through a temporary next to it, then renames them all: a failure leaves
+    none of them behind."""
+    written = []
+    try:
+        for path, write in files.items():
+            fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            os.close(fd)
+            written.append((temporary, path))
+            write(temporary)
+    except BaseException:
+        for temporary, _ in written:
+            Path(temporary).unlink(missing_ok=True)
+        raise
+    for temporary, path in written:
+        os.replace(temporary, path)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("program", help="FILE.py:FACTORY")
@@ -45,14 +67,18 @@ def main() -> int:
     parser.add_argument("--grad", action="store_true", help="also save autograd's gradients of a scalar output")
     opts = parser.parse_args()
 
+    out = Path(opts.output)
+    if not out.parent.is_dir():
+        print(f"capture: error: {out.parent} is not a directory", file=sys.stderr)
+        return 1
     fn, args, kwargs = load_factory(opts.program)
     try:
         captured = capture(fn, *args, **kwargs)
     except CaptureError as e:
         print(f"capture: error: {e}", file=sys.stderr)
         return 1
-    out = Path(opts.output)
     stem = out.name[:-len(".json")] if out.name.endswith(".json") else out.name
+    files = {out: lambda path: captured.save(path)}
     if opts.grad:
         # Every output that requires grad is seeded with ones, as `thundercc run` does without
         # --cotangents (for a scalar loss, that is d loss).
@@ -62,13 +88,19 @@ def main() -> int:
             print("capture: error: --grad needs an output that requires grad and an input that requires grad", file=sys.stderr)
             return 1
         grads = torch.autograd.grad(seeded, wanted, [torch.ones_like(t) for t in seeded], allow_unused=True)
-    captured.save(out)
+        files[out.with_name(stem + ".grads.pt")] = lambda path: torch.save(
+            tuple(None if g is None else g.detach() for g in grads), path)
     if opts.save_io:
         # Tuples: LibTorch 1.13 cannot unpickle a one-element list (pickle's APPEND opcode).
-        torch.save(tuple(t.detach() for t in captured.input_values), out.with_name(stem + ".inputs.pt"))
-        torch.save(tuple(t.detach() for t in captured.output_values), out.with_name(stem + ".expected.pt"))
-    if opts.grad:
-        torch.save(tuple(None if g is None else g.detach() for g in grads), out.with_name(stem + ".grads.pt"))
+        files[out.with_name(stem + ".inputs.pt")] = lambda path: torch.save(
+            tuple(t.detach() for t in captured.input_values_before()), path)
+        files[out.with_name(stem + ".expected.pt")] = lambda path: torch.save(
+            tuple(t.detach() for t in captured.output_values), path)
+        if captured.mutated_inputs():
+            # What the inputs hold after the program: `thundercc run --expect-inputs` checks them.
+            files[out.with_name(stem + ".inputs_after.pt")] = lambda path: torch.save(
+                tuple(t.detach() for t in captured.input_values), path)
+    write_all(files)
     print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")
     return 0
 

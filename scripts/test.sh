@@ -7,3 +7,5 @@ BUILD_DIR=${BUILD_DIR:-build}
 ctest --test-dir "$BUILD_DIR" --output-on-failure
 # The printed traces and plans must not depend on the C++ compiler (GCC here, Clang there).
 scripts/check_clang_goldens.sh
+# The unit and CLI tests again, under AddressSanitizer and UndefinedBehaviorSanitizer.
+scripts/test_sanitizers.sh

@@ -4,7 +4,7 @@
 # -fsanitize=address,undefined -fno-sanitize-recover=undefined: the compiler, the runtime and the
 # tests are instrumented; LibTorch (a prebuilt Debian library) is not. Any report fails a test.
 # Idempotent: configures once, then rebuilds what changed. BUILD_DIR overrides build-asan.
-# Not part of scripts/test.sh (it takes a separate, slower build).
+# scripts/test.sh (and so CI) runs it after the main suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,9 +19,9 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   CC=gcc CXX=g++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS="$SANITIZE" -DCMAKE_CXX_FLAGS_DEBUG="-g -O1"
 fi
-# One job: this machine's other builds keep their share of the cores. `thundercc` depends on the
+# JOBS=1 keeps a core free for other work; by default every core. `thundercc` depends on the
 # runtime (`thundercc run` loads it), so this builds everything the two tests run.
-cmake --build "$BUILD_DIR" -j1 --target thundercc thundercc_tests
+cmake --build "$BUILD_DIR" -j"${JOBS:-$(nproc)}" --target thundercc thundercc_tests
 
 SUPP="$PWD/scripts/sanitizer-suppressions"
 # Every report is fatal (abort_on_error: a failing exit status, which no test expects). LibTorch

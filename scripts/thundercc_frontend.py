@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import keyword
 import math
 import os
 import shutil
@@ -49,7 +50,18 @@ DUNDERS = {
     "__eq__": ("torch.eq", False), "__ne__": ("torch.ne", False), "__lt__": ("torch.lt", False),
     "__le__": ("torch.le", False), "__gt__": ("torch.gt", False), "__ge__": ("torch.ge", False),
     "__getitem__": ("torch.Tensor.__getitem__", False),
+    # In-place operators: recorded as the in-place method (see "Mutation" in Capture).
+    "__iadd__": ("torch.Tensor.add_", False), "__isub__": ("torch.Tensor.sub_", False),
+    "__imul__": ("torch.Tensor.mul_", False), "__itruediv__": ("torch.Tensor.div_", False),
+    "__ifloordiv__": ("torch.Tensor.floor_divide_", False), "__imod__": ("torch.Tensor.remainder_", False),
+    "__ipow__": ("torch.Tensor.pow_", False), "__iand__": ("torch.Tensor.bitwise_and_", False),
+    "__ior__": ("torch.Tensor.bitwise_or_", False), "__ixor__": ("torch.Tensor.bitwise_xor_", False),
+    "__setitem__": ("torch.Tensor.__setitem__", False),
 }
+
+# Calls on Python values only (no tensor among their arguments), evaluated at capture time: they
+# leave no bound symbol, as in Thunder.
+PYTHON_ONLY = {"_assert"}
 
 # Reading metadata is fine: shapes are static in a trace.
 METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_contiguous", "__len__", "__get__",
@@ -123,20 +135,34 @@ def _display_name(func) -> str:
 
 
 def _user_frame() -> str:
-    """file:line of the innermost frame outside torch and this module, with its source line."""
+    """file:line of the innermost frame outside torch and this module (the user's own line); when the
+    call comes from inside torch.nn's own code with no user frame below capture(), the innermost
+    frame that is not this module's."""
     here = Path(__file__).resolve()
     torch_dir = Path(torch.__file__).resolve().parent
     frame = inspect.currentframe()
+    innermost = None
     while frame is not None:
         path = Path(frame.f_code.co_filename).resolve()
-        if path != here and torch_dir not in path.parents and not frame.f_code.co_filename.startswith("<frozen"):
-            try:
-                shown = os.path.relpath(path)
-            except ValueError:
-                shown = str(path)
-            return f"{shown}:{frame.f_lineno}"
+        if path == here and frame.f_code.co_name == "capture":
+            break  # the program's frames end here; what is above is the caller of capture()
+        if path != here and not frame.f_code.co_filename.startswith("<frozen"):
+            innermost = innermost or (path, frame.f_lineno)
+            if torch_dir not in path.parents:
+                return _shown(path, frame.f_lineno)
         frame = frame.f_back
-    return "<unknown>"
+    return _shown(*innermost) if innermost else "<unknown>"
+
+
+def _shown(path: Path, line: int) -> str:
+    shown = str(path)
+    try:
+        relative = os.path.relpath(path)
+        if not relative.startswith(".."):
+            shown = relative
+    except ValueError:
+        pass
+    return f"{shown}:{line}"
 
 
 def _source_text(where: str) -> str:
@@ -160,6 +186,9 @@ class _Recorder(TorchFunctionMode):
             return original(*args, **kwargs)
         if name in METADATA:
             return func(*args, **kwargs)
+        tensors = _tensors_in(args) + _tensors_in(list(kwargs.values()))
+        if name in PYTHON_ONLY and not tensors:
+            return func(*args, **kwargs)
         where = _user_frame()
         display = _display_name(func)
         if name in DATA_DEPENDENT:
@@ -167,16 +196,17 @@ class _Recorder(TorchFunctionMode):
                                f"(data-dependent control flow or .item()), at {where}:{_source_text(where)}")
         symbol_id, swap = self._symbol_for(func, name)
         if symbol_id is None:
-            if name.endswith("_") and not name.endswith("__"):
-                raise CaptureError(f"in-place op {display} cannot be captured faithfully, at {where}:{_source_text(where)}")
             raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
+        self.capture._before_call(args, where)
+        versions = [t._version for t in tensors]
         result = func(*args, **kwargs)
+        mutated = [t for t, v in zip(tensors, versions) if t._version != v]
         call_args = list(args)
         # Warning bookkeeping of torch.nn.functional, not part of the op.
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
         if swap:
             call_args = [call_args[1], call_args[0]] + call_args[2:]
-        self.capture._record(symbol_id, call_args, kwargs, result, where)
+        self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
         return result
 
     def _symbol_for(self, func, name):
@@ -185,8 +215,28 @@ class _Recorder(TorchFunctionMode):
         return known_ids().get(_key(func)), False
 
 
+def _tensors_in(values) -> list:
+    """The tensors among values, looking one level into lists and tuples (torch.cat's argument)."""
+    out = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(x for x in v if isinstance(x, torch.Tensor))
+    return out
+
+
 class Capture:
-    """The trace of one eager run, in the trace.json format."""
+    """The trace of one eager run, in the trace.json format.
+
+    Mutation: an in-place op (x.add_(y), x += y, x[i] = y, relu(x, inplace=True)) is recorded like
+    any other op, with a fresh name for what x holds afterwards; later uses of x read that name, so
+    the trace stays functional (Thunder's functionalization, done as the program runs). The
+    compiler writes the last value back into a program input that was mutated (prims.copy_). What
+    the trace could not express is refused: a mutation of any argument but the first, or of a view
+    of a program input, and any use of a tensor modified behind the trace's back (through a view of
+    it, say), which PyTorch's version counters reveal.
+    """
 
     def __init__(self, name: str):
         self.name = name
@@ -199,6 +249,9 @@ class Capture:
         self._alive: list = []           # keeps recorded tensors alive so their ids stay unique
         self._used: set[str] = set()
         self._counter = 0
+        self._versions: dict[int, int] = {}  # tensor id -> its version counter when named
+        self._input_ids: dict[int, int] = {}  # tensor id -> index in input_values
+        self.inputs_before: dict[int, torch.Tensor] = {}  # index -> copy of a mutated input, from before
 
     # Names -----------------------------------------------------------------------------------
     def _fresh_name(self) -> str:
@@ -209,12 +262,34 @@ class Capture:
                 self._used.add(name)
                 return name
 
+    def _unique(self, name: str) -> str:
+        """name made a valid Python identifier (other characters become _) and unique."""
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+        if not name.isidentifier() or keyword.iskeyword(name):
+            name = "t_" + name
+        candidate, n = name, 0
+        while candidate in self._used:
+            n += 1
+            candidate = f"{name}_{n}"
+        return candidate
+
     def _name_input(self, tensor: torch.Tensor, name: str) -> None:
-        if name in self._used:
-            raise CaptureError(f"two inputs are named {name}")
+        if id(tensor) in self._names:
+            raise CaptureError(f"the same tensor is passed as two inputs ({self._names[id(tensor)]} and {name})")
         self._used.add(name)
         self._names[id(tensor)] = name
+        self._versions[id(tensor)] = tensor._version
+        self._input_ids[id(tensor)] = len(self.input_values)
         self._alive.append(tensor)
+
+    def _before_call(self, args, where: str) -> None:
+        """Keeps a copy of a program input the call may modify in place (its first argument), so
+        that NAME.inputs.pt holds what the program was given."""
+        first = args[0] if args else None
+        if isinstance(first, torch.Tensor) and id(first) in self._input_ids:
+            index = self._input_ids[id(first)]
+            if index not in self.inputs_before:
+                self.inputs_before[index] = first.detach().clone()
 
     # Encoding --------------------------------------------------------------------------------
     @staticmethod
@@ -231,6 +306,9 @@ class Capture:
             if id(v) not in self._names:
                 raise CaptureError(f"a tensor that is neither an input nor the result of a captured op is used at "
                                    f"{where}:{_source_text(where)} (pass it as an argument, or register it on the module)")
+            if v._version != self._versions[id(v)]:
+                raise CaptureError(f"{self._names[id(v)]} was modified in place through a view or another alias, "
+                                   f"which thundercc cannot capture yet; it is used at {where}:{_source_text(where)}")
             return {"ref": self._names[id(v)]}
         if v is None or isinstance(v, (bool, str)):
             return v
@@ -269,13 +347,27 @@ class Capture:
         if isinstance(result, torch.Tensor):
             name = self._fresh_name()
             self._names[id(result)] = name
+            self._versions[id(result)] = result._version
             self._alive.append(result)
             return {"tensor": dict(name=name, **self._meta(result))}
         if isinstance(result, (tuple, list)):
             return {"tuple" if isinstance(result, tuple) else "list": [self._definition(x, where) for x in result]}
         return None
 
-    def _record(self, symbol_id, args, kwargs, result, where):
+    def _record(self, symbol_id, args, kwargs, result, where, mutated=()):
+        if mutated:
+            target = args[0] if args else None
+            if any(t is not target for t in mutated):
+                raise CaptureError(f"{symbol_id} modifies an argument other than its first in place (out=?), which "
+                                   f"thundercc cannot capture, at {where}:{_source_text(where)}")
+            base = target._base
+            if base is not None and id(base) in self._input_ids:
+                raise CaptureError(f"{symbol_id} modifies a view of the input {self._names[id(base)]} in place, which "
+                                   f"thundercc cannot capture yet, at {where}:{_source_text(where)}")
+            # The arguments as they were: the mutated tensor's name still refers to its old value.
+            self._versions[id(target)] = target._version
+            # What the first argument holds afterwards is the op's result (__setitem__ returns None).
+            result = target
         self.bound_symbols.append({
             "symbol": symbol_id,
             "args": [self._value(a, where) for a in args],
@@ -285,6 +377,7 @@ class Capture:
         })
 
     def _add_input(self, name: str, value) -> None:
+        name = self._unique(name)
         if isinstance(value, torch.Tensor):
             self._name_input(value, name)
             self.inputs.append({"name": name, "tensor": self._meta(value)})
@@ -296,8 +389,9 @@ class Capture:
         elif isinstance(value, (tuple, list)) and all(isinstance(x, torch.Tensor) for x in value):
             items = []
             for i, x in enumerate(value):
-                self._name_input(x, f"{name}_{i}")
-                items.append({"tensor": dict(name=f"{name}_{i}", **self._meta(x))})
+                item = self._unique(f"{name}_{i}")
+                self._name_input(x, item)
+                items.append({"tensor": dict(name=item, **self._meta(x))})
                 self.input_values.append(x)
             self._used.add(name)
             self.inputs.append({"name": name, "collection": {"tuple" if isinstance(value, tuple) else "list": items}})
@@ -306,6 +400,14 @@ class Capture:
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "name": self.name, "inputs": self.inputs,
                 "bound_symbols": self.bound_symbols, "output": self.output}
+
+    def input_values_before(self) -> list:
+        """The inputs as the program received them (input_values holds them as it left them)."""
+        return [self.inputs_before.get(i, t) for i, t in enumerate(self.input_values)]
+
+    def mutated_inputs(self) -> list[int]:
+        """Indices (in input_values) of the inputs the program modified in place."""
+        return sorted(self.inputs_before)
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")

@@ -20,9 +20,13 @@ const std::set<std::string> kTorchNamedPrims{
     "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "fmod", "ge", "gt", "le", "lt", "maximum",
     "minimum", "mul", "ne", "nextafter", "pow", "remainder", "sub", "where", "lerp"};
 
+// Torch-language ops PyTorch has no function for (the functional forms of in-place ops).
+const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};
+
 // (module, name) a claimed symbol prints as.
 std::pair<std::string, std::string> printed_name(const Symbol& sym) {
   if (sym.is_prim) return {kTorchNamedPrims.count(sym.name) ? "torch" : "torchex", sym.name};
+  if (kThunderOnly.count(sym.id)) return {"torchex", sym.name};
   const std::string& id = sym.id;
   if (id.starts_with("torch.Tensor.")) return {"Tensor", id.substr(13)};
   auto dot = id.rfind('.');
@@ -38,7 +42,8 @@ void register_torch_executor(ExecutorRegistry& registry) {
   Executor& prims_only = registry.add("torch_prims", "1.13");
   const auto symbols = SymbolTable::global().all();  // a copy: registering operators adds symbols
   for (const Symbol* sym : symbols) {
-    if (!sym->executor.empty() || kDecomposed.count(sym->id)) continue;
+    // In-place symbols never reach claiming: functionalization replaces them.
+    if (!sym->executor.empty() || kDecomposed.count(sym->id) || sym->has_tag("IN_PLACE")) continue;
     if (!sym->is_prim && sym->module != "ltorch") continue;
     auto [module, name] = printed_name(*sym);
     // Operator ids name what they implement ("torch:prims.add", "torch:torch.add"): a prim and a

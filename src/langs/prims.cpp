@@ -352,6 +352,19 @@ void register_shape_prims(SymbolTable& t) {
     canonicalize_dims(a.ndim(), order);
     return Tensor::make(a.shape(), a.dtype().strong(), a.device());
   }, {"SHAPE_OP"}));
+  // Writes copy_from into copy_to, the caller's tensor (functionalization's write-back of a
+  // program input modified in place): the one prim with an effect, so it returns nothing and is
+  // never removed as dead code.
+  t.add(prim_symbol("copy_", "copy_from, copy_to, /", [](const Args& x) -> Value {
+    const auto& from = tensor_arg(x, "copy_from");
+    const auto& to = tensor_arg(x, "copy_to");
+    check(from.shape() == to.shape() && from.dtype().type == to.dtype().type, [&] {
+      return str("copy_: expected a ", to.dtype().short_name(), shape_repr(to.shape()), " value to copy, but got ",
+                 from.dtype().short_name(), shape_repr(from.shape()));
+    });
+    check_same_device(from, to);
+    return None{};
+  }, {"DONT_DCE"}));
   t.add(prim_symbol("unfold", "a, /, dim, size, step", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
     int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));

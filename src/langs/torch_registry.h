@@ -23,6 +23,7 @@ void register_elementwise(SymbolTable& table);
 void register_reductions(SymbolTable& table);
 void register_shape_ops(SymbolTable& table);
 void register_nn(SymbolTable& table);
+void register_in_place(SymbolTable& table);
 
 // Reads an optional dtype argument (None when absent).
 std::optional<DType> optional_dtype(const Value& v);

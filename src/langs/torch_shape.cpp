@@ -83,17 +83,27 @@ std::array<int64_t, 3> slice_indices(const Slice& s, int64_t length) {
   return {start, stop, step};
 }
 
-Value getitem_impl(const Tensor& a, const Value& key_arg) {
-  if (key_arg.is_tensor()) {
-    const auto& index = key_arg.as_tensor();
-    check(index.dtype().is_integer() && index.ndim() <= 1, [&] {
-      return str("advanced indexing with a ", index.dtype().full_name(), " tensor of ", index.ndim(),
-                 " dimensions is not supported yet; only 0-d and 1-d integer index tensors are");
-    }, "NotImplementedError");
-    check(a.ndim() > 0, "advanced indexing of a 0-d tensor is not supported", "IndexError");
-    Tensor taken = prims::take(a, index, 0);
-    return index.ndim() == 0 ? prims::squeeze(taken, {0}) : taken;
+// A key of ints, slices, None and Ellipsis (basic indexing): the region of `a` it selects, as
+// per-dimension start, end and stride, and how the result's dimensions differ from it.
+struct BasicIndex {
+  std::vector<int64_t> starts, ends, strides;
+  std::vector<int64_t> squeezed;  // dims indexed by an int
+  std::vector<int64_t> new_dims;  // positions of None in the result
+
+  bool selects_everything(const Shape& shape) const {
+    return std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; }) &&
+           std::all_of(starts.begin(), starts.end(), [](int64_t s) { return s == 0; }) &&
+           std::equal(ends.begin(), ends.end(), shape.begin());
   }
+  // The region's shape, before ints squeeze their dimension and None adds one.
+  Shape region() const {
+    Shape out;
+    for (size_t d = 0; d < starts.size(); ++d) out.push_back(ends[d] <= starts[d] ? 0 : (ends[d] - starts[d] + strides[d] - 1) / strides[d]);
+    return out;
+  }
+};
+
+BasicIndex basic_index(const Tensor& a, const Value& key_arg) {
   Values key = key_arg.kind() == Value::Kind::Tuple ? key_arg.items() : Values{key_arg};
   int64_t consumed = 0;
   bool has_ellipsis = false;
@@ -110,9 +120,8 @@ Value getitem_impl(const Tensor& a, const Value& key_arg) {
   }
   check(consumed <= a.ndim(), [&] { return str("too many indices for tensor of dimension ", a.ndim()); }, "IndexError");
 
-  std::vector<int64_t> starts(a.ndim(), 0), ends(a.shape().begin(), a.shape().end()), strides(a.ndim(), 1);
-  std::vector<int64_t> squeezed;  // dims indexed by an int
-  std::vector<int64_t> new_dims;  // positions of None in the result
+  BasicIndex index{std::vector<int64_t>(a.ndim(), 0), std::vector<int64_t>(a.shape().begin(), a.shape().end()),
+                   std::vector<int64_t>(a.ndim(), 1), {}, {}};
   int64_t dim = 0, out_dim = 0;
   for (const auto& k : key) {
     if (k.kind() == Value::Kind::Ellipsis) {
@@ -120,32 +129,80 @@ Value getitem_impl(const Tensor& a, const Value& key_arg) {
       dim += skip;
       out_dim += skip;
     } else if (k.is_none()) {
-      new_dims.push_back(out_dim++);
+      index.new_dims.push_back(out_dim++);
     } else if (k.is_int_like()) {
       int64_t length = a.shape()[dim];
       int64_t i = k.as_int();
       check(i >= -length && i < length, [&] {
         return str("index ", i, " is out of bounds for dimension ", dim, " with size ", length);
       }, "IndexError");
-      starts[dim] = i < 0 ? i + length : i;
-      ends[dim] = starts[dim] + 1;
-      squeezed.push_back(dim++);
+      index.starts[dim] = i < 0 ? i + length : i;
+      index.ends[dim] = index.starts[dim] + 1;
+      index.squeezed.push_back(dim++);
     } else {
       auto [start, stop, step] = slice_indices(k.as_slice(), a.shape()[dim]);
-      starts[dim] = start;
-      ends[dim] = stop;
-      strides[dim] = step;
+      index.starts[dim] = start;
+      index.ends[dim] = stop;
+      index.strides[dim] = step;
       ++dim;
       ++out_dim;
     }
   }
-  bool trivial = std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; }) &&
-                 std::all_of(starts.begin(), starts.end(), [](int64_t s) { return s == 0; }) &&
-                 std::equal(ends.begin(), ends.end(), a.shape().begin());
-  Tensor out = trivial ? a : prims::slice_prim(a, starts, ends, strides);
-  if (!squeezed.empty()) out = prims::squeeze(out, squeezed);
-  if (!new_dims.empty()) out = clang::unsqueeze_dims(out, new_dims);
+  return index;
+}
+
+Value getitem_impl(const Tensor& a, const Value& key_arg) {
+  if (key_arg.is_tensor()) {
+    const auto& index = key_arg.as_tensor();
+    check(index.dtype().is_integer() && index.ndim() <= 1, [&] {
+      return str("advanced indexing with a ", index.dtype().full_name(), " tensor of ", index.ndim(),
+                 " dimensions is not supported yet; only 0-d and 1-d integer index tensors are");
+    }, "NotImplementedError");
+    check(a.ndim() > 0, "advanced indexing of a 0-d tensor is not supported", "IndexError");
+    Tensor taken = prims::take(a, index, 0);
+    return index.ndim() == 0 ? prims::squeeze(taken, {0}) : taken;
+  }
+  BasicIndex index = basic_index(a, key_arg);
+  Tensor out = index.selects_everything(a.shape()) ? a : prims::slice_prim(a, index.starts, index.ends, index.strides);
+  if (!index.squeezed.empty()) out = prims::squeeze(out, index.squeezed);
+  if (!index.new_dims.empty()) out = clang::unsqueeze_dims(out, index.new_dims);
   return out;
+}
+
+// a with a[key] = value, out of place (Thunder's setitem). A boolean mask of a's shape selects
+// with where; basic indexing places the value, broadcast to the region, with prims.pad (interior
+// padding spaces a stepped slice) and selects the region with a mask padded the same way.
+Value setitem_impl(const Tensor& a, const Value& key, const Value& value) {
+  Value v = value.is_tensor() ? Value(value.as_tensor()) : clang::maybe_convert_to_dtype(value, a.dtype());
+  if (key.is_tensor() && key.as_tensor().dtype().is_bool()) {
+    check(key.as_tensor().shape() == a.shape(), "setitem with a boolean mask: the mask must have the tensor's shape", "NotImplementedError");
+    Tensor r = where(key, v, a);
+    return r.dtype().type == a.dtype().type ? r : to(r, a.dtype().strong());
+  }
+  check(!key.is_tensor(), "setitem with an integer index tensor is not supported yet", "NotImplementedError");
+  BasicIndex index = basic_index(a, key);
+  Shape region = index.region();
+  Shape selected = region;  // the shape of a[key], which value broadcasts to
+  for (auto it = index.squeezed.rbegin(); it != index.squeezed.rend(); ++it) selected.erase(selected.begin() + *it);
+  for (auto d : index.new_dims) selected.insert(selected.begin() + d, 1);
+  Tensor placed_value = v.is_tensor() ? v.as_tensor() : full(selected, v, a.device(), a.dtype().strong());
+  if (placed_value.dtype().type != a.dtype().type) placed_value = to(placed_value, a.dtype().strong());
+  check(langs::broadcast_shapes({placed_value.shape(), selected}) == selected, [&] {
+    return str("shape mismatch: value tensor of shape ", shape_repr(placed_value.shape()),
+               " cannot be broadcast to indexing result of shape ", shape_repr(selected));
+  });
+  if (placed_value.shape() != selected) placed_value = expand(placed_value, selected);
+  if (std::find(region.begin(), region.end(), 0) != region.end()) return a;
+  Tensor in_region = reshape(placed_value, region);
+  if (index.selects_everything(a.shape())) return in_region;
+  std::vector<std::array<int64_t, 3>> config;
+  for (size_t d = 0; d < region.size(); ++d) {
+    int64_t last = index.starts[d] + (region[d] - 1) * index.strides[d];
+    config.push_back({index.starts[d], a.shape()[d] - last - 1, index.strides[d] - 1});
+  }
+  Tensor placed = prims::pad(in_region, int64_t{0}, config);
+  Tensor mask = prims::pad(full(region, true, a.device(), dtypes::bool8), false, config);
+  return where(mask, placed, a);
 }
 
 // to(a, dtype), to(a, device), to(a, other_tensor), or keywords.
@@ -333,6 +390,19 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.Tensor.__getitem__"}, "a, /, key", [](const Args& x) -> Value {
     return getitem_impl(x.tensor("a"), x["key"]);
   }, "getitem"}, shape_op);
+  define(t, {{"torch.setitem"}, "a, key, value, /", [](const Args& x) -> Value {
+    return setitem_impl(x.tensor("a"), x["key"], x["value"]);
+  }});
+  // Tensor.copy_'s value: src broadcast to a's shape, in a's dtype.
+  define(t, {{"torch.copy"}, "a, src, /, non_blocking=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    Tensor src = x.tensor("src");
+    check(langs::broadcast_shapes({src.shape(), a.shape()}) == a.shape(), [&] {
+      return str("The size of tensor a (", shape_repr(a.shape()), ") must match the size of tensor b (", shape_repr(src.shape()), ")");
+    });
+    if (src.dtype().type != a.dtype().type) src = to(src, a.dtype().strong());
+    return src.shape() == a.shape() ? src : expand(src, a.shape());
+  }});
   define(t, {{"torch.Tensor.to"},
              "a, tensor_dtype_or_device=None, optional_positional_dtype=None, /, *, device=None, dtype=None, copy=False, memory_format=None",
              to_impl});

@@ -1,6 +1,8 @@
 // The order of the passes, as Thunder runs them: the grad transform first (when an input requires
 // grad), then the executor passes, then the split into forward and backward, each of which gets
 // Delete Last Used.
+#include <algorithm>
+
 #include "thundercc/passes/passes.h"
 #include "thundercc/transforms/autodiff.h"
 
@@ -27,6 +29,10 @@ bool any_input_requires_grad(const Trace& t) {
 
 void append(std::vector<PassStage>& to, std::vector<PassStage> stages, const std::string& prefix) {
   for (auto& s : stages) to.push_back({prefix + s.name, std::move(s.trace)});
+}
+
+bool has_mutation(const Trace& t) {
+  return std::any_of(t.bound_symbols.begin(), t.bound_symbols.end(), mutates_first_argument);
 }
 
 }  // namespace
@@ -56,10 +62,17 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors) {
   return pm;
 }
 
-CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors, GradMode mode) {
+CompiledProgram compile_program(const Trace& captured, const std::vector<const Executor*>& executors, GradMode mode) {
   CompiledProgram out;
   out.symbols = std::make_shared<SymbolTable>(&SymbolTable::global());
   PassContext context{executors, out.symbols.get()};
+  // Only a program with in-place ops gets the extra stage.
+  std::optional<Trace> functional;
+  if (has_mutation(captured)) {
+    functional = functionalization(captured);
+    out.stages.push_back({"Functionalization", *functional});
+  }
+  const Trace& traced = functional ? *functional : captured;
   if (mode == GradMode::Inputs) {
     Trace grad = grad_of_inputs(dead_code_elimination(traced), executors);
     out.stages.push_back({grad.provenance, grad});
@@ -68,7 +81,7 @@ CompiledProgram compile_program(const Trace& traced, const std::vector<const Exe
     return out;
   }
   if (!any_input_requires_grad(traced)) {
-    out.stages = execution_passes(executors).run(traced, context);
+    append(out.stages, execution_passes(executors).run(traced, context), "");
     out.execution = out.stages.back().trace;
     return out;
   }

@@ -41,7 +41,7 @@ std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const s
 
 struct RunOptions {
   std::string plan_path, inputs_path, outputs_path, expect_path, fill = "random";
-  std::string cotangents_path, grads_out_path, expect_grads_path;
+  std::string cotangents_path, grads_out_path, expect_grads_path, expect_inputs_path;
   int64_t seed = 0;
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
@@ -79,6 +79,12 @@ void print_profile(const std::string& program, const PlanRunner& runner, const s
   }
 }
 
+// Whether the program writes into its inputs (functionalization's write-backs, prims.copy_).
+bool writes_inputs(const PlanRunner& program) {
+  return std::any_of(program.instructions().begin(), program.instructions().end(),
+                     [](const Instruction& i) { return i.op.ends_with("prims.copy_"); });
+}
+
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s: %s\n", plan_path.c_str(), what.c_str(), p.c_str());
   return problems.empty();
@@ -108,12 +114,23 @@ int run(const RunOptions& o) {
 
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> grads;
-  for (int i = 0; i < o.warmup; ++i) step(plan, inputs, cotangents, grads, nullptr, nullptr);
+  // A program that modifies its inputs gets them as given at every run, so runs agree.
+  std::vector<at::Tensor> given;
+  if (writes_inputs(plan.forward_program()) && o.warmup + std::max(o.repeat, 1) > 1)
+    for (const auto& t : inputs) given.push_back(t.clone());
+  auto restore = [&] {
+    for (size_t i = 0; i < given.size(); ++i) inputs[i].copy_(given[i]);
+  };
+  for (int i = 0; i < o.warmup; ++i) {
+    restore();
+    step(plan, inputs, cotangents, grads, nullptr, nullptr);
+  }
   std::vector<double> run_ns;
   std::vector<double> forward_ns(plan.forward_program().instructions().size(), 0.0);
   std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
   std::vector<at::Tensor> outputs;
   for (int i = 0; i < std::max(o.repeat, 1); ++i) {
+    restore();
     auto start = std::chrono::steady_clock::now();
     outputs = step(plan, inputs, cotangents, grads, o.profile ? &forward_ns : nullptr, o.profile ? &backward_ns : nullptr);
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
@@ -131,6 +148,12 @@ int run(const RunOptions& o) {
   if (!o.expect_path.empty()) {
     ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_tensor_file(o.expect_path, {}), o.rtol, o.atol)) && ok;
     if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
+  }
+  if (!o.expect_inputs_path.empty()) {
+    bool inputs_ok = report(o.plan_path, "inputs after the run",
+                            compare_outputs(inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol));
+    if (inputs_ok) std::printf("%s: inputs after the run match %s\n", o.plan_path.c_str(), o.expect_inputs_path.c_str());
+    ok = ok && inputs_ok;
   }
   if (!o.expect_grads_path.empty()) {
     bool grads_ok = report(o.plan_path, "gradients",
@@ -168,6 +191,9 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--expect", o.expect_path, "compare the outputs with these (torch.save'd list)");
   app.add_option("--cotangents", o.cotangents_path, "gradients of the outputs for the backward (torch.save'd; default: ones)");
   app.add_option("--grads-out", o.grads_out_path, "write the gradients of the inputs that require grad (a tuple, None where none flows)");
+  app.add_option("--expect-inputs", o.expect_inputs_path,
+                 "compare the inputs after the run with these (capture.py --save-io writes NAME.inputs_after.pt for a "
+                 "program that modifies its inputs in place)");
   app.add_option("--expect-grads", o.expect_grads_path, "compare the gradients with these (capture.py --grad writes NAME.grads.pt)");
   app.add_option("--rtol", o.rtol, "relative tolerance (default: Thunder's, by dtype)")->check(non_negative);
   app.add_option("--atol", o.atol, "absolute tolerance (default: Thunder's, by dtype)")->check(non_negative);

@@ -179,6 +179,8 @@ void register_prim_kernels(KernelRegistry& r) {
     for (size_t i = 0; i < dims.size(); ++i) with_ones.at(dims.at(i)) = a.size(static_cast<int64_t>(i));
     c.set_output(0, a.reshape(with_ones).expand(shape));
   });
+  // The caller's tensor receives the value (functionalization's write-back).
+  r.add("torch:prims.copy_", [](KernelCall& c) { c.arg(1).tensor().copy_(c.arg(0).tensor()); });
   r.add("torch:prims.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).ints())); });
   r.add("torch:prims.slice_prim", [](KernelCall& c) {
     Tensor out = c.arg(0).tensor();
@@ -454,6 +456,17 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.Tensor.__getitem__", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
     c.set_output(0, c.arg(1).is_tensor() ? a.index({c.arg(1).tensor()}) : a.index(tensor_indices(c.arg(1).value())));
+  });
+  r.add("torch:torch.setitem", [](KernelCall& c) {
+    Tensor out = c.arg(0).tensor().clone();
+    auto indices = c.arg(1).is_tensor() ? std::vector<at::indexing::TensorIndex>{c.arg(1).tensor()} : tensor_indices(c.arg(1).value());
+    if (c.arg(2).is_tensor()) out.index_put_(indices, c.arg(2).tensor());
+    else out.index_put_(indices, c.arg(2).scalar());
+    c.set_output(0, out);
+  });
+  r.add("torch:torch.copy", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, c.arg(1).tensor().to(a.scalar_type()).expand(a.sizes()));
   });
   r.add("torch:torch.Tensor.to", [](KernelCall& c) {
     Tensor a = c.arg(0).tensor();

@@ -41,7 +41,9 @@ def save_case(directory, name, fn, args, kwargs=None):
     kwargs = kwargs or {}
     captured = capture(fn, *args, **kwargs)
     captured.save(directory / f"{name}.json")
-    torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs.pt")
+    torch.save(tuple(t.detach() for t in captured.input_values_before()), directory / f"{name}.inputs.pt")
+    if captured.mutated_inputs():
+        torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs_after.pt")
     torch.save(tuple(t.detach() for t in captured.output_values), directory / f"{name}.expected.pt")
     if any(t.dtype in LOW_PRECISION for t in captured.output_values):
         # The program in float64, for Thunder's fallback comparison of low-precision results.

@@ -51,9 +51,7 @@ def test_unknown_op_names_the_op_and_the_line():
         capture(uses_elu, torch.randn(2))
 
 
-def test_in_place_ops_and_data_dependence_are_refused():
-    with pytest.raises(CaptureError, match=r"in-place op torch.Tensor.add_"):
-        capture(lambda a: a.add_(1), torch.randn(2))
+def test_data_dependence_is_refused():
     with pytest.raises(CaptureError, match=r"torch.Tensor.item reads tensor data"):
         capture(lambda a: a * a.sum().item(), torch.randn(2))
     with pytest.raises(CaptureError, match=r"reads tensor data"):

@@ -11,6 +11,11 @@
 
 namespace thundercc {
 
+// In-place ops replaced by their out-of-place forms; modified program inputs written back with
+// prims.copy_ at the end (functionalization.cpp).
+Trace functionalization(const Trace& trace);
+// Whether a bound symbol modifies its first argument (an IN_PLACE symbol, or inplace=True).
+bool mutates_first_argument(const BoundSymbol& b);
 // Keeps what the outputs need, and bound symbols tagged DONT_DCE.
 Trace dead_code_elimination(const Trace& trace);
 // Reuses the result of an earlier identical call (same symbol and arguments), except random ops.

@@ -1,0 +1,69 @@
+// In-place ops of the torch language: x.add_(y), x += y, torch.relu_(x), x.copy_(y), x[i] = v.
+// Each is its out-of-place op, whose result must keep x's shape and be castable to x's dtype (as
+// PyTorch requires), converted back to x's dtype. Tagged IN_PLACE: they modify their first
+// argument. Functionalization (passes/functionalization.cpp) replaces them by their decomposition
+// before anything else runs and writes a modified program input back; no executor runs them.
+#include "langs/torch_registry.h"
+
+namespace thundercc::ltorch {
+namespace {
+
+// PyTorch's canCast: no float to an integer, no complex to a real, nothing but bool to bool.
+bool can_cast(DType from, DType to) {
+  if (from.is_complex() && !to.is_complex()) return false;
+  if (from.is_float() && to.is_exact()) return false;
+  if (!from.is_bool() && to.is_bool()) return false;
+  return true;
+}
+
+Tensor written_into(const Tensor& target, const Tensor& result) {
+  check(result.shape() == target.shape(), [&] {
+    return str("output with shape ", langs::dims_repr(target.shape()), " doesn't match the broadcast shape ",
+               langs::dims_repr(result.shape()));
+  });
+  DType dtype = target.dtype().strong();
+  if (result.dtype().type == dtype.type) return result;
+  check(can_cast(result.dtype(), dtype), [&] {
+    return str("result type ", result.dtype().torch_name(), " can't be cast to the desired output type ", dtype.torch_name());
+  });
+  return to(result, dtype);
+}
+
+// `ids` run `functional` (with the same parameters) and write the result into their first argument.
+void define_in_place(SymbolTable& t, std::vector<std::string> ids, const std::string& functional) {
+  const Symbol& of = t.get(functional);
+  Symbol s;
+  s.id = ids.front();
+  s.aliases.assign(ids.begin() + 1, ids.end());
+  s.name = s.id.substr(s.id.rfind('.') + 1);
+  s.module = "ltorch";
+  s.signature = of.signature;
+  s.tags = {"IN_PLACE"};
+  s.meta = [functional](const Args& x) -> Value {
+    auto [args, kwargs] = x.symbol().normalize(x);
+    check(!args.empty() && args[0].is_tensor(), [&] { return str(x.symbol().id, " expects a tensor to modify"); }, "TypeError");
+    return written_into(args[0].as_tensor(), op(functional, args, kwargs));
+  };
+  t.add(std::move(s));
+}
+
+}  // namespace
+
+void register_in_place(SymbolTable& t) {
+  // torch.X_ exists for these as well as Tensor.X_.
+  for (const char* name : {"abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "erf", "erfc",
+                           "exp", "exp2", "expm1", "floor", "log", "log10", "log1p", "log2", "neg", "reciprocal", "round",
+                           "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "sigmoid", "clamp"})
+    define_in_place(t, {str("torch.Tensor.", name, "_"), str("torch.", name, "_")}, str("torch.", name));
+  for (const char* name : {"bitwise_not", "digamma", "erfinv", "lgamma", "sign", "logical_not", "add", "sub", "mul", "div",
+                           "true_divide", "floor_divide", "remainder", "pow", "fmod", "atan2", "bitwise_and", "bitwise_or",
+                           "bitwise_xor", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge"})
+    define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
+  define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");
+  define_in_place(t, {"torch.Tensor.fill_"}, "torch.full_like");
+  define_in_place(t, {"torch.Tensor.zero_"}, "torch.zeros_like");
+  define_in_place(t, {"torch.Tensor.copy_"}, "torch.copy");
+  define_in_place(t, {"torch.Tensor.__setitem__"}, "torch.setitem");
+}
+
+}  // namespace thundercc::ltorch
