@@ -282,8 +282,10 @@ class BytesReader : public caffe2::serialize::ReadAdapterInterface {
 };
 
 // LibTorch's unpickler allocates what a length field says before it checks that the bytes are
-// there (a 1 KB pickle can ask for 2 GB). Walks the opcodes first and refuses any length past the
-// end; opcodes it does not know end the walk (the unpickler rejects them itself).
+// there (a 1 KB pickle can ask for 2 GB), and reserves memo space for twice the largest memo index
+// it is given (LONG_BINPUT 2^31 asks for 64 GB). Walks the opcodes first and refuses any length
+// past the end and any memo index larger than the pickle (Python numbers memo entries from 0, one
+// per opcode at most); opcodes it does not know end the walk (the unpickler rejects them itself).
 void check_pickle_lengths(const std::string& path, const char* data, size_t size) {
   auto read_le = [&](size_t at, int bytes) {
     uint64_t v = 0;
@@ -318,6 +320,9 @@ void check_pickle_lengths(const std::string& path, const char* data, size_t size
     }
     size_t skip = fixed >= 0 ? static_cast<size_t>(fixed) : static_cast<size_t>(length_bytes);
     if (skip > size - pos) throw LoadError(path + ": data.pkl ends inside an opcode's argument");
+    if ((op == 'r' || op == 'j') && read_le(pos, 4) > size)
+      throw LoadError(thundercc::str(path, ": data.pkl: a memo index of ", read_le(pos, 4), " at offset ", pos - 1,
+                                     " is larger than the pickle"));
     if (length_bytes) {
       uint64_t n = read_le(pos, length_bytes);
       if (n > size - pos - skip)

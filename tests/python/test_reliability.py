@@ -273,6 +273,15 @@ def test_pickle_lengths_past_the_end_are_refused_before_allocating(thundercc, ad
     fails(result, "pickle_huge_length.pt: data.pkl: a length of 1850299729 bytes at offset 43 runs past the end")
 
 
+def test_pickle_memo_indices_past_the_pickle_are_refused_before_allocating(thundercc, add_mul_plan):
+    """A 1 KB pickle with LONG_BINPUT 1869898599, for which LibTorch's unpickler reserves 30 GB of
+    memo (found by the pt_reader fuzzer)."""
+    hostile = REPO / "tests" / "data" / "hostile" / "pickle_huge_memo_index.pt"
+    result = subprocess.run(["prlimit", "--as=1500000000", os.environ["THUNDERCC"], "run", add_mul_plan, "--inputs", hostile],
+                            capture_output=True, text=True, timeout=60)
+    fails(result, "pickle_huge_memo_index.pt: data.pkl: a memo index of 1869898599 at offset 63 is larger than the pickle")
+
+
 def test_statement_counts_are_limited(tmp_path, thundercc, add_mul_plan):
     doc = add_mul()
     doc["bound_symbols"] = doc["bound_symbols"] * 100001
