@@ -134,19 +134,21 @@ def _display_name(func) -> str:
     return f"{module}.{qualname}" if module else qualname
 
 
-def _user_frame() -> str:
+def _user_frame(called=None) -> str:
     """file:line of the innermost frame outside torch and this module (the user's own line); when the
-    call comes from inside torch.nn's own code with no user frame below capture(), the innermost
-    frame that is not this module's."""
+    call comes from inside torch.nn's own code with no user frame below capture(), the line in
+    torch that made the call (not the called function's own frames, nor torch's dispatch)."""
     here = Path(__file__).resolve()
     torch_dir = Path(torch.__file__).resolve().parent
+    dispatch = {torch_dir / "overrides.py", torch_dir / "_tensor.py"}
     frame = inspect.currentframe()
     innermost = None
     while frame is not None:
         path = Path(frame.f_code.co_filename).resolve()
         if path == here and frame.f_code.co_name == "capture":
             break  # the program's frames end here; what is above is the caller of capture()
-        if path != here and not frame.f_code.co_filename.startswith("<frozen"):
+        if path != here and path not in dispatch and frame.f_code is not getattr(called, "__code__", None) \
+                and not frame.f_code.co_filename.startswith("<frozen"):
             innermost = innermost or (path, frame.f_lineno)
             if torch_dir not in path.parents:
                 return _shown(path, frame.f_lineno)
@@ -189,7 +191,7 @@ class _Recorder(TorchFunctionMode):
         tensors = _tensors_in(args) + _tensors_in(list(kwargs.values()))
         if name in PYTHON_ONLY and not tensors:
             return func(*args, **kwargs)
-        where = _user_frame()
+        where = _user_frame(func)
         display = _display_name(func)
         if name in DATA_DEPENDENT:
             raise CaptureError(f"{display} reads tensor data, which a trace cannot depend on "

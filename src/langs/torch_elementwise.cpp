@@ -238,6 +238,41 @@ void register_elementwise(SymbolTable& t) {
     const auto& a = x.tensor("a");
     return a * sigmoid(a);
   }});
+  define(t, {{"torch.nn.functional.hardtanh"}, "a, /, min_val=-1.0, max_val=1.0, inplace=False", [](const Args& x) -> Value {
+    check(x.real("max_val") >= x.real("min_val"), "Hardtanh: max_val must be greater than or equal to min_val", "ValueError");
+    return op("torch.clamp", {x.tensor("a"), x["min_val"], x["max_val"]});
+  }});
+  define(t, {{"torch.nn.functional.relu6"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    return op("torch.clamp", {x.tensor("a"), int64_t{0}, int64_t{6}});
+  }});
+  define(t, {{"torch.nn.functional.hardsigmoid"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    return op("torch.nn.functional.relu6", {x.tensor("a") + 3}) / 6;
+  }});
+  define(t, {{"torch.nn.functional.hardswish"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a * op("torch.nn.functional.relu6", {a + 3}) / 6;
+  }});
+  define(t, {{"torch.nn.functional.leaky_relu"}, "a, /, negative_slope=0.01, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return where(a > 0, a, mul(a, x["negative_slope"]));
+  }});
+  define(t, {{"torch.nn.functional.elu"}, "a, /, alpha=1.0, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return where(a > 0, a, mul(op("torch.expm1", {a}), x["alpha"]));
+  }});
+  define(t, {{"torch.nn.functional.mish"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a * tanh(op("torch.nn.functional.softplus", {a}));
+  }});
+  define(t, {{"torch.nn.functional.softsign"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a / (abs(a) + 1);
+  }});
+  define(t, {{"torch.nn.functional.logsigmoid"}, "a, /", [](const Args& x) -> Value {
+    // -softplus(-a), written so that exp never overflows: min(a, 0) - log1p(exp(-|a|)).
+    const auto& a = x.tensor("a");
+    return op("torch.minimum", {a, full_like(a, 0)}) - log1p(exp(-abs(a)));
+  }});
   define(t, {{"torch.nn.functional.softplus"}, "a, /, beta=1, threshold=20", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     Tensor scaled = mul(a, x["beta"]);

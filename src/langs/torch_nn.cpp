@@ -184,51 +184,93 @@ Tensor conv2d_impl(const Args& x) {
   return unbatched ? squeeze(out, {0}) : out;
 }
 
-Tensor max_pool2d_impl(const Args& x) {
+// The windows of a 2-d pooling over the last two dimensions: the input padded (`padding` on both
+// sides, then what ceil mode's last window overhangs on the right), unfolded so that each window
+// is a pair of trailing dimensions, (..., H', W', kh, kw).
+struct PoolWindows {
+  std::vector<std::array<int64_t, 3>> padding, overhang;  // prims.pad configs
+  std::vector<int64_t> kernel, stride, dilation;
+  Shape out_size;
+
+  Tensor windows(const Tensor& a, const Value& padding_value, const Value& overhang_value) const {
+    Tensor w = prims::pad(prims::pad(a, padding_value, padding), overhang_value, overhang);
+    for (int i = 0; i < 2; ++i) w = prims::unfold(w, a.ndim() - 2 + i, dilation[i] * (kernel[i] - 1) + 1, stride[i]);
+    if (dilation[0] > 1 || dilation[1] > 1) {
+      std::vector<int64_t> start(w.ndim(), 0), end(w.shape()), step(w.ndim(), 1);
+      step[w.ndim() - 2] = dilation[0];
+      step[w.ndim() - 1] = dilation[1];
+      w = prims::slice_prim(w, start, end, step);
+    }
+    return w;
+  }
+};
+
+PoolWindows pool_windows(const Args& x, const char* name, bool has_dilation) {
   const auto& a = x.tensor("a");
-  check(!x.flag("return_indices"), "max_pool2d with return_indices=True is not supported yet", "NotImplementedError");
-  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str("max_pool2d: expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
-  check(a.dtype().is_float(), "max_pool2d: only floating point inputs are supported", "NotImplementedError");
-  auto kernel = pair(x["kernel_size"], "kernel_size");
-  auto stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? kernel : pair(x["stride"], "stride");
+  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str(name, ": expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
+  PoolWindows p;
+  p.kernel = pair(x["kernel_size"], "kernel_size");
+  p.stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? p.kernel : pair(x["stride"], "stride");
   auto padding = pair(x["padding"], "padding");
-  auto dilation = pair(x["dilation"], "dilation");
+  p.dilation = has_dilation ? pair(x["dilation"], "dilation") : std::vector<int64_t>{1, 1};
   // PyTorch's messages; a zero stride or kernel would divide by zero below.
-  check(kernel[0] > 0 && kernel[1] > 0 && stride[0] > 0 && stride[1] > 0, "stride should not be zero");
-  check(dilation[0] > 0 && dilation[1] > 0, [&] {
-    return str("dilation should be greater than zero, but got dilationH: ", dilation[0], " dilationW: ", dilation[1]);
+  check(p.kernel[0] > 0 && p.kernel[1] > 0 && p.stride[0] > 0 && p.stride[1] > 0, "stride should not be zero");
+  check(p.dilation[0] > 0 && p.dilation[1] > 0, [&] {
+    return str("dilation should be greater than zero, but got dilationH: ", p.dilation[0], " dilationW: ", p.dilation[1]);
   });
   check(padding[0] >= 0 && padding[1] >= 0, [&] { return str("pad must be non-negative, but got pad: ", std::min(padding[0], padding[1])); });
   bool ceil_mode = x.flag("ceil_mode");
-  std::vector<std::array<int64_t, 3>> config(a.ndim(), {0, 0, 0});
-  Shape out_size;
+  p.padding.assign(a.ndim(), {0, 0, 0});
+  p.overhang.assign(a.ndim(), {0, 0, 0});
   for (int i = 0; i < 2; ++i) {
     int64_t dim = a.ndim() - 2 + i, n = a.shape()[dim];
-    int64_t window = dilation[i] * (kernel[i] - 1) + 1;
-    check(padding[i] * 2 <= kernel[i], "pad should be at most half of effective kernel size");
+    int64_t window = p.dilation[i] * (p.kernel[i] - 1) + 1;
+    check(padding[i] * 2 <= p.kernel[i], "pad should be at most half of effective kernel size");
     int64_t span = n + 2 * padding[i] - window;
-    int64_t out = (ceil_mode ? (span + stride[i] - 1) / stride[i] : span / stride[i]) + 1;
+    int64_t out = (ceil_mode ? (span + p.stride[i] - 1) / p.stride[i] : span / p.stride[i]) + 1;
     // In ceil mode the last window must start inside the input or its left padding.
-    if (ceil_mode && (out - 1) * stride[i] >= n + padding[i]) --out;
-    check(out > 0, [&] { return str("max_pool2d: the output size is too small for input ", shape_repr(a.shape())); });
-    int64_t needed = (out - 1) * stride[i] + window;
-    config[dim] = {padding[i], needed - n - padding[i], 0};
-    out_size.push_back(out);
+    if (ceil_mode && (out - 1) * p.stride[i] >= n + padding[i]) --out;
+    check(out > 0, [&] { return str(name, ": the output size is too small for input ", shape_repr(a.shape())); });
+    int64_t needed = (out - 1) * p.stride[i] + window;  // what the windows cover, from the padded start
+    int64_t past = needed - n - 2 * padding[i];          // beyond the right padding (ceil mode), or before it (< 0)
+    p.padding[dim] = {padding[i], padding[i], 0};
+    p.overhang[dim] = {0, past, 0};
+    p.out_size.push_back(out);
   }
-  Tensor padded = prims::pad(a, -std::numeric_limits<double>::infinity(), config);
-  Tensor windows = padded;
-  for (int i = 0; i < 2; ++i) {
-    int64_t window = dilation[i] * (kernel[i] - 1) + 1;
-    // unfold moves each window to a new last dimension: (..., H', W, kh) then (..., H', W', kh, kw).
-    windows = prims::unfold(windows, a.ndim() - 2 + i, window, stride[i]);
-  }
-  if (dilation[0] > 1 || dilation[1] > 1) {
-    std::vector<int64_t> start(windows.ndim(), 0), end(windows.shape()), step(windows.ndim(), 1);
-    step[windows.ndim() - 2] = dilation[0];
-    step[windows.ndim() - 1] = dilation[1];
-    windows = prims::slice_prim(windows, start, end, step);
-  }
+  return p;
+}
+
+Tensor max_pool2d_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  check(!x.flag("return_indices"), "max_pool2d with return_indices=True is not supported yet", "NotImplementedError");
+  check(a.dtype().is_float(), "max_pool2d: only floating point inputs are supported", "NotImplementedError");
+  PoolWindows p = pool_windows(x, "max_pool2d", true);
+  double lowest = -std::numeric_limits<double>::infinity();
+  Tensor windows = p.windows(a, lowest, lowest);
   return prims::amax(windows, {windows.ndim() - 2, windows.ndim() - 1});
+}
+
+// The window sums over divisors: divisor_override, or how many of a window's elements lie in the
+// input (count_include_pad=False) or in the input and its padding (True), never the ceil-mode
+// overhang; the counts come from pooling a tensor of ones padded alike.
+Tensor avg_pool2d_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  check(a.dtype().is_inexact(), "avg_pool2d: only floating point inputs are supported", "NotImplementedError");
+  PoolWindows p = pool_windows(x, "avg_pool2d", false);
+  Tensor windows = p.windows(a, int64_t{0}, int64_t{0});
+  Dims window_dims{windows.ndim() - 2, windows.ndim() - 1};
+  Tensor sums = sum(windows, window_dims);
+  if (!x.is_none("divisor_override")) {
+    check(x.integer("divisor_override") != 0, "divisor must be not zero");
+    return sums / x.integer("divisor_override");
+  }
+  Shape plane(a.shape().end() - 2, a.shape().end());
+  Tensor ones = full(plane, 1, a.device(), a.dtype().strong());
+  PoolWindows plane_windows = p;
+  plane_windows.padding.erase(plane_windows.padding.begin(), plane_windows.padding.end() - 2);
+  plane_windows.overhang.erase(plane_windows.overhang.begin(), plane_windows.overhang.end() - 2);
+  Tensor counted = plane_windows.windows(ones, x.flag("count_include_pad") ? int64_t{1} : int64_t{0}, int64_t{0});
+  return sums / sum(counted, Dims{2, 3});
 }
 
 Tensor adaptive_avg_pool2d_impl(const Args& x) {
@@ -382,6 +424,9 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.nn.functional.max_pool2d", "torch.max_pool2d"},
              "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
              [](const Args& x) -> Value { return max_pool2d_impl(x); }});
+  define(t, {{"torch.nn.functional.avg_pool2d"},
+             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
+             [](const Args& x) -> Value { return avg_pool2d_impl(x); }});
   define(t, {{"torch.nn.functional.adaptive_avg_pool2d"}, "a, /, output_size",
              [](const Args& x) -> Value { return adaptive_avg_pool2d_impl(x); }});
 }

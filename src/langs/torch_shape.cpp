@@ -237,7 +237,8 @@ Tensor triangle(const Args& x, bool lower) {
   Tensor col = unsqueeze(prims::iota(cols, 0, 1, a.device(), dtypes::int64), -2);
   Tensor offset = col - row;
   Tensor mask = lower ? le(offset, x["diagonal"]) : ge(offset, x["diagonal"]);
-  Value fill = x.is_none("fill_value") ? Value(int64_t{0}) : x["fill_value"];
+  // The fill takes a's dtype, so a bool tensor stays bool (PyTorch's result dtype).
+  Value fill = clang::maybe_convert_to_dtype(x.is_none("fill_value") ? Value(int64_t{0}) : x["fill_value"], a.dtype());
   return where(mask, a, fill);
 }
 
@@ -248,6 +249,79 @@ Device device_or(const Value& v, Device fallback) { return v.is_none() ? fallbac
 Value full_impl(const Shape& shape, const Value& fill, const Value& device, std::optional<DType> dtype, Device fallback) {
   DType d = dtype.value_or(fill_dtype(fill));
   return prims::full(shape, clang::maybe_convert_to_dtype(fill, d), device_or(device, fallback), d);
+}
+
+// F.pad: `pad` lists (before, after) pairs from the last dimension backwards. Constant padding is
+// prims.pad (negative amounts crop); reflect, replicate and circular concatenate slices of a.
+Tensor pad_impl(const Tensor& a, const std::vector<int64_t>& pad, const std::string& mode, const Value& value) {
+  check(pad.size() % 2 == 0, "Padding length must be divisible by 2");
+  int64_t padded = static_cast<int64_t>(pad.size()) / 2;
+  check(padded <= a.ndim(), "Padding length should be less than or equal to two times the input dimension");
+  if (mode == "constant") {
+    std::vector<std::array<int64_t, 3>> config(a.ndim(), {0, 0, 0});
+    for (int64_t i = 0; i < padded; ++i) config[a.ndim() - 1 - i] = {pad[2 * i], pad[2 * i + 1], 0};
+    return prims::pad(a, value.is_none() ? Value(int64_t{0}) : clang::maybe_convert_to_dtype(value, a.dtype()), config);
+  }
+  check(mode == "reflect" || mode == "replicate" || mode == "circular", [&] {
+    return str("Unrecognised padding mode ", mode);
+  }, "NotImplementedError");
+  check(value.is_none() || value.as_float() == 0.0, [&] { return str("Padding mode \"", mode, "\" doesn't take in value argument"); });
+  check(padded <= a.ndim() - 1 && padded <= 3, [&] {
+    return str("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+  }, "NotImplementedError");
+  Tensor out = a;
+  for (int64_t i = 0; i < padded; ++i) {
+    int64_t dim = a.ndim() - 1 - i, before = pad[2 * i], after = pad[2 * i + 1], n = out.shape()[dim];
+    check(before >= 0 && after >= 0, [&] { return str(mode, " padding does not support negative amounts, but got ", langs::dims_repr(pad)); }, "NotImplementedError");
+    if (before == 0 && after == 0) continue;
+    std::vector<Tensor> parts;
+    if (mode == "reflect") {
+      check(before < n && after < n, [&] {
+        return str("Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (",
+                   before, ", ", after, ") at dimension ", dim, " of input ", shape_repr(a.shape()));
+      });
+      if (before) parts.push_back(prims::flip(narrow(out, dim, 1, before), {dim}));
+      parts.push_back(out);
+      if (after) parts.push_back(prims::flip(narrow(out, dim, n - 1 - after, after), {dim}));
+    } else if (mode == "replicate") {
+      check(n > 0, "replicate padding of an empty dimension");
+      auto repeated = [&](int64_t at, int64_t count) {
+        Shape shape = out.shape();
+        shape[dim] = count;
+        return expand(narrow(out, dim, at, 1), shape);
+      };
+      if (before) parts.push_back(repeated(0, before));
+      parts.push_back(out);
+      if (after) parts.push_back(repeated(n - 1, after));
+    } else {
+      check(before <= n && after <= n, "Padding value causes wrapping around more than once.");
+      if (before) parts.push_back(narrow(out, dim, n - before, before));
+      parts.push_back(out);
+      if (after) parts.push_back(narrow(out, dim, 0, after));
+    }
+    out = cat(parts, dim);
+  }
+  return out;
+}
+
+// torch.roll: each rolled dimension is its two parts swapped; without dims, a flattened roll.
+Tensor roll_impl(const Tensor& a, std::vector<int64_t> shifts, std::vector<int64_t> dims) {
+  if (dims.empty()) {
+    check(shifts.size() == 1, "roll: shifts and dims must align (dims may be empty only with a single shift)");
+    return reshape(roll_impl(flatten(a), shifts, {0}), a.shape());
+  }
+  check(shifts.size() == dims.size(), [&] {
+    return str("shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", dims.size());
+  });
+  Tensor out = a;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t dim = canonicalize_dim(a.ndim(), dims[i]), n = a.shape()[dim];
+    if (n == 0) continue;
+    int64_t shift = ((shifts[i] % n) + n) % n;
+    if (shift == 0) continue;
+    out = cat({narrow(out, dim, n - shift, shift), narrow(out, dim, 0, n - shift)}, dim);
+  }
+  return out;
 }
 
 }  // namespace
@@ -434,6 +508,30 @@ void register_shape_ops(SymbolTable& t) {
       return full_impl(a.shape(), fill, x["device"], optional_dtype(x["dtype"]).value_or(a.dtype().strong()), a.device());
     };
   };
+  // Tensor.new_*: a tensor of a's device and dtype unless given.
+  auto constant_new = [](std::optional<int64_t> value) {
+    return [value](const Args& x) -> Value {
+      const auto& a = x.tensor("a");
+      Value fill = value ? Value(*value) : x["fill_value"];
+      return full_impl(x.ints("size"), fill, x["device"], optional_dtype(x["dtype"]).value_or(a.dtype().strong()), a.device());
+    };
+  };
+  define(t, {{"torch.Tensor.new_zeros"}, "a, /, *size, dtype=None, device=None, requires_grad=False", constant_new(0)});
+  define(t, {{"torch.Tensor.new_ones"}, "a, /, *size, dtype=None, device=None, requires_grad=False", constant_new(1)});
+  // new_empty's contents are unspecified: zeros are as good as any (and reproducible).
+  define(t, {{"torch.Tensor.new_empty"}, "a, /, *size, dtype=None, device=None, requires_grad=False", constant_new(0)});
+  define(t, {{"torch.Tensor.new_full"}, "a, /, size, fill_value, *, dtype=None, device=None, requires_grad=False",
+             constant_new(std::nullopt)});
+  define(t, {{"torch.nn.functional.pad"}, "a, /, pad, mode='constant', value=None", [](const Args& x) -> Value {
+    return pad_impl(x.tensor("a"), x.ints("pad"), x["mode"].as_string(), x["value"]);
+  }});
+  define(t, {{"torch.roll", "torch.Tensor.roll"}, "a, /, shifts, dims=()", [](const Args& x) -> Value {
+    auto as_list = [&](const Value& v) { return v.is_int_like() ? std::vector<int64_t>{v.as_int()} : v.as_ints(); };
+    return roll_impl(x.tensor("a"), as_list(x["shifts"]), x.is_none("dims") ? std::vector<int64_t>{} : as_list(x["dims"]));
+  }}, shape_op);
+  define(t, {{"torch.flip", "torch.Tensor.flip"}, "a, /, dims", [](const Args& x) -> Value {
+    return prims::flip(x.tensor("a"), x["dims"].is_int_like() ? std::vector<int64_t>{x.integer("dims")} : x.ints("dims"));
+  }}, shape_op);
   define(t, {{"torch.zeros_like"}, "a, /, *, device=None, dtype=None", constant_like(0)});
   define(t, {{"torch.ones_like"}, "a, /, *, device=None, dtype=None", constant_like(1)});
   define(t, {{"torch.full_like"}, "a, fill_value, /, *, device=None, dtype=None", constant_like(std::nullopt)});

@@ -515,6 +515,19 @@ void register_torch_language_kernels(KernelRegistry& r) {
   auto constant = [](int64_t value) {
     return [value](KernelCall& c) { c.set_output(0, at::full(trailing_ints(c, 0), value, creation_options(c, at::kFloat, at::kCPU))); };
   };
+  auto constant_new = [](std::optional<int64_t> value) {
+    return [value](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      bool full = !value.has_value();  // new_full(size, fill_value): size is one argument
+      auto size = full ? c.arg(1).ints() : trailing_ints(c, 1);
+      at::Scalar fill = full ? c.arg(2).scalar() : at::Scalar(*value);
+      c.set_output(0, at::full(size, fill, creation_options(c, a.scalar_type(), a.device())));
+    };
+  };
+  r.add("torch:torch.Tensor.new_zeros", constant_new(0));
+  r.add("torch:torch.Tensor.new_ones", constant_new(1));
+  r.add("torch:torch.Tensor.new_empty", constant_new(0));
+  r.add("torch:torch.Tensor.new_full", constant_new(std::nullopt));
   r.add("torch:torch.zeros", constant(0));
   r.add("torch:torch.ones", constant(1));
   auto constant_like = [](std::optional<int64_t> value) {
@@ -586,6 +599,37 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
     c.set_output(0, at::max_pool2d(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
   });
+  r.add("torch:torch.nn.functional.avg_pool2d", [](KernelCall& c) {
+    auto kernel = c.arg(1).ints();
+    auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
+    c10::optional<int64_t> divisor;
+    if (!c.arg(6).is_none()) divisor = c.arg(6).integer();
+    c.set_output(0, at::avg_pool2d(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).flag(), c.arg(5).flag(), divisor));
+  });
+  r.add("torch:torch.nn.functional.pad", [](KernelCall& c) {
+    c10::optional<double> value;
+    if (!c.arg(3).is_none()) value = c.arg(3).real();
+    c.set_output(0, at::pad(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).string(), value));
+  });
+  r.add("torch:torch.roll", [](KernelCall& c) {
+    auto list = [](ArgView v) { return v.value().is_int_like() ? std::vector<int64_t>{v.integer()} : v.ints(); };
+    c.set_output(0, at::roll(c.arg(0).tensor(), list(c.arg(1)), c.arg(2).is_none() ? std::vector<int64_t>{} : list(c.arg(2))));
+  });
+  r.add("torch:torch.flip", [](KernelCall& c) {
+    c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).value().is_int_like() ? std::vector<int64_t>{c.arg(1).integer()} : c.arg(1).ints()));
+  });
+  // Activations ATen has whole.
+  r.add("torch:torch.nn.functional.hardtanh", [](KernelCall& c) {
+    c.set_output(0, at::hardtanh(c.arg(0).tensor(), c.arg(1).scalar(), c.arg(2).scalar()));
+  });
+  add_unary(r, "torch:torch.nn.functional.relu6", [](const Tensor& a) { return at::hardtanh(a, 0, 6); });
+  add_unary(r, "torch:torch.nn.functional.hardsigmoid", [](const Tensor& a) { return at::hardsigmoid(a); });
+  add_unary(r, "torch:torch.nn.functional.hardswish", [](const Tensor& a) { return at::hardswish(a); });
+  add_unary(r, "torch:torch.nn.functional.mish", [](const Tensor& a) { return at::mish(a); });
+  add_unary(r, "torch:torch.nn.functional.logsigmoid", [](const Tensor& a) { return at::log_sigmoid(a); });
+  add_unary(r, "torch:torch.nn.functional.softsign", [](const Tensor& a) { return a / (a.abs() + 1); });
+  r.add("torch:torch.nn.functional.leaky_relu", [](KernelCall& c) { c.set_output(0, at::leaky_relu(c.arg(0).tensor(), c.arg(1).scalar())); });
+  r.add("torch:torch.nn.functional.elu", [](KernelCall& c) { c.set_output(0, at::elu(c.arg(0).tensor(), c.arg(1).scalar())); });
   r.add("torch:torch.nn.functional.adaptive_avg_pool2d", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
     const Value& size = c.arg(1).value();

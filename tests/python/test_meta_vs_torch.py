@@ -32,6 +32,17 @@ ALL = FLOATS + INTS + [torch.bool]
 SAMPLES = []
 
 
+def supported(fn, *args):
+    """Whether PyTorch's CPU kernels run fn on these arguments' dtypes (float16 often not)."""
+    try:
+        fn(*args)
+        return True
+    except RuntimeError as e:
+        if "not implemented for" in str(e):
+            return False
+        raise
+
+
 def sample(name, fn, *args, **kwargs):
     SAMPLES.append(pytest.param(fn, args, kwargs, id=f"{name}-{len(SAMPLES)}"))
 
@@ -181,6 +192,46 @@ sample("adaptive_avg_pool2d", lambda a: F.adaptive_avg_pool2d(a, 1), t(2, 3, 7, 
 sample("adaptive_avg_pool2d_uneven", lambda a: F.adaptive_avg_pool2d(a, (2, 3)), t(2, 3, 5, 7))
 sample("batch_norm_eval", lambda a, m, v, w, b: F.batch_norm(a, m, v, w, b), t(2, 3, 4, 4), t(3), t(3).abs(), t(3), t(3))
 sample("batch_norm_half", lambda a, m, v: F.batch_norm(a, m, v), t(2, 3, 4, dtype=torch.bfloat16), t(3), t(3).abs())
+
+# Pooling and padding as the torchvision models use them.
+sample("avg_pool2d", lambda a: F.avg_pool2d(a, 2), t(2, 3, 8, 8))
+sample("avg_pool2d_pad_ceil", lambda a: F.avg_pool2d(a, 3, 2, 1, ceil_mode=True), t(2, 3, 15, 15))
+sample("avg_pool2d_exclude_pad", lambda a: F.avg_pool2d(a, 3, 1, 1, count_include_pad=False), t(1, 2, 6, 7))
+sample("avg_pool2d_divisor", lambda a: F.avg_pool2d(a, (2, 3), divisor_override=5), t(1, 2, 6, 7, dtype=torch.float64))
+sample("avg_pool2d_ceil_exclude", lambda a: F.avg_pool2d(a, 3, 2, 0, ceil_mode=True, count_include_pad=False), t(1, 1, 8, 8))
+sample("pad_constant", lambda a: F.pad(a, (1, 2, 0, 3), value=1.5), t(2, 3, 4))
+sample("pad_crop", lambda a: F.pad(a, (-1, 2)), t(2, 5))
+sample("pad_int", lambda a: F.pad(a, (2, 0)), t(3, dtype=torch.int32))
+sample("pad_reflect", lambda a: F.pad(a, (2, 1, 1, 2), mode="reflect"), t(1, 2, 4, 5))
+sample("pad_replicate", lambda a: F.pad(a, (2, 1, 1, 2), mode="replicate"), t(1, 2, 4, 5))
+sample("pad_circular", lambda a: F.pad(a, (2, 1), mode="circular"), t(1, 2, 5))
+sample("roll", lambda a: torch.roll(a, (1, -2), (0, 2)), t(3, 4, 5))
+sample("roll_flat", lambda a: a.roll(3), t(3, 4))
+sample("flip", lambda a: torch.flip(a, (0, -1)), t(3, 4, 2))
+sample("new_zeros", lambda a: a.new_zeros((2, 3)), t(4, dtype=torch.float64))
+sample("new_ones_varargs", lambda a: a.new_ones(2, 3), t(4, dtype=torch.int32))
+sample("new_full", lambda a: a.new_full((2,), 7), t(4, dtype=torch.bfloat16))
+sample("tril_bool", lambda a: torch.tril(a), t(4, 4, dtype=torch.bool))
+# Activations, over the float dtypes.
+for name, fn in [("hardtanh", lambda a: F.hardtanh(a, -0.5, 2.0)), ("relu6", F.relu6), ("hardsigmoid", F.hardsigmoid),
+                 ("hardswish", F.hardswish), ("leaky_relu", lambda a: F.leaky_relu(a, 0.2)), ("elu", lambda a: F.elu(a, 0.5)),
+                 ("mish", F.mish), ("softsign", F.softsign), ("logsigmoid", F.logsigmoid)]:
+    for dtype in FLOATS:
+        if supported(fn, t(3, 4, dtype=dtype)):
+            sample(name, fn, t(3, 4, dtype=dtype) * 4)
+    sample(name, fn, t())
+    sample(name, fn, nc(3, 5))
+    sample(name, fn, t(0, 2))
+# In-place forms, on intermediates.
+sample("relu6_inplace", lambda a: F.relu6(a * 4, inplace=True), t(3, 4))
+sample("hardswish_inplace", lambda a: F.hardswish(a * 4, inplace=True), t(3, 4))
+sample("add_inplace", lambda a, b: (a * 1).add_(b, alpha=2), t(3, 4), t(4))
+sample("setitem", lambda a, b: _set(a * 1, (slice(None), slice(1, None, 2)), b), t(3, 5), t(2))
+
+
+def _set(a, key, value):
+    a[key] = value
+    return a
 
 
 @pytest.mark.parametrize("fn,args,kwargs", SAMPLES)
