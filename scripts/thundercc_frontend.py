@@ -127,6 +127,10 @@ def _key(fn):
 def _display_name(func) -> str:
     module = getattr(func, "__module__", None) or ""
     qualname = getattr(func, "__qualname__", getattr(func, "__name__", repr(func)))
+    # The public name when there is one: torch.einsum, not torch.functional.einsum.
+    for public, namespace in (("torch", torch), ("torch.nn.functional", torch.nn.functional)):
+        if getattr(namespace, qualname, None) is func:
+            return f"{public}.{qualname}"
     module = {"torch._C._nn": "torch.nn.functional", "torch._C._VariableFunctions": "torch"}.get(module, module)
     qualname = qualname.replace("_TensorBase.", "Tensor.").replace("_VariableFunctionsClass.", "")
     if qualname.startswith("Tensor."):

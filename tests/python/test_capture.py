@@ -45,10 +45,10 @@ def test_tuple_outputs_and_reflected_operators():
 
 
 def test_unknown_op_names_the_op_and_the_line():
-    with pytest.raises(CaptureError, match=r"thundercc does not support torch.nn.functional.elu, at .*test_capture.py:\d+: `return F.elu\(a\)`"):
-        def uses_elu(a):
-            return F.elu(a)
-        capture(uses_elu, torch.randn(2))
+    with pytest.raises(CaptureError, match=r"thundercc does not support torch.cdist, at .*test_capture.py:\d+: `return torch.cdist\(a, a\)`"):
+        def uses_cdist(a):
+            return torch.cdist(a, a)
+        capture(uses_cdist, torch.randn(2, 3))
 
 
 def test_data_dependence_is_refused():
@@ -77,7 +77,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
         "def make():\n"
         "    return fun, (torch.randn(2, 2), torch.randn(2, 1))\n"
         "def bad():\n"
-        "    return (lambda a: torch.nn.functional.elu(a)), (torch.randn(2),)\n")
+        "    return (lambda a: torch.cdist(a, a)), (torch.randn(2, 3),)\n")
     out = tmp_path / "fun.json"
     subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
     thundercc("validate", out)
@@ -90,7 +90,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
     bad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:bad", "-o", tmp_path / "bad.json"],
                          capture_output=True, text=True)
     assert bad.returncode == 1
-    assert "thundercc does not support torch.nn.functional.elu" in bad.stderr
+    assert "thundercc does not support torch.cdist" in bad.stderr
     assert "prog.py:7" in bad.stderr
     assert not (tmp_path / "bad.json").exists()
 
