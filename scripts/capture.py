@@ -82,7 +82,7 @@ def main() -> int:
     if opts.grad:
         # Every output that requires grad is seeded with ones, as `thundercc run` does without
         # --cotangents (for a scalar loss, that is d loss).
-        seeded = [t for t in captured.output_values if t.requires_grad]
+        seeded = [t for t in captured.output_values if t is not None and t.requires_grad]
         wanted = [t for t in captured.input_values if t.requires_grad]
         if not seeded or not wanted:
             print("capture: error: --grad needs an output that requires grad and an input that requires grad", file=sys.stderr)
@@ -95,7 +95,7 @@ def main() -> int:
         files[out.with_name(stem + ".inputs.pt")] = lambda path: torch.save(
             tuple(t.detach() for t in captured.input_values_before()), path)
         files[out.with_name(stem + ".expected.pt")] = lambda path: torch.save(
-            tuple(t.detach() for t in captured.output_values), path)
+            captured.expected_outputs(), path)
         if captured.mutated_inputs():
             # What the inputs hold after the program: `thundercc run --expect-inputs` checks them.
             files[out.with_name(stem + ".inputs_after.pt")] = lambda path: torch.save(

@@ -250,7 +250,7 @@ class Capture:
         self.bound_symbols: list[dict] = []
         self.output = None
         self.input_values: list = []     # the tensors, in signature order (for --save-io)
-        self.output_values: list = []    # the eager outputs, flattened
+        self.output_values: list = []    # the eager outputs, flattened: tensors, and None where the output has None
         self._names: dict[int, str] = {}
         self._alive: list = []           # keeps recorded tensors alive so their ids stay unique
         self._used: set[str] = set()
@@ -258,6 +258,7 @@ class Capture:
         self._versions: dict[int, int] = {}  # tensor id -> its version counter when named
         self._input_ids: dict[int, int] = {}  # tensor id -> index in input_values
         self.inputs_before: dict[int, torch.Tensor] = {}  # index -> copy of a mutated input, from before
+        self._view_of: dict[int, tuple] = {}  # id(view) -> (base, key): views made by basic indexing
 
     # Names -----------------------------------------------------------------------------------
     def _fresh_name(self) -> str:
@@ -288,10 +289,23 @@ class Capture:
         self._input_ids[id(tensor)] = len(self.input_values)
         self._alive.append(tensor)
 
+    def _root(self, t):
+        """The tensor a view made by indexing (possibly of another such view) is a view of."""
+        while isinstance(t, torch.Tensor) and id(t) in self._view_of:
+            t = self._view_of[id(t)][0]
+        return t
+
+    def _note_view(self, base: torch.Tensor, key, view) -> None:
+        """Remembers that view is base[key] (basic indexing), so a mutation of view can be written back."""
+        parts = key if isinstance(key, tuple) else (key,)
+        if isinstance(view, torch.Tensor) and view._base is not None and \
+                all(p is None or p is Ellipsis or isinstance(p, (int, slice)) for p in parts):
+            self._view_of[id(view)] = (base, key)
+
     def _before_call(self, args, where: str) -> None:
         """Keeps a copy of a program input the call may modify in place (its first argument), so
         that NAME.inputs.pt holds what the program was given."""
-        first = args[0] if args else None
+        first = self._root(args[0]) if args else None
         if isinstance(first, torch.Tensor) and id(first) in self._input_ids:
             index = self._input_ids[id(first)]
             if index not in self.inputs_before:
@@ -367,9 +381,10 @@ class Capture:
                 raise CaptureError(f"{symbol_id} modifies an argument other than its first in place (out=?), which "
                                    f"thundercc cannot capture, at {where}:{_source_text(where)}")
             base = target._base
-            if base is not None and id(base) in self._input_ids:
+            if base is not None and id(target) not in self._view_of and id(base) in self._input_ids:
                 raise CaptureError(f"{symbol_id} modifies a view of the input {self._names[id(base)]} in place, which "
-                                   f"thundercc cannot capture yet, at {where}:{_source_text(where)}")
+                                   f"thundercc cannot capture yet (only views made by indexing are), at "
+                                   f"{where}:{_source_text(where)}")
             # The arguments as they were: the mutated tensor's name still refers to its old value.
             self._versions[id(target)] = target._version
             # What the first argument holds afterwards is the op's result (__setitem__ returns None).
@@ -381,6 +396,20 @@ class Capture:
             "output": self._definition(result, where),
             "source": where,
         })
+        # A view made by indexing shares its base's memory: the base, and its own base in turn,
+        # now hold the view's new value at the key (base[key] = view, recorded in place).
+        view = result if mutated else None
+        while view is not None and id(view) in self._view_of:
+            base, key = self._view_of[id(view)]
+            self._versions[id(base)] = base._version
+            self.bound_symbols.append({
+                "symbol": "torch.Tensor.__setitem__",
+                "args": [self._value(base, where), self._value(key, where), self._value(view, where)],
+                "kwargs": {},
+                "output": self._definition(base, where),
+                "source": where,
+            })
+            view = base
 
     def _add_input(self, name: str, value) -> None:
         name = self._unique(name)
@@ -411,6 +440,10 @@ class Capture:
         """The inputs as the program received them (input_values holds them as it left them)."""
         return [self.inputs_before.get(i, t) for i, t in enumerate(self.input_values)]
 
+    def expected_outputs(self) -> tuple:
+        """The eager outputs as NAME.expected.pt holds them (what `thundercc run --expect` reads)."""
+        return tuple(None if t is None else t.detach() for t in self.output_values)
+
     def mutated_inputs(self) -> list[int]:
         """Indices (in input_values) of the inputs the program modified in place."""
         return sorted(self.inputs_before)
@@ -420,7 +453,8 @@ class Capture:
 
 
 def _flatten_outputs(result, capture: Capture, where: str):
-    if isinstance(result, torch.Tensor):
+    if isinstance(result, torch.Tensor) or result is None:
+        # As `thundercc run` flattens a plan's outputs: a None holds its place.
         capture.output_values.append(result)
         return capture._value(result, where)
     if isinstance(result, (tuple, list)):
@@ -461,6 +495,7 @@ def capture(fn, *args, **kwargs) -> Capture:
         with torch._C.DisableTorchFunction():
             result = original_getitem(self, key)
         cap._record("torch.Tensor.__getitem__", [self, key], {}, result, _user_frame())
+        cap._note_view(self, key, result)
         return result
 
     getitem._thundercc_original = original_getitem

@@ -125,7 +125,7 @@ def check(name: str, directory: Path, thundercc: str) -> tuple[str, str]:
     trace = directory / f"{stem}.json"
     captured.save(trace)
     torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{stem}.inputs.pt")
-    torch.save(tuple(t.detach() for t in captured.output_values), directory / f"{stem}.expected.pt")
+    torch.save(captured.expected_outputs(), directory / f"{stem}.expected.pt")
     result = subprocess.run([thundercc, "compile", trace, "-o", directory], capture_output=True, text=True)
     if result.returncode != 0:
         return "compile", result.stderr.strip()

@@ -1,6 +1,9 @@
 // Neural-network ops of the torch language: matmul and linear, normalization, losses,
 // attention, convolution and pooling.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <limits>
 
 #include "langs/torch_registry.h"
@@ -151,6 +154,203 @@ Tensor attention_impl(const Args& x) {
   double p = x.real("dropout_p");
   if (p > 0.0) weights = dropout(weights, p, true);
   return matmul(weights, v);
+}
+
+// torch.einsum over letters (no ellipsis, no repeated letter within an operand): operands are
+// folded left to right. A letter only one operand has and the output lacks is summed away first;
+// a pair is then one batched matmul, each operand permuted to (batch, free, contracted) and
+// reshaped to three dimensions, the product reshaped and permuted to the output's order.
+Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& operands) {
+  std::string spec;
+  for (char c : equation)
+    if (c != ' ') spec += c;
+  check(spec.find("...") == std::string::npos, "einsum with an ellipsis is not supported yet", "NotImplementedError");
+  auto arrow = spec.find("->");
+  std::string lhs = spec.substr(0, arrow);
+  std::vector<std::string> terms;
+  for (size_t start = 0;;) {
+    auto comma = lhs.find(',', start);
+    terms.push_back(lhs.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  check(terms.size() == operands.size(), [&] {
+    return str("einsum(): ", terms.size(), " operands were specified in the equation, but ", operands.size(), " were given");
+  });
+  std::string output;
+  if (arrow != std::string::npos) output = spec.substr(arrow + 2);
+  else {  // implicit output: the letters used once, in alphabetical order
+    std::string all;
+    for (const auto& term : terms) all += term;
+    for (char c = 'A'; c <= 'z'; ++c)
+      if (std::count(all.begin(), all.end(), c) == 1) output += c;
+  }
+  std::map<char, int64_t> size;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const auto& term = terms[i];
+    check(static_cast<int64_t>(term.size()) == operands[i].ndim(), [&] {
+      return str("einsum(): the number of subscripts in the equation (", term.size(), ") does not match the number of dimensions (",
+                 operands[i].ndim(), ") for operand ", i);
+    });
+    for (size_t d = 0; d < term.size(); ++d) {
+      char c = term[d];
+      check(std::isalpha(static_cast<unsigned char>(c)), [&] { return str("einsum(): invalid subscript given at index ", d, " in the equation string"); });
+      check(std::count(term.begin(), term.end(), c) == 1, "einsum with a repeated subscript (a diagonal) is not supported yet", "NotImplementedError");
+      int64_t n = operands[i].shape()[d];
+      auto [it, fresh] = size.emplace(c, n);
+      check(fresh || it->second == n || n == 1 || it->second == 1, [&] {
+        return str("einsum(): operands do not broadcast with remapped shapes (original->remapped)");
+      });
+      it->second = std::max(it->second, n);
+    }
+  }
+  // Sums away the letters of `term` that neither `keep` nor the output has.
+  auto reduce = [&](Tensor t, std::string& term, const std::string& keep) {
+    Dims dims;
+    std::string kept;
+    for (size_t d = 0; d < term.size(); ++d) {
+      if (keep.find(term[d]) == std::string::npos && output.find(term[d]) == std::string::npos) dims.push_back(static_cast<int64_t>(d));
+      else kept += term[d];
+    }
+    term = kept;
+    return dims.empty() ? t : sum(t, dims);
+  };
+  auto permuted = [](const Tensor& t, const std::string& from, const std::string& to) {
+    Dims order;
+    for (char c : to) order.push_back(static_cast<int64_t>(from.find(c)));
+    bool identity = true;
+    for (size_t i = 0; i < order.size(); ++i) identity = identity && order[i] == static_cast<int64_t>(i);
+    return identity ? t : permute(t, order);
+  };
+  std::string term = terms[0];
+  std::string rest_letters;
+  for (size_t i = 1; i < terms.size(); ++i) rest_letters += terms[i];
+  Tensor acc = reduce(operands[0], term, rest_letters);
+  for (size_t i = 1; i < terms.size(); ++i) {
+    std::string later;
+    for (size_t j = i + 1; j < terms.size(); ++j) later += terms[j];
+    std::string other = terms[i];
+    Tensor b = reduce(operands[i], other, term + later);
+    // Letters of both: batch when needed later, else contracted; letters of one: free.
+    std::string batch, contracted, left, right;
+    for (char c : term) {
+      bool in_b = other.find(c) != std::string::npos, needed = output.find(c) != std::string::npos || later.find(c) != std::string::npos;
+      (in_b ? (needed ? batch : contracted) : left) += c;
+    }
+    for (char c : other)
+      if (term.find(c) == std::string::npos) right += c;
+    auto numel_of = [&](const std::string& letters) {
+      int64_t n = 1;
+      for (char c : letters) n *= size[c];
+      return n;
+    };
+    auto shaped = [&](const Tensor& t, const std::string& from, const std::string& order, Shape three) {
+      Tensor p = permuted(t, from, order);
+      Shape full_shape;
+      for (char c : order) full_shape.push_back(size[c]);
+      if (p.shape() != full_shape) p = expand(p, full_shape);  // size-1 dims broadcast against the other operand
+      return reshape(p, three);
+    };
+    Tensor a3 = shaped(acc, term, batch + left + contracted, {numel_of(batch), numel_of(left), numel_of(contracted)});
+    Tensor b3 = shaped(b, other, batch + contracted + right, {numel_of(batch), numel_of(contracted), numel_of(right)});
+    std::string result = batch + left + right;
+    Shape result_shape;
+    for (char c : result) result_shape.push_back(size[c]);
+    acc = reshape(matmul(a3, b3), result_shape);
+    term = result;
+  }
+  std::string no_keep;
+  acc = reduce(acc, term, no_keep);
+  check(term.size() == output.size(), [&] { return str("einsum(): output subscript ", output, " is not among the operands' subscripts"); });
+  return permuted(acc, term, output);
+}
+
+// F.multi_head_attention_forward (nn.MultiheadAttention, the Transformer layers): the input
+// projections as linear (one for self-attention, whose three projections share the input), the
+// heads split, scaled-dot-product attention, the heads merged, the output projection. The masks
+// (attn_mask, key_padding_mask; True means "do not attend") become one additive float mask. With
+// need_weights the attention is written out, since its probabilities are a result.
+Value multi_head_attention_impl(const Args& x) {
+  for (const char* unsupported : {"bias_k", "bias_v", "static_k", "static_v"})
+    check(x.is_none(unsupported), [&] { return str("multi_head_attention_forward with ", unsupported, " is not supported yet"); }, "NotImplementedError");
+  check(!x.flag("add_zero_attn"), "multi_head_attention_forward with add_zero_attn=True is not supported yet", "NotImplementedError");
+  Tensor query = x.tensor("query"), key = x.tensor("key"), value = x.tensor("value");
+  const bool batched = query.ndim() == 3;
+  check(batched || query.ndim() == 2, [&] { return str("query should be unbatched 2D or batched 3D tensor but received ", query.ndim(), "-D query tensor"); });
+  const bool self_attention = query.same(key) && key.same(value);
+  if (!batched) {
+    query = unsqueeze(query, 1);
+    key = self_attention ? query : unsqueeze(key, 1);
+    value = self_attention ? query : unsqueeze(value, 1);
+  }
+  const int64_t L = query.shape()[0], N = query.shape()[1], E = query.shape()[2], S = key.shape()[0];
+  const int64_t H = x.integer("num_heads");
+  check(E == x.integer("embed_dim_to_check"), [&] { return str("was expecting embedding dimension of ", x.integer("embed_dim_to_check"), ", but got ", E); });
+  check(H > 0 && E % H == 0, [&] { return str("embed_dim ", E, " not divisible by num_heads ", H); });
+  const int64_t head_dim = E / H;
+
+  auto bias_part = [&](int64_t i) -> Value {
+    return x.is_none("in_proj_bias") ? Value(None{}) : Value(narrow(x.tensor("in_proj_bias"), 0, i * E, E));
+  };
+  Tensor q, k, v;
+  if (x.flag("use_separate_proj_weight")) {
+    q = op("torch.nn.functional.linear", {query, x.tensor("q_proj_weight"), bias_part(0)});
+    k = op("torch.nn.functional.linear", {key, x.tensor("k_proj_weight"), bias_part(1)});
+    v = op("torch.nn.functional.linear", {value, x.tensor("v_proj_weight"), bias_part(2)});
+  } else if (self_attention) {
+    Value qkv = call("torch.chunk", {op("torch.nn.functional.linear", {query, x.tensor("in_proj_weight"), x["in_proj_bias"]}), 3, -1});
+    q = qkv.items()[0].as_tensor();
+    k = qkv.items()[1].as_tensor();
+    v = qkv.items()[2].as_tensor();
+  } else {
+    const auto& w = x.tensor("in_proj_weight");
+    q = op("torch.nn.functional.linear", {query, narrow(w, 0, 0, E), bias_part(0)});
+    k = op("torch.nn.functional.linear", {key, narrow(w, 0, E, E), bias_part(1)});
+    v = op("torch.nn.functional.linear", {value, narrow(w, 0, 2 * E, E), bias_part(2)});
+  }
+  // (T, N, E) -> (N, H, T, head_dim)
+  auto heads = [&](const Tensor& t, int64_t T) { return permute(reshape(t, {T, N, H, head_dim}), {1, 2, 0, 3}); };
+  q = heads(q, L);
+  k = heads(k, S);
+  v = heads(v, S);
+
+  // One additive mask of shape (N, H, L, S), or none.
+  std::optional<Tensor> mask;
+  const double neg_inf = -std::numeric_limits<double>::infinity();
+  auto additive = [&](const Tensor& m) {
+    return m.dtype().is_bool() ? masked_fill(full(m.shape(), 0.0, m.device(), q.dtype().strong()), m, neg_inf) : m;
+  };
+  if (!x.is_none("attn_mask")) {
+    Tensor m = x.tensor("attn_mask");
+    check(m.ndim() == 2 || m.ndim() == 3, "attn_mask's dimension is not supported: it must be 2D or 3D");
+    m = additive(m);
+    mask = m.ndim() == 2 ? m : reshape(m, {N, H, L, S});
+  }
+  if (!x.is_none("key_padding_mask")) {
+    Tensor kpm = x.tensor("key_padding_mask");
+    kpm = additive(batched ? kpm : unsqueeze(kpm, 0));
+    kpm = reshape(kpm, {N, 1, 1, S});
+    mask = mask ? *mask + kpm : kpm;
+  }
+  const double p = x.flag("training") ? x.real("dropout_p") : 0.0;
+  Tensor attended;
+  Value weights = None{};
+  if (x.flag("need_weights")) {
+    Tensor scores = matmul(q * (1.0 / std::sqrt(static_cast<double>(head_dim))), transpose(k, -2, -1));
+    if (mask) scores = scores + *mask;
+    Tensor probabilities = softmax(scores, -1);
+    weights = x.flag("average_attn_weights") ? mean(probabilities, Dims{1}) : probabilities;
+    if (!batched) weights = squeeze(weights.as_tensor(), {0});
+    if (p > 0.0) probabilities = dropout(probabilities, p, true);
+    attended = matmul(probabilities, v);
+  } else {
+    attended = op("torch.nn.functional.scaled_dot_product_attention", {q, k, v, mask ? Value(*mask) : Value(None{}), p});
+  }
+  // (N, H, L, head_dim) -> (L, N, E), projected.
+  Tensor merged = reshape(permute(attended, {2, 0, 1, 3}), {L, N, E});
+  Tensor out = op("torch.nn.functional.linear", {merged, x.tensor("out_proj_weight"), x["out_proj_bias"]});
+  if (!batched) out = squeeze(out, {1});
+  return Value::tuple({out, weights});
 }
 
 std::vector<int64_t> conv_padding(const Value& padding, const Tensor& weight, const std::vector<int64_t>& stride,
@@ -419,6 +619,38 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.nn.functional.scaled_dot_product_attention"},
              "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None",
              [](const Args& x) -> Value { return attention_impl(x); }});
+  define(t, {{"torch.nn.functional.normalize"}, "a, /, p=2.0, dim=1, eps=1e-12, out=None", [](const Args& x) -> Value {
+    check(x.is_none("out"), "normalize with out= is not supported", "NotImplementedError");
+    const auto& a = x.tensor("a");
+    Dims dim{x.integer("dim")};
+    double p = x.real("p");
+    Tensor norm = p == 2.0 ? sqrt(sum(a * a, dim, true)) : pow(sum(pow(abs(a), p), dim, true), 1.0 / p);
+    return a / op("torch.clamp", {norm, x["eps"]});
+  }});
+  define(t, {{"torch.nn.functional.cosine_similarity", "torch.cosine_similarity"}, "x1, x2, /, dim=1, eps=1e-08",
+             [](const Args& x) -> Value {
+    // PyTorch 1.13's formula: the dot product over the product of the norms, each clamped to eps.
+    const auto& a = x.tensor("x1");
+    const auto& b = x.tensor("x2");
+    Dims dim{x.integer("dim")};
+    Tensor na = op("torch.clamp", {sqrt(sum(a * a, dim)), x["eps"]});
+    Tensor nb = op("torch.clamp", {sqrt(sum(b * b, dim)), x["eps"]});
+    return sum(a * b, dim) / (na * nb);
+  }});
+  define(t, {{"torch.einsum"}, "equation, /, *operands", [](const Args& x) -> Value {
+    Values given = x["operands"].items();
+    // einsum(eq, [a, b]) passes the operands as one list.
+    if (given.size() == 1 && given[0].is_sequence()) given = given[0].items();
+    std::vector<Tensor> operands;
+    for (const auto& v : given) operands.push_back(v.as_tensor());
+    return einsum_impl(x["equation"].as_string(), operands);
+  }});
+  define(t, {{"torch.nn.functional.multi_head_attention_forward"},
+             "query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn, "
+             "dropout_p, out_proj_weight, out_proj_bias, training=True, key_padding_mask=None, need_weights=True, "
+             "attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, "
+             "static_k=None, static_v=None, average_attn_weights=True",
+             multi_head_attention_impl}, {"RANDOM_OP"});
   define(t, {{"torch.nn.functional.conv2d", "torch.conv2d"}, "a, /, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
              [](const Args& x) -> Value { return conv2d_impl(x); }});
   define(t, {{"torch.nn.functional.max_pool2d", "torch.max_pool2d"},

@@ -371,7 +371,7 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.permute", "torch.Tensor.permute"}, "a, /, *dims", [](const Args& x) -> Value {
     return prims::transpose(x.tensor("a"), x.ints("dims"));
   }}, shape_op);
-  define(t, {{"torch.transpose", "torch.Tensor.transpose"}, "a, /, dim0, dim1", [](const Args& x) -> Value {
+  define(t, {{"torch.transpose", "torch.Tensor.transpose", "torch.swapaxes", "torch.Tensor.swapaxes", "torch.swapdims", "torch.Tensor.swapdims"}, "a, /, dim0, dim1", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     if (a.ndim() == 0) return a;
     int64_t d0 = canonicalize_dim(a.ndim(), x.integer("dim0")), d1 = canonicalize_dim(a.ndim(), x.integer("dim1"));
@@ -390,6 +390,10 @@ void register_shape_ops(SymbolTable& t) {
     std::vector<int64_t> row_major;
     for (int64_t d = a.ndim() - 1; d >= 0; --d) row_major.push_back(d);
     return prims::stride_order(a, row_major);
+  }}, shape_op);
+  // Functionally a clone is its input: the trace never mutates a value (functionalization).
+  define(t, {{"torch.clone", "torch.Tensor.clone"}, "a, /, *, memory_format=None", [](const Args& x) -> Value {
+    return x.tensor("a");
   }}, shape_op);
   define(t, {{"torch.Tensor.expand"}, "a, /, *shape", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

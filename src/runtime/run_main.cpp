@@ -146,7 +146,7 @@ int run(const RunOptions& o) {
   }
   bool ok = true;
   if (!o.expect_path.empty()) {
-    ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_tensor_file(o.expect_path, {}), o.rtol, o.atol)) && ok;
+    ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_optional_tensor_file(o.expect_path), o.rtol, o.atol)) && ok;
     if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
   }
   if (!o.expect_inputs_path.empty()) {

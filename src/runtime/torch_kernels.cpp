@@ -113,6 +113,7 @@ void register_unary_kernels(KernelRegistry& r) {
   add_unary(r, "torch:torch.nn.functional.silu", [](const Tensor& a) { return at::silu(a); });
   add_unary(r, "torch:torch.nn.functional.relu", [](const Tensor& a) { return at::relu(a); });
   add_unary(r, "torch:torch.Tensor.contiguous", [](const Tensor& a) { return a.contiguous(); });
+  add_unary(r, "torch:torch.clone", [](const Tensor& a) { return a.clone(); });
 }
 
 // Kernels whose prim and torch-language op take the same arguments in the same places.
@@ -149,7 +150,8 @@ void register_prim_kernels(KernelRegistry& r) {
   });
 
   r.add("torch:prims.where", [](KernelCall& c) {
-    const Tensor& like = c.arg(1).is_tensor() ? c.arg(1).tensor() : first_tensor(c);
+    // A number operand takes the other operand's dtype, never the predicate's (bool).
+    const Tensor& like = c.arg(1).is_tensor() ? c.arg(1).tensor() : c.arg(2).is_tensor() ? c.arg(2).tensor() : first_tensor(c);
     Tensor pred = c.arg(0).is_tensor() ? c.arg(0).tensor() : at::scalar_tensor(c.arg(0).scalar(), like.options().dtype(at::kBool));
     c.set_output(0, at::where(pred, operand(c.arg(1), like), operand(c.arg(2), like)));
   });
@@ -598,6 +600,21 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto kernel = c.arg(1).ints();
     auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
     c.set_output(0, at::max_pool2d(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
+  });
+  r.add("torch:torch.nn.functional.normalize", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, a / a.norm(c.arg(1).real(), c.arg(2).integer(), true).clamp_min(c.arg(3).real()).expand_as(a));
+  });
+  r.add("torch:torch.nn.functional.cosine_similarity", [](KernelCall& c) {
+    c.set_output(0, at::cosine_similarity(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).integer(), c.arg(3).real()));
+  });
+  r.add("torch:torch.einsum", [](KernelCall& c) {
+    std::vector<Tensor> operands;
+    for (size_t i = 1; i < c.size(); ++i) {
+      if (c.arg(i).is_tensor()) operands.push_back(c.arg(i).tensor());
+      else for (const auto& t : c.arg(i).tensors()) operands.push_back(t);
+    }
+    c.set_output(0, at::einsum(c.arg(0).string(), operands));
   });
   r.add("torch:torch.nn.functional.avg_pool2d", [](KernelCall& c) {
     auto kernel = c.arg(1).ints();

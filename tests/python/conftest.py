@@ -44,8 +44,8 @@ def save_case(directory, name, fn, args, kwargs=None):
     torch.save(tuple(t.detach() for t in captured.input_values_before()), directory / f"{name}.inputs.pt")
     if captured.mutated_inputs():
         torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs_after.pt")
-    torch.save(tuple(t.detach() for t in captured.output_values), directory / f"{name}.expected.pt")
-    if any(t.dtype in LOW_PRECISION for t in captured.output_values):
+    torch.save(captured.expected_outputs(), directory / f"{name}.expected.pt")
+    if any(t is not None and t.dtype in LOW_PRECISION for t in captured.output_values):
         # The program in float64, for Thunder's fallback comparison of low-precision results.
         upcast = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
         with torch.no_grad():

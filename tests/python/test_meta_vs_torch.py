@@ -228,6 +228,58 @@ sample("hardswish_inplace", lambda a: F.hardswish(a * 4, inplace=True), t(3, 4))
 sample("add_inplace", lambda a, b: (a * 1).add_(b, alpha=2), t(3, 4), t(4))
 sample("setitem", lambda a, b: _set(a * 1, (slice(None), slice(1, None, 2)), b), t(3, 5), t(2))
 
+# einsum: batched matmul (maxvit), contraction, outer product, trace-free reductions, implicit output.
+sample("einsum_bmm", lambda a, b: torch.einsum("b g h i d, b g h j d -> b g h i j", a, b), t(2, 1, 3, 4, 5), t(2, 1, 3, 6, 5))
+sample("einsum_matmul_list", lambda a, b: torch.einsum("ij,jk", [a, b]), t(3, 4, dtype=torch.float64), t(4, 2, dtype=torch.float64))
+sample("einsum_outer", lambda a, b: torch.einsum("i,j->ji", a, b), t(3), t(4))
+sample("einsum_sum", lambda a: torch.einsum("ijk->j", a), t(2, 3, 4))
+sample("einsum_three", lambda a, b, c: torch.einsum("ab,bc,cd->ad", a, b, c), t(2, 3), t(3, 4), t(4, 5))
+sample("einsum_broadcast", lambda a, b: torch.einsum("bij,bjk->bik", a, b), t(1, 2, 3), t(4, 3, 5))
+sample("clone", lambda a: a.clone() * 2, t(2, 3))
+sample("normalize", lambda a: F.normalize(a, dim=-1), t(2, 3, 4))
+sample("normalize_p1", lambda a: F.normalize(a, p=1.0, dim=0), t(3, 4, dtype=torch.float64))
+sample("cosine_similarity", lambda a, b: F.cosine_similarity(a, b, dim=-1), t(2, 3, 4), t(2, 3, 4))
+sample("swapaxes", lambda a: torch.swapaxes(a, 0, 2) + a.swapdims(1, 2).sum(), t(2, 3, 4))
+sample("where_number_first", lambda m, b: torch.where(m, -2.5, b), t(3, 4, dtype=torch.bool), t(3, 4, dtype=torch.float64))
+# Multi-head attention: self and cross attention, masks, weights or not, unbatched, separate projections.
+class MultiHeadAttention(torch.nn.Module):
+    """F.multi_head_attention_forward with nn.MultiheadAttention's parameters; masks are inputs."""
+
+    def __init__(self, kdim=None, **options):
+        super().__init__()
+        self.m = torch.nn.MultiheadAttention(8, 2, kdim=kdim, vdim=kdim).eval().requires_grad_(False)
+        self.options = options
+
+    def forward(self, q, kv=None, attn_mask=None, key_padding_mask=None):
+        m, kv = self.m, q if kv is None else kv
+        return F.multi_head_attention_forward(
+            q, kv, kv, 8, 2, m.in_proj_weight, m.in_proj_bias, None, None, False, 0.0, m.out_proj.weight, m.out_proj.bias,
+            training=False, use_separate_proj_weight=not m._qkv_same_embed_dim, q_proj_weight=m.q_proj_weight,
+            k_proj_weight=m.k_proj_weight, v_proj_weight=m.v_proj_weight, attn_mask=attn_mask,
+            key_padding_mask=key_padding_mask, **self.options)
+
+
+def mha(need_weights=True, masks=False, average=True, batched=True, cross=False, kdim=None):
+    L, S = 3, (4 if cross else 3)
+    q = t(L, 2, 8) if batched else t(L, 8)
+    kv = (t(S, 2, kdim or 8) if batched else t(S, kdim or 8)) if cross else None
+    mask_args = {}
+    if masks:
+        mask_args["attn_mask"] = torch.triu(torch.ones(L, S, dtype=torch.bool), 1)
+        padding = torch.tensor([False] * (S - 1) + [True])
+        mask_args["key_padding_mask"] = padding.expand(2, S).clone() if batched else padding
+    module = MultiHeadAttention(kdim, need_weights=need_weights, average_attn_weights=average)
+    sample("multi_head_attention", module, q, kv, **mask_args)
+
+
+mha()
+mha(need_weights=False)
+mha(masks=True)
+mha(masks=True, need_weights=False)
+mha(average=False, cross=True)
+mha(batched=False, masks=True)
+mha(cross=True, kdim=6)
+
 
 def _set(a, key, value):
     a[key] = value

@@ -46,6 +46,15 @@ def masked(x, mask):
     return x
 
 
+def through_index_views(x):
+    y = x * 2
+    row = y[0]
+    row.mul_(3)           # y changes through its view
+    x[1:, ::2].zero_()    # so does the input x
+    y[1][1:].add_(x[0, 1:])  # a view of a view
+    return y + 1
+
+
 def copy_and_fill(x, y):
     x.copy_(y)
     z = y * 0
@@ -60,6 +69,7 @@ CASES = {
     "dtype_kept": (dtype_kept, lambda: (torch.randn(5), torch.randn(5, dtype=torch.float64))),
     "masked": (masked, lambda: (torch.randn(4, 4), torch.randn(4, 4) > 0)),
     "copy_and_fill": (copy_and_fill, lambda: (torch.randn(2, 3), torch.randn(3))),
+    "through_index_views": (through_index_views, lambda: (torch.randn(3, 4),)),
 }
 
 
@@ -89,18 +99,18 @@ def test_only_modified_inputs_are_written_back_and_in_place_symbols_are_gone(tmp
 
 
 def test_what_the_trace_cannot_express_is_refused():
-    def through_view_of_input(x):
-        x[0].add_(1)
+    def through_transpose_of_input(x):
+        x.t().add_(1)
         return x * 2
 
-    with pytest.raises(CaptureError, match=r"torch.Tensor.add_ modifies a view of the input x in place"):
-        capture(through_view_of_input, torch.randn(2, 3))
+    with pytest.raises(CaptureError, match=r"torch.Tensor.add_ modifies a view of the input x in place.*only views made by indexing"):
+        capture(through_transpose_of_input, torch.randn(2, 3))
 
     def stale_base(x):
         y = x * 2
-        row = y[0]
-        row.mul_(3)
-        return y + 1  # y changed through row
+        flat = y.view(-1)
+        flat.mul_(3)
+        return y + 1  # y changed through flat, a view not made by indexing
 
     with pytest.raises(CaptureError, match=r"t0 was modified in place through a view or another alias.*`return y \+ 1"):
         capture(stale_base, torch.randn(2, 3))
