@@ -82,7 +82,10 @@ void print_profile(const std::string& program, const PlanRunner& runner, const s
 // Whether the program writes into its inputs (functionalization's write-backs, prims.copy_).
 bool writes_inputs(const PlanRunner& program) {
   return std::any_of(program.instructions().begin(), program.instructions().end(),
-                     [](const Instruction& i) { return i.op.ends_with("prims.copy_"); });
+                     [](const Instruction& i) {
+                       static const std::string suffix = "prims.copy_";
+                       return i.op.size() >= suffix.size() && i.op.compare(i.op.size() - suffix.size(), suffix.size(), suffix) == 0;
+                     });
 }
 
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
