@@ -265,6 +265,79 @@ Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& opera
   return permuted(acc, term, output);
 }
 
+// torch.lstm and torch.gru (nn.LSTM, nn.GRU): each layer and direction unrolled over the captured
+// sequence. The input projection of every step is one linear; each step adds the hidden state's
+// projection and applies the gates. Parameters come flat, per layer and direction: w_ih, w_hh,
+// then b_ih, b_hh with biases, then w_hr for an LSTM with projections.
+Value recurrent_impl(const Args& x, bool lstm) {
+  const char* name = lstm ? "lstm" : "gru";
+  check(x["params"].is_sequence(), [&] { return str(name, " on a packed sequence is not supported yet"); }, "NotImplementedError");
+  Tensor input = x.tensor("input");
+  check(input.ndim() == 3, [&] { return str(name, ": expected a 3-D input, but got ", shape_repr(input.shape())); });
+  if (x.flag("batch_first")) input = transpose(input, 0, 1);  // (T, N, F)
+  const int64_t layers = x.integer("num_layers"), directions = x.flag("bidirectional") ? 2 : 1;
+  check(!(x.flag("train") && x.real("dropout") > 0 && layers > 1), [&] {
+    return str(name, " with dropout between layers in training is not supported yet");
+  }, "NotImplementedError");
+  std::vector<Tensor> params;
+  for (const auto& p : x["params"].items()) params.push_back(p.as_tensor());
+  const bool bias = x.flag("has_biases");
+  const size_t per = params.size() / static_cast<size_t>(layers * directions);
+  const bool projected = lstm && per == (bias ? 5u : 3u);
+  check(per * layers * directions == params.size() && per == (bias ? 4u : 2u) + (projected ? 1u : 0u), [&] {
+    return str(name, ": expected ", layers * directions, " sets of parameters, but got ", params.size(), " tensors");
+  });
+  Tensor h0 = lstm ? x["hx"].items().at(0).as_tensor() : x.tensor("hx");
+  std::optional<Tensor> c0;
+  if (lstm) c0 = x["hx"].items().at(1).as_tensor();
+  const int64_t T = input.shape()[0];
+  auto at_index = [](const Tensor& t, int64_t i) { return op("torch.Tensor.__getitem__", {t, i}); };
+  std::vector<Tensor> last_h, last_c;
+  Tensor layer_input = input;
+  for (int64_t layer = 0; layer < layers; ++layer) {
+    std::vector<Tensor> outputs;
+    for (int64_t direction = 0; direction < directions; ++direction) {
+      const int64_t index = layer * directions + direction;
+      auto param = [&](size_t k) { return params[index * per + k]; };
+      Value b_ih = bias ? Value(param(2)) : Value(None{}), b_hh = bias ? Value(param(3)) : Value(None{});
+      Tensor h = at_index(h0, index);
+      std::optional<Tensor> c;
+      if (lstm) c = at_index(*c0, index);
+      Tensor projected_inputs = op("torch.nn.functional.linear", {layer_input, param(0), b_ih});  // (T, N, gates)
+      std::vector<Tensor> steps(T);
+      for (int64_t s = 0; s < T; ++s) {
+        const int64_t step = direction == 0 ? s : T - 1 - s;
+        Tensor gi = at_index(projected_inputs, step);
+        Tensor gh = op("torch.nn.functional.linear", {h, param(1), b_hh});
+        if (lstm) {
+          Value gates = call("torch.chunk", {gi + gh, 4, 1});
+          auto gate = [&](int k) { return gates.items()[k].as_tensor(); };
+          c = sigmoid(gate(1)) * *c + sigmoid(gate(0)) * tanh(gate(2));
+          h = sigmoid(gate(3)) * tanh(*c);
+          if (projected) h = op("torch.nn.functional.linear", {h, param(bias ? 4 : 2)});
+        } else {
+          Value i = call("torch.chunk", {gi, 3, 1}), g = call("torch.chunk", {gh, 3, 1});
+          auto part = [](const Value& v, int k) { return v.items()[k].as_tensor(); };
+          Tensor r = sigmoid(part(i, 0) + part(g, 0));
+          Tensor z = sigmoid(part(i, 1) + part(g, 1));
+          Tensor n = tanh(part(i, 2) + r * part(g, 2));
+          h = (1 - z) * n + z * h;
+        }
+        steps[step] = h;
+      }
+      Values stacked(steps.begin(), steps.end());
+      outputs.push_back(op("torch.stack", {Value::list(std::move(stacked)), 0}));
+      last_h.push_back(h);
+      if (lstm) last_c.push_back(*c);
+    }
+    layer_input = directions == 1 ? outputs[0] : cat(outputs, -1);
+  }
+  Tensor output = x.flag("batch_first") ? transpose(layer_input, 0, 1) : layer_input;
+  auto stacked = [](const std::vector<Tensor>& ts) { return op("torch.stack", {Value::list(Values(ts.begin(), ts.end())), 0}); };
+  if (lstm) return Value::tuple({output, stacked(last_h), stacked(last_c)});
+  return Value::tuple({output, stacked(last_h)});
+}
+
 // F.multi_head_attention_forward (nn.MultiheadAttention, the Transformer layers): the input
 // projections as linear (one for self-attention, whose three projections share the input), the
 // heads split, scaled-dot-product attention, the heads merged, the output projection. The masks
@@ -637,6 +710,10 @@ void register_nn(SymbolTable& t) {
     Tensor nb = op("torch.clamp", {sqrt(sum(b * b, dim)), x["eps"]});
     return sum(a * b, dim) / (na * nb);
   }});
+  define(t, {{"torch.lstm"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
+             [](const Args& x) -> Value { return recurrent_impl(x, true); }});
+  define(t, {{"torch.gru"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
+             [](const Args& x) -> Value { return recurrent_impl(x, false); }});
   define(t, {{"torch.einsum"}, "equation, /, *operands", [](const Args& x) -> Value {
     Values given = x["operands"].items();
     // einsum(eq, [a, b]) passes the operands as one list.

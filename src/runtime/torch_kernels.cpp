@@ -608,6 +608,19 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.nn.functional.cosine_similarity", [](KernelCall& c) {
     c.set_output(0, at::cosine_similarity(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).integer(), c.arg(3).real()));
   });
+  r.add("torch:torch.lstm", [](KernelCall& c) {
+    auto [out, h, cell] = at::lstm(c.arg(0).tensor(), c.arg(1).tensors(), c.arg(2).tensors(), c.arg(3).flag(), c.arg(4).integer(),
+                                   c.arg(5).real(), c.arg(6).flag(), c.arg(7).flag(), c.arg(8).flag());
+    c.set_output(0, out);
+    c.set_output(1, h);
+    c.set_output(2, cell);
+  });
+  r.add("torch:torch.gru", [](KernelCall& c) {
+    auto [out, h] = at::gru(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensors(), c.arg(3).flag(), c.arg(4).integer(),
+                            c.arg(5).real(), c.arg(6).flag(), c.arg(7).flag(), c.arg(8).flag());
+    c.set_output(0, out);
+    c.set_output(1, h);
+  });
   r.add("torch:torch.einsum", [](KernelCall& c) {
     std::vector<Tensor> operands;
     for (size_t i = 1; i < c.size(); ++i) {

@@ -280,6 +280,15 @@ mha(average=False, cross=True)
 mha(batched=False, masks=True)
 mha(cross=True, kdim=6)
 
+# Recurrent modules: torch.lstm / torch.gru unrolled (layers, directions, batch_first, projections, no bias).
+for module, shape in [(torch.nn.LSTM(5, 6), (4, 2, 5)),
+                      (torch.nn.LSTM(5, 6, num_layers=2, bidirectional=True, batch_first=True), (2, 3, 5)),
+                      (torch.nn.LSTM(5, 6, proj_size=3, bias=False), (3, 2, 5)),
+                      (torch.nn.GRU(5, 4), (3, 2, 5)),
+                      (torch.nn.GRU(5, 4, num_layers=2, bidirectional=True, batch_first=True, dtype=torch.float64), (2, 3, 5))]:
+    module.eval().requires_grad_(False)
+    sample(type(module).__name__.lower(), module, t(*shape, dtype=next(module.parameters()).dtype))
+
 
 def _set(a, key, value):
     a[key] = value
