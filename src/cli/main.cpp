@@ -104,7 +104,30 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
   return failures == 0 ? 0 : 1;
 }
 
-int list_ops(bool prims_only, bool torch_only, bool ids_only) {
+// The coverage table (docs/ops.md): per symbol, what it is, which executors run it whole, and
+// how it differentiates.
+void list_ops_markdown(bool prims_only, bool torch_only) {
+  auto executors = ExecutorRegistry::global().default_list();
+  std::cout << "| op | kind | run whole by | grad |\n|---|---|---|---|\n";
+  for (const Symbol* s : SymbolTable::global().all()) {
+    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s->id == "prims.python_del") continue;
+    std::string names = "`" + s->id + "`";
+    for (const auto& a : s->aliases) names += ", `" + a + "`";
+    std::string kind = s->is_prim ? "prim" : s->has_tag("IN_PLACE") ? "in place (functionalized)" : "decomposition";
+    std::string whole;
+    for (const Executor* ex : executors)
+      if (ex->implementations().count(s->id)) whole += (whole.empty() ? "" : ", ") + ex->name();
+    if (whole.empty()) whole = s->is_prim ? "none" : "(its decomposition)";
+    std::string grad = has_grad_rule(*s) ? "rule" : s->is_prim ? "none" : "through its decomposition";
+    std::cout << "| " << names << " | " << kind << " | " << whole << " | " << grad << " |\n";
+  }
+}
+
+int list_ops(bool prims_only, bool torch_only, bool ids_only, const std::string& format) {
+  if (format == "markdown") {
+    list_ops_markdown(prims_only, torch_only);
+    return 0;
+  }
   for (const Symbol* s : SymbolTable::global().all()) {
     if ((prims_only && !s->is_prim) || (torch_only && s->is_prim)) continue;
     if (ids_only) {
@@ -184,6 +207,9 @@ int main(int argc, char** argv) {
   ops_cmd->add_flag("--prims", prims_only, "only the prims");
   ops_cmd->add_flag("--torch", torch_only, "only the torch language");
   ops_cmd->add_flag("--ids", ids_only, "only the ids and aliases, one per line");
+  std::string ops_format = "text";
+  ops_cmd->add_option("--format", ops_format, "text, or markdown: the coverage table (docs/ops.md)")
+      ->check(CLI::IsMember({"text", "markdown"}));
 
   try {
     app.parse(argc, argv);
@@ -199,7 +225,7 @@ int main(int argc, char** argv) {
     if (*compile_cmd) return compile(compile_paths, out_dir, executors, print_after_all,
                                          transform == "grad" ? GradMode::Inputs : GradMode::Auto);
     if (*print_cmd) return print(print_path, depth);
-    if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only);
+    if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only, ops_format);
   } catch (const LoadError& e) {
     spdlog::error("{}", e.what());
     return 1;

@@ -126,3 +126,32 @@ def test_dict_outputs_compile_and_run(tmp_path, thundercc):
     assert "  return {'logits': t0, 'probs': t9}\n" in (tmp_path / "heads.trace.py").read_text()
     result = thundercc("run", tmp_path / "heads.plan.json", "--inputs", tmp_path / "heads.inputs.pt", "--expect", tmp_path / "heads.expected.pt")
     assert "outputs match" in result.stdout
+
+
+def test_input_names_are_valid_unique_identifiers():
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.add_module("block1-0", torch.nn.Linear(2, 2))
+            self.add_module("block1_0", torch.nn.Linear(2, 2))
+
+        def forward(self, x):
+            return getattr(self, "block1-0")(x) + self.block1_0(x)
+
+    names = [i["name"] for i in capture(Block(), torch.randn(1, 2)).inputs]
+    assert names == ["x", "t_block1_0_weight", "t_block1_0_bias", "t_block1_0_weight_1", "t_block1_0_bias_1"]
+
+
+def test_capture_command_checks_before_writing(tmp_path):
+    program = tmp_path / "prog.py"
+    program.write_text("import torch\n"
+                       "def make():\n"
+                       "    return (lambda a: a * 2), (torch.randn(2, 2),)\n")
+    missing = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "nowhere" / "t.json"],
+                             capture_output=True, text=True)
+    assert missing.returncode == 1 and "nowhere is not a directory" in missing.stderr
+    # --grad without anything requiring grad fails before any file is written.
+    no_grad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "t.json",
+                              "--save-io", "--grad"], capture_output=True, text=True)
+    assert no_grad.returncode == 1 and "--grad needs an output that requires grad" in no_grad.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.py"]
