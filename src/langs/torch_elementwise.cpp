@@ -1,5 +1,6 @@
 // Elementwise torch-language ops: type promotion, broadcasting, then the prim.
 #include <cmath>
+#include <limits>
 
 #include "langs/torch_registry.h"
 #include "thundercc/ir/pyliteral.h"
@@ -112,7 +113,9 @@ const BinaryOp kBinaryOps[] = {
     {"gt", prims::gt, Promotion::AlwaysBool},         {"ge", prims::ge, Promotion::AlwaysBool},
     {"atan2", prims::atan2, Promotion::IntToFloat},   {"fmod", prims::fmod, Promotion::Default},
     {"bitwise_and", prims::bitwise_and, Promotion::Default}, {"bitwise_or", prims::bitwise_or, Promotion::Default},
-    {"bitwise_xor", prims::bitwise_xor, Promotion::Default},
+    {"bitwise_xor", prims::bitwise_xor, Promotion::Default},   {"nextafter", prims::nextafter, Promotion::Default},
+    {"bitwise_left_shift", prims::shift_left, Promotion::Default},
+    {"bitwise_right_shift", prims::shift_right_arithmetic, Promotion::Default},
 };
 
 bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
@@ -237,6 +240,127 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.nn.functional.silu"}, "a, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return a * sigmoid(a);
+  }});
+  // More elementwise math, written with the ops above (Thunder's definitions).
+  auto in_float = [](const Value& v, const Value& other = None{}) {
+    // The computation dtype of an IntToFloat op, and the value converted to it.
+    Values operands{v};
+    if (!other.is_none()) operands.push_back(other);
+    auto [computation, result] = clang::elementwise_type_promotion(operands, Promotion::IntToFloat);
+    return std::make_pair(clang::maybe_convert_to_dtype(v, result), result);
+  };
+  define(t, {{"torch.square", "torch.Tensor.square"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a.dtype().is_bool() ? mul(to(a, dtypes::int64), to(a, dtypes::int64)) : mul(a, a);
+  }});
+  define(t, {{"torch.frac", "torch.Tensor.frac"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return sub(a, clang::elementwise_unary(a, prims::trunc, Promotion::Default));
+  }});
+  define(t, {{"torch.positive", "torch.Tensor.positive"}, "a, /", [](const Args& x) -> Value { return x.tensor("a"); }});
+  define(t, {{"torch.isnan", "torch.Tensor.isnan"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a.dtype().is_inexact() ? ne(a, a) : op("torch.zeros_like", {a}, {{"dtype", dtypes::bool8}});
+  }});
+  auto infinity_test = [](int sign) {
+    return [sign](const Args& x) -> Value {
+      const auto& a = x.tensor("a");
+      if (!a.dtype().is_inexact()) return op("torch.zeros_like", {a}, {{"dtype", dtypes::bool8}});
+      const double inf = std::numeric_limits<double>::infinity();
+      if (sign > 0) return eq(a, inf);
+      if (sign < 0) return eq(a, -inf);
+      return eq(abs(a), inf);
+    };
+  };
+  define(t, {{"torch.isinf", "torch.Tensor.isinf"}, "a, /", infinity_test(0)});
+  define(t, {{"torch.isposinf", "torch.Tensor.isposinf"}, "a, /", infinity_test(1)});
+  define(t, {{"torch.isneginf", "torch.Tensor.isneginf"}, "a, /", infinity_test(-1)});
+  define(t, {{"torch.deg2rad", "torch.Tensor.deg2rad"}, "a, /", [in_float](const Args& x) -> Value {
+    return mul(in_float(x["a"]).first, M_PI / 180.0);
+  }});
+  define(t, {{"torch.rad2deg", "torch.Tensor.rad2deg"}, "a, /", [in_float](const Args& x) -> Value {
+    return mul(in_float(x["a"]).first, 180.0 / M_PI);
+  }});
+  define(t, {{"torch.logit", "torch.Tensor.logit"}, "a, /, eps=None", [in_float](const Args& x) -> Value {
+    Tensor a = in_float(x["a"]).first.as_tensor();
+    if (!x.is_none("eps")) a = op("torch.clamp", {a, x["eps"], 1.0 - x.real("eps")});
+    return log(a / (1 - a));
+  }});
+  define(t, {{"torch.nan_to_num", "torch.Tensor.nan_to_num"}, "a, /, nan=0.0, posinf=None, neginf=None", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    if (!a.dtype().is_float()) return a;
+    auto limit = [&](bool highest) -> Value {
+      switch (a.dtype().type) {
+        case ScalarType::Float16: return highest ? 65504.0 : -65504.0;
+        case ScalarType::BFloat16: return highest ? 3.3895313892515355e38 : -3.3895313892515355e38;
+        case ScalarType::Float32: return highest ? double(std::numeric_limits<float>::max()) : double(std::numeric_limits<float>::lowest());
+        default: return highest ? std::numeric_limits<double>::max() : std::numeric_limits<double>::lowest();
+      }
+    };
+    Tensor out = where(ne(a, a), x["nan"], a);
+    out = where(op("torch.isposinf", {out}), x.is_none("posinf") ? limit(true) : x["posinf"], out);
+    return where(op("torch.isneginf", {out}), x.is_none("neginf") ? limit(false) : x["neginf"], out);
+  }});
+  define(t, {{"torch.logical_and", "torch.Tensor.logical_and"}, "a, b, /", [](const Args& x) -> Value {
+    return op("torch.bitwise_and", {ne(x["a"], int64_t{0}), ne(x["b"], int64_t{0})});
+  }});
+  define(t, {{"torch.logical_or", "torch.Tensor.logical_or"}, "a, b, /", [](const Args& x) -> Value {
+    return op("torch.bitwise_or", {ne(x["a"], int64_t{0}), ne(x["b"], int64_t{0})});
+  }});
+  define(t, {{"torch.logical_xor", "torch.Tensor.logical_xor"}, "a, b, /", [](const Args& x) -> Value {
+    return op("torch.bitwise_xor", {ne(x["a"], int64_t{0}), ne(x["b"], int64_t{0})});
+  }});
+  define(t, {{"torch.hypot", "torch.Tensor.hypot"}, "a, b, /", [](const Args& x) -> Value {
+    return sqrt(add(mul(x["a"], x["a"]), mul(x["b"], x["b"])));
+  }});
+  define(t, {{"torch.copysign", "torch.Tensor.copysign"}, "a, b, /", [in_float](const Args& x) -> Value {
+    Tensor magnitude = abs(in_float(x["a"], x["b"]).first.as_tensor());
+    if (!x["b"].is_tensor()) return std::signbit(x.real("b")) ? -magnitude : magnitude;
+    return where(op("torch.signbit", {x.tensor("b")}), -magnitude, magnitude);
+  }});
+  define(t, {{"torch.logaddexp", "torch.Tensor.logaddexp"}, "a, b, /", [](const Args& x) -> Value {
+    // max + log1p(exp(-|a - b|)), which neither overflows nor loses the larger term.
+    Tensor high = maximum(x["a"], x["b"]);
+    Tensor gap = abs(sub(x["a"], x["b"]));
+    return add(high, log1p(exp(-gap)));
+  }});
+  define(t, {{"torch.xlogy", "torch.Tensor.xlogy"}, "a, b, /", [](const Args& x) -> Value {
+    Tensor product = mul(x["a"], op("torch.log", {x["b"].is_tensor() ? x.tensor("b") : full_like(x.tensor("a"), x["b"])}));
+    return where(eq(x["a"], int64_t{0}), 0.0, product);
+  }});
+  define(t, {{"torch.fmax", "torch.Tensor.fmax"}, "a, b, /", [](const Args& x) -> Value {
+    // The maximum, ignoring a NaN operand (NaN only when both are).
+    Tensor m = maximum(x["a"], x["b"]);
+    return where(ne(x["b"], x["b"]), where(ne(x["a"], x["a"]), m, x["a"]), where(ne(x["a"], x["a"]), x["b"], m));
+  }});
+  define(t, {{"torch.fmin", "torch.Tensor.fmin"}, "a, b, /", [](const Args& x) -> Value {
+    Tensor m = op("torch.minimum", {x["a"], x["b"]});
+    return where(ne(x["b"], x["b"]), where(ne(x["a"], x["a"]), m, x["a"]), where(ne(x["a"], x["a"]), x["b"], m));
+  }});
+  define(t, {{"torch.clamp_min", "torch.Tensor.clamp_min"}, "a, /, min", [](const Args& x) -> Value {
+    return op("torch.clamp", {x.tensor("a"), x["min"]});
+  }});
+  define(t, {{"torch.clamp_max", "torch.Tensor.clamp_max"}, "a, /, max", [](const Args& x) -> Value {
+    return op("torch.clamp", {x.tensor("a"), None{}, x["max"]});
+  }});
+  define(t, {{"torch.lerp", "torch.Tensor.lerp"}, "a, end, /, weight", [](const Args& x) -> Value {
+    Values abw = clang::maybe_broadcast({x["a"], x["end"], x["weight"]});
+    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["end"], x["weight"]}, Promotion::Default);
+    return clang::convert(prims::lerp(clang::maybe_convert_to_dtype(abw[0], computation), clang::maybe_convert_to_dtype(abw[1], computation),
+                                      clang::maybe_convert_to_dtype(abw[2], computation)), result);
+  }});
+  define(t, {{"torch.addcmul", "torch.Tensor.addcmul"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
+    return add(x["a"], mul(mul(x["t1"], x["t2"]), x["value"]));
+  }});
+  define(t, {{"torch.addcdiv", "torch.Tensor.addcdiv"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
+    return add(x["a"], mul(true_divide(x["t1"], x["t2"]), x["value"]));
+  }});
+  define(t, {{"torch.float_power", "torch.Tensor.float_power"}, "a, b, /", [](const Args& x) -> Value {
+    auto wide = [](const Value& v) { return v.is_tensor() ? Value(to(v.as_tensor(), v.as_tensor().dtype().is_complex() ? dtypes::complex128 : dtypes::float64)) : v; };
+    return pow(wide(x["a"]), wide(x["b"]));
+  }});
+  define(t, {{"torch.rsub"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
+    return sub(x["b"], x["a"], x["alpha"]);
   }});
   define(t, {{"torch.nn.functional.hardtanh"}, "a, /, min_val=-1.0, max_val=1.0, inplace=False", [](const Args& x) -> Value {
     check(x.real("max_val") >= x.real("min_val"), "Hardtanh: max_val must be greater than or equal to min_val", "ValueError");

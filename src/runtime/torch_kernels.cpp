@@ -3,6 +3,7 @@
 // (operands already broadcast and converted); torch-language operators ("torch:torch.add") get
 // PyTorch's, numbers included, which is what ATen does when called as PyTorch calls it.
 #include <ATen/ATen.h>
+#include <map>
 #include <ATen/TensorIndexing.h>
 
 #include "thundercc/errors.h"
@@ -318,8 +319,46 @@ void register_torch_language_kernels(KernelRegistry& r) {
   THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
   THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
   THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or) THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(floor_divide)
-  THUNDERCC_BINARY(matmul) THUNDERCC_BINARY(bmm)
+  THUNDERCC_BINARY(matmul) THUNDERCC_BINARY(bmm) THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(bitwise_left_shift)
+  THUNDERCC_BINARY(bitwise_right_shift) THUNDERCC_BINARY(logical_and) THUNDERCC_BINARY(logical_or)
+  THUNDERCC_BINARY(logical_xor) THUNDERCC_BINARY(hypot) THUNDERCC_BINARY(copysign) THUNDERCC_BINARY(logaddexp)
+  THUNDERCC_BINARY(xlogy) THUNDERCC_BINARY(fmax) THUNDERCC_BINARY(fmin) THUNDERCC_BINARY(clamp_min)
+  THUNDERCC_BINARY(clamp_max) THUNDERCC_BINARY(float_power)
 #undef THUNDERCC_BINARY
+  for (const char* name : {"square", "frac", "positive", "isnan", "isinf", "isposinf", "isneginf", "deg2rad", "rad2deg"}) {
+    static const std::map<std::string, Tensor (*)(const Tensor&)> fns{
+        {"square", [](const Tensor& a) { return at::square(a); }},     {"frac", [](const Tensor& a) { return at::frac(a); }},
+        {"positive", [](const Tensor& a) { return at::positive(a); }}, {"isnan", [](const Tensor& a) { return at::isnan(a); }},
+        {"isinf", [](const Tensor& a) { return at::isinf(a); }},       {"isposinf", [](const Tensor& a) { return at::isposinf(a); }},
+        {"isneginf", [](const Tensor& a) { return at::isneginf(a); }}, {"deg2rad", [](const Tensor& a) { return at::deg2rad(a); }},
+        {"rad2deg", [](const Tensor& a) { return at::rad2deg(a); }}};
+    add_unary(r, std::string("torch:torch.") + name, fns.at(name));
+  }
+  r.add("torch:torch.logit", [](KernelCall& c) {
+    c10::optional<double> eps;
+    if (!c.arg(1).is_none()) eps = c.arg(1).real();
+    c.set_output(0, at::logit(c.arg(0).tensor(), eps));
+  });
+  r.add("torch:torch.nan_to_num", [](KernelCall& c) {
+    c10::optional<double> posinf, neginf;
+    if (!c.arg(2).is_none()) posinf = c.arg(2).real();
+    if (!c.arg(3).is_none()) neginf = c.arg(3).real();
+    c.set_output(0, at::nan_to_num(c.arg(0).tensor(), c.arg(1).real(), posinf, neginf));
+  });
+  r.add("torch:torch.lerp", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, c.arg(2).is_tensor() ? at::lerp(a, c.arg(1).tensor(), c.arg(2).tensor()) : at::lerp(a, c.arg(1).tensor(), c.arg(2).scalar()));
+  });
+  r.add("torch:torch.addcmul", [](KernelCall& c) {
+    c.set_output(0, at::addcmul(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), c.kwarg("value").present() ? c.kwarg("value").scalar() : 1));
+  });
+  r.add("torch:torch.addcdiv", [](KernelCall& c) {
+    c.set_output(0, at::addcdiv(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), c.kwarg("value").present() ? c.kwarg("value").scalar() : 1));
+  });
+  r.add("torch:torch.rsub", [](KernelCall& c) {
+    ArgView alpha = c.kwarg("alpha");
+    c.set_output(0, at::rsub(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha.present() ? alpha.scalar() : 1));
+  });
   r.add("torch:torch.add", [](KernelCall& c) {
     ArgView alpha_arg = c.kwarg("alpha");
     auto alpha = alpha_arg.present() ? alpha_arg.scalar() : at::Scalar(1);

@@ -33,14 +33,12 @@ SAMPLES = []
 
 
 def supported(fn, *args):
-    """Whether PyTorch's CPU kernels run fn on these arguments' dtypes (float16 often not)."""
+    """Whether PyTorch runs fn on these arguments (their dtypes): a sample for every dtype it supports."""
     try:
         fn(*args)
         return True
-    except RuntimeError as e:
-        if "not implemented for" in str(e):
-            return False
-        raise
+    except (RuntimeError, TypeError):  # "not implemented for 'Half'", "... operator, with a bool tensor is not supported", ...
+        return False
 
 
 def sample(name, fn, *args, **kwargs):
@@ -212,6 +210,39 @@ sample("new_zeros", lambda a: a.new_zeros((2, 3)), t(4, dtype=torch.float64))
 sample("new_ones_varargs", lambda a: a.new_ones(2, 3), t(4, dtype=torch.int32))
 sample("new_full", lambda a: a.new_full((2,), 7), t(4, dtype=torch.bfloat16))
 sample("tril_bool", lambda a: torch.tril(a), t(4, 4, dtype=torch.bool))
+# More elementwise math: every dtype PyTorch's CPU kernels take, 0-d, non-contiguous, numbers.
+COMPLEX = [torch.complex64, torch.complex128]
+for name, fn in [("square", torch.square), ("frac", torch.frac), ("positive", torch.positive), ("isnan", torch.isnan),
+                 ("isinf", torch.isinf), ("isposinf", torch.isposinf), ("isneginf", torch.isneginf), ("deg2rad", torch.deg2rad),
+                 ("rad2deg", torch.rad2deg), ("logit", lambda a: torch.logit(a.abs() / 4, eps=1e-3)),
+                 ("nan_to_num", lambda a: torch.nan_to_num(a / (a - a))), ("nan_to_num_given", lambda a: torch.nan_to_num(a / 0, 1.0, 2.0, -3.0))]:
+    for dtype in ALL + COMPLEX:
+        if supported(fn, t(2, 3, dtype=dtype)):
+            sample(name, fn, t(2, 3, dtype=dtype))
+    sample(name, fn, t())
+    sample(name, fn, nc(3, 4))
+for name, fn in [("logical_and", torch.logical_and), ("logical_or", torch.logical_or), ("logical_xor", torch.logical_xor),
+                 ("hypot", torch.hypot), ("copysign", torch.copysign), ("logaddexp", torch.logaddexp), ("xlogy", torch.xlogy),
+                 ("fmax", torch.fmax), ("fmin", torch.fmin), ("nextafter", torch.nextafter),
+                 ("bitwise_left_shift", torch.bitwise_left_shift), ("bitwise_right_shift", torch.bitwise_right_shift),
+                 ("float_power", torch.float_power), ("clamp_min", torch.clamp_min), ("clamp_max", torch.clamp_max)]:
+    for dtype in ALL:
+        low = 0 if "shift" in name else -3
+        if supported(fn, t(2, 3, dtype=dtype), t(2, 3, dtype=dtype)):
+            sample(name, fn, t(2, 3, dtype=dtype, low=low, high=3), t(2, 3, dtype=dtype, low=low, high=3))
+    if supported(fn, t(2, 3), t(3, dtype=torch.float64)):
+        sample(name, fn, t(2, 3), t(3, dtype=torch.float64))
+    if supported(fn, t(2, 3), 2):
+        sample(name, fn, t(2, 3), 2)
+sample("fmax_nan", torch.fmax, torch.tensor([1.0, float("nan"), float("nan")]), torch.tensor([float("nan"), 2.0, float("nan")]))
+sample("xlogy_zero", torch.xlogy, torch.tensor([0.0, 1.0, 2.0]), torch.tensor([0.0, 3.0, 0.5]))
+sample("copysign_number", lambda a: torch.copysign(a, -1.0), t(3, dtype=torch.int32))
+sample("lerp", torch.lerp, t(2, 3), t(3), 0.25)
+sample("lerp_tensor_weight", torch.lerp, t(2, 3, dtype=torch.float64), t(2, 3, dtype=torch.float64), t(3, dtype=torch.float64))
+sample("addcmul", lambda a, b, c: torch.addcmul(a, b, c, value=0.5), t(2, 3), t(3), t(2, 1))
+sample("addcdiv", lambda a, b, c: torch.addcdiv(a, b, c, value=2), t(2, 3), t(3), t(2, 1).abs() + 1)
+sample("rsub", lambda a, b: torch.rsub(a, b, alpha=2), t(2, 3), t(3))
+sample("rsub_number", lambda a: torch.rsub(a, 1), t(2, 3, dtype=torch.int32))
 # Activations, over the float dtypes.
 for name, fn in [("hardtanh", lambda a: F.hardtanh(a, -0.5, 2.0)), ("relu6", F.relu6), ("hardsigmoid", F.hardsigmoid),
                  ("hardswish", F.hardswish), ("leaky_relu", lambda a: F.leaky_relu(a, 0.2)), ("elu", lambda a: F.elu(a, 0.5)),
