@@ -14,6 +14,8 @@ namespace {
 
 using langs::canonicalize_dim;
 
+bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
+
 Tensor matmul_impl(const Tensor& a, const Tensor& b) {
   if (a.ndim() <= 2 && b.ndim() <= 2) return prims::matmul(a, b);
   if (a.ndim() > 2 && b.ndim() <= 2) {
@@ -648,6 +650,37 @@ void register_nn(SymbolTable& t) {
     check(a.ndim() == 3 && b.ndim() == 3, [&] { return str("bmm expects 3D tensors, but got ", a.ndim(), "D and ", b.ndim(), "D"); });
     check(a.shape()[0] == b.shape()[0], "bmm expects both tensors to have the same batch size");
     return prims::matmul(a, b);
+  }});
+  define(t, {{"torch.outer", "torch.Tensor.outer", "torch.ger"}, "a, b, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& b = x.tensor("b");
+    check(a.ndim() == 1 && b.ndim() == 1, "outer: expected 1-D vectors");
+    return mul(unsqueeze(a, 1), b);
+  }});
+  define(t, {{"torch.dot", "torch.Tensor.dot"}, "a, b, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& b = x.tensor("b");
+    check(a.ndim() == 1 && b.ndim() == 1, [&] { return str("1D tensors expected, but got ", a.ndim(), "D and ", b.ndim(), "D tensors"); });
+    check(a.dtype().type == b.dtype().type, [&] { return str("dot : expected both vectors to have same dtype, but found ", a.dtype().torch_name(), " and ", b.dtype().torch_name()); });
+    return prims::matmul(a, b);
+  }});
+  define(t, {{"torch.mv", "torch.Tensor.mv"}, "a, b, /", [](const Args& x) -> Value {
+    check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 1, "vector + matrix @ vector expected");
+    return prims::matmul(x.tensor("a"), x.tensor("b"));
+  }});
+  // beta * input + alpha * (a @ b), input broadcast (beta 0 ignores it, NaN included).
+  auto scaled_sum = [](const Args& x, const Tensor& product) -> Value {
+    Tensor scaled = is_one(x["alpha"]) ? product : mul(product, x["alpha"]);
+    if (!x["beta"].is_tensor() && x["beta"].as_float() == 0.0) return scaled;
+    return add(is_one(x["beta"]) ? x.tensor("input") : mul(x.tensor("input"), x["beta"]), scaled);
+  };
+  define(t, {{"torch.addmm", "torch.Tensor.addmm"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+    check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 2, "addmm: expected 2-D matrices");
+    return scaled_sum(x, prims::matmul(x.tensor("a"), x.tensor("b")));
+  }});
+  define(t, {{"torch.baddbmm", "torch.Tensor.baddbmm"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+    check(x.tensor("a").ndim() == 3 && x.tensor("b").ndim() == 3, "baddbmm: expected 3-D tensors");
+    return scaled_sum(x, prims::matmul(x.tensor("a"), x.tensor("b")));
   }});
   define(t, {{"torch.nn.functional.linear"}, "a, w, /, bias=None",
              [](const Args& x) -> Value { return prims::linear(x.tensor("a"), x.tensor("w"), x["bias"]); }});

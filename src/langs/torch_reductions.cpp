@@ -141,6 +141,46 @@ void register_reductions(SymbolTable& t) {
              [](const Args& x) { return arg_reduction(x, true); }}, tags);
   define(t, {{"torch.argmin", "torch.Tensor.argmin"}, "a, /, dim=None, keepdim=False",
              [](const Args& x) { return arg_reduction(x, false); }}, tags);
+  // torch.max/min: of everything, of two tensors (maximum), or along a dim as (values, indices).
+  auto extreme = [](bool largest) {
+    return [largest](const Args& x) -> Value {
+      const auto& a = x.tensor("a");
+      if (x["dim"].is_tensor()) return op(largest ? "torch.maximum" : "torch.minimum", {a, x["dim"]});
+      if (x.is_none("dim")) return op(largest ? "torch.amax" : "torch.amin", {a, Value::ints({})});
+      bool keepdim = x.flag("keepdim");
+      Tensor values = op(largest ? "torch.amax" : "torch.amin", {a, Value::ints({x.integer("dim")}), keepdim});
+      Tensor indices = op(largest ? "torch.argmax" : "torch.argmin", {a, x["dim"], keepdim});
+      return Value::tuple({values, indices});
+    };
+  };
+  define(t, {{"torch.max", "torch.Tensor.max"}, "a, /, dim=None, keepdim=False", extreme(true)}, tags);
+  define(t, {{"torch.min", "torch.Tensor.min"}, "a, /, dim=None, keepdim=False", extreme(false)}, tags);
+  // all/any: whether no element (any element) is zero; uint8 inputs give uint8, as in PyTorch.
+  auto truth = [](bool every) {
+    return [every](const Args& x) -> Value {
+      const auto& a = x.tensor("a");
+      Tensor zeros = op("torch.eq", {a, int64_t{0}});
+      Tensor nonzero_count = sum(every ? zeros : logical_not(zeros), optional_dims(x["dim"]), x.flag("keepdim"));
+      Tensor out = every ? eq(nonzero_count, int64_t{0}) : ne(nonzero_count, int64_t{0});
+      return a.dtype().type == ScalarType::UInt8 ? to(out, dtypes::uint8) : out;
+    };
+  };
+  define(t, {{"torch.all", "torch.Tensor.all"}, "a, /, dim=None, keepdim=False", truth(true)}, tags);
+  define(t, {{"torch.any", "torch.Tensor.any"}, "a, /, dim=None, keepdim=False", truth(false)}, tags);
+  define(t, {{"torch.count_nonzero", "torch.Tensor.count_nonzero"}, "a, /, dim=None", [](const Args& x) -> Value {
+    return sum(to(op("torch.ne", {x.tensor("a"), int64_t{0}}), dtypes::int64), optional_dims(x["dim"]));
+  }}, tags);
+  // sort as a full topk (values, then indices); ties may be ordered differently than PyTorch's sort.
+  define(t, {{"torch.sort", "torch.Tensor.sort"}, "a, /, dim=-1, descending=False, stable=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim"));
+    int64_t n = a.ndim() == 0 ? 1 : a.shape()[dim];
+    auto [values, indices] = prims::topk(a, n, dim, x.flag("descending"), true);
+    return Value::tuple({values, indices});
+  }}, tags);
+  define(t, {{"torch.argsort", "torch.Tensor.argsort"}, "a, /, dim=-1, descending=False, stable=False", [](const Args& x) -> Value {
+    return call("torch.sort", {x.tensor("a"), x["dim"], x["descending"]}).items()[1];
+  }}, tags);
   define(t, {{"torch.logsumexp", "torch.Tensor.logsumexp"}, "a, /, dim, keepdim=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     auto dims = x["dim"].as_ints();

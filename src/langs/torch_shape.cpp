@@ -443,6 +443,169 @@ void register_shape_ops(SymbolTable& t) {
     }
     return cat(ts, dim);
   }}, shape_op);
+  define(t, {{"torch.unbind", "torch.Tensor.unbind"}, "a, /, dim=0", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.ndim() > 0, "Dimension specified as 0 but tensor has no dimensions", "IndexError");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+    Values parts;
+    for (int64_t i = 0; i < a.shape()[dim]; ++i) parts.push_back(squeeze(slice_dim(a, dim, i, i + 1), {dim}));
+    return Value::tuple(std::move(parts));
+  }}, shape_op);
+  define(t, {{"torch.select", "torch.Tensor.select"}, "a, /, dim, index", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.ndim() > 0, "select() cannot be applied to a 0-dim tensor.", "IndexError");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim")), n = a.shape()[dim], i = x.integer("index");
+    check(i >= -n && i < n, [&] { return str("select(): index ", i, " out of range for tensor of size ", shape_repr(a.shape()), " at dimension ", dim); }, "IndexError");
+    if (i < 0) i += n;
+    return squeeze(slice_dim(a, dim, i, i + 1), {dim});
+  }}, shape_op);
+  define(t, {{"torch.tensor_split", "torch.Tensor.tensor_split"}, "a, /, indices_or_sections, dim=0", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim")), n = a.shape()[dim];
+    std::vector<int64_t> bounds{0};
+    if (x["indices_or_sections"].is_int_like()) {
+      int64_t sections = x.integer("indices_or_sections");
+      check(sections > 0, [&] { return str("number of sections must be larger than 0, got ", sections); });
+      // The first n % sections parts are one longer (numpy.array_split).
+      for (int64_t k = 0, at = 0; k < sections; ++k) bounds.push_back(at += n / sections + (k < n % sections ? 1 : 0));
+    } else {
+      for (auto i : x.ints("indices_or_sections")) bounds.push_back(std::clamp<int64_t>(i < 0 ? i + n : i, 0, n));
+      bounds.push_back(n);
+    }
+    Values parts;
+    for (size_t k = 0; k + 1 < bounds.size(); ++k) parts.push_back(slice_dim(a, dim, bounds[k], std::max(bounds[k], bounds[k + 1])));
+    return Value::tuple(std::move(parts));
+  }}, shape_op);
+  define(t, {{"torch.movedim", "torch.Tensor.movedim", "torch.moveaxis", "torch.Tensor.moveaxis"}, "a, /, source, destination",
+             [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    auto list = [&](const Value& v) { return v.is_int_like() ? std::vector<int64_t>{v.as_int()} : v.as_ints(); };
+    auto source = list(x["source"]), destination = list(x["destination"]);
+    check(source.size() == destination.size(), [&] {
+      return str("movedim: Invalid source or destination dims: source (", langs::dims_repr(source), " dims) should contain the same number of dims as destination (", langs::dims_repr(destination), " dims)");
+    });
+    for (auto& d : source) d = canonicalize_dim(a.ndim(), d);
+    for (auto& d : destination) d = canonicalize_dim(a.ndim(), d);
+    std::vector<int64_t> order(a.ndim(), -1);
+    std::vector<bool> used(a.ndim(), false);
+    for (size_t i = 0; i < source.size(); ++i) {
+      order[destination[i]] = source[i];
+      used[source[i]] = true;
+    }
+    for (int64_t d = 0, next = 0; d < a.ndim(); ++d) {
+      if (order[d] >= 0) continue;
+      while (used[next]) ++next;
+      order[d] = next++;
+    }
+    return permute(a, order);
+  }}, shape_op);
+  define(t, {{"torch.unflatten", "torch.Tensor.unflatten"}, "a, /, dim, sizes", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+    auto sizes = x.ints("sizes");
+    int64_t known = 1, inferred = -1;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] == -1) inferred = static_cast<int64_t>(i);
+      else known *= sizes[i];
+    }
+    if (inferred >= 0 && known > 0) sizes[inferred] = a.shape()[dim] / known;
+    Shape shape(a.shape().begin(), a.shape().begin() + dim);
+    shape.insert(shape.end(), sizes.begin(), sizes.end());
+    shape.insert(shape.end(), a.shape().begin() + dim + 1, a.shape().end());
+    return reshape(a, shape);
+  }}, shape_op);
+  define(t, {{"torch.broadcast_to", "torch.Tensor.broadcast_to"}, "a, /, size", [](const Args& x) -> Value {
+    return expand(x.tensor("a"), x.ints("size"));
+  }}, shape_op);
+  define(t, {{"torch.Tensor.expand_as"}, "a, other, /", [](const Args& x) -> Value {
+    return expand(x.tensor("a"), x.tensor("other").shape());
+  }}, shape_op);
+  define(t, {{"torch.Tensor.view_as"}, "a, other, /", [](const Args& x) -> Value {
+    return reshape(x.tensor("a"), x.tensor("other").shape());
+  }}, shape_op);
+  define(t, {{"torch.Tensor.reshape_as"}, "a, other, /", [](const Args& x) -> Value {
+    return reshape(x.tensor("a"), x.tensor("other").shape());
+  }}, shape_op);
+  define(t, {{"torch.Tensor.repeat"}, "a, /, *repeats", [](const Args& x) -> Value {
+    Tensor a = x.tensor("a");
+    Values given = x["repeats"].items();
+    std::vector<int64_t> repeats = given.size() == 1 && given[0].is_sequence() ? given[0].as_ints() : x.ints("repeats");
+    check(static_cast<int64_t>(repeats.size()) >= a.ndim(), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+    Shape padded(repeats.size() - a.ndim(), 1);
+    padded.insert(padded.end(), a.shape().begin(), a.shape().end());
+    a = reshape(a, padded);
+    // (n0, n1, ...) -> (1, n0, 1, n1, ...) expanded to (r0, n0, r1, n1, ...), then merged.
+    Shape interleaved, expanded, result;
+    for (size_t d = 0; d < repeats.size(); ++d) {
+      interleaved.insert(interleaved.end(), {1, padded[d]});
+      expanded.insert(expanded.end(), {repeats[d], padded[d]});
+      result.push_back(repeats[d] * padded[d]);
+    }
+    return reshape(expand(reshape(a, interleaved), expanded), result);
+  }}, shape_op);
+  define(t, {{"torch.repeat_interleave", "torch.Tensor.repeat_interleave"}, "a, /, repeats, dim=None, *, output_size=None",
+             [](const Args& x) -> Value {
+    check(x["repeats"].is_int_like(), "repeat_interleave with a tensor of repeats is data-dependent and not supported", "NotImplementedError");
+    Tensor a = x.tensor("a");
+    if (x.is_none("dim")) a = flatten(a);
+    int64_t dim = x.is_none("dim") ? 0 : canonicalize_dim(a.ndim(), x.integer("dim"));
+    int64_t r = x.integer("repeats");
+    Shape with_copies = a.shape();
+    with_copies.insert(with_copies.begin() + dim + 1, r);
+    Shape result = a.shape();
+    result[dim] *= r;
+    return reshape(expand(unsqueeze(a, dim + 1), with_copies), result);
+  }}, shape_op);
+  // Indexing by tensors.
+  define(t, {{"torch.index_select", "torch.Tensor.index_select"}, "a, /, dim, index", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& index = x.tensor("index");
+    check(index.ndim() <= 1, "index_select(): Index is supposed to be a vector", "IndexError");
+    Tensor taken = prims::take(a, index.ndim() == 0 ? unsqueeze(index, 0) : index, canonicalize_dim(std::max<int64_t>(a.ndim(), 1), x.integer("dim")));
+    return taken;
+  }});
+  define(t, {{"torch.gather", "torch.Tensor.gather"}, "a, /, dim, index, *, sparse_grad=False", [](const Args& x) -> Value {
+    Tensor a = x.tensor("a");
+    const auto& index = x.tensor("index");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+    check(index.ndim() == a.ndim(), "Index tensor must have the same number of dimensions as input tensor");
+    // The index may be smaller than a in the other dimensions: take that corner of a.
+    for (int64_t d = 0; d < a.ndim(); ++d) {
+      if (d == dim || index.shape()[d] == a.shape()[d]) continue;
+      check(index.shape()[d] <= a.shape()[d], [&] {
+        return str("Size does not match at dimension ", d, " expected index ", shape_repr(index.shape()),
+                   " to be smaller than self ", shape_repr(a.shape()), " apart from dimension ", dim);
+      });
+      a = slice_dim(a, d, 0, index.shape()[d]);
+    }
+    return prims::take_along_axis(a, index, dim);
+  }});
+  define(t, {{"torch.take_along_dim", "torch.Tensor.take_along_dim"}, "a, /, indices, dim=None", [](const Args& x) -> Value {
+    const auto& indices = x.tensor("indices");
+    if (x.is_none("dim")) return prims::take_along_axis(flatten(x.tensor("a")), flatten(indices), 0);
+    const auto& a = x.tensor("a");
+    int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+    // Both broadcast, except along dim.
+    Shape sa = a.shape(), si = indices.shape();
+    sa[dim] = 1;
+    si[dim] = 1;
+    Shape common = langs::broadcast_shapes({sa, si});
+    Shape a_shape = common, i_shape = common;
+    a_shape[dim] = a.shape()[dim];
+    i_shape[dim] = indices.shape()[dim];
+    return prims::take_along_axis(a.shape() == a_shape ? a : expand(a, a_shape), indices.shape() == i_shape ? indices : expand(indices, i_shape), dim);
+  }});
+  define(t, {{"torch.scatter_add", "torch.Tensor.scatter_add"}, "a, /, dim, index, src", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return prims::scatter_add(a, x.tensor("index"), x.tensor("src"), canonicalize_dim(a.ndim(), x.integer("dim")));
+  }});
+  define(t, {{"torch.nn.functional.one_hot"}, "a, /, num_classes=-1", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.dtype().type == ScalarType::Int64, "one_hot is only applicable to index tensor.");
+    check(x.integer("num_classes") >= 0, "one_hot with num_classes=-1 depends on the data (its maximum); give num_classes", "NotImplementedError");
+    Tensor classes = prims::iota(x.integer("num_classes"), 0, 1, a.device(), dtypes::int64);
+    return to(eq(unsqueeze(a, -1), classes), dtypes::int64);
+  }});
   define(t, {{"torch.split", "torch.Tensor.split"}, "a, /, split_size_or_sections, dim=0", [](const Args& x) -> Value {
     return split_impl(x.tensor("a"), x["split_size_or_sections"], x.integer("dim"));
   }}, shape_op);

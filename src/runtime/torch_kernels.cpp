@@ -119,10 +119,16 @@ void register_unary_kernels(KernelRegistry& r) {
 
 // Kernels whose prim and torch-language op take the same arguments in the same places.
 void topk_kernel(KernelCall& c) {
-  auto [v, i] = at::topk(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
-  c.set_output(0, v);
+  // LibTorch 1.13's CPU topk has no float16 kernel: float32 holds every float16 exactly.
+  const Tensor& a = c.arg(0).tensor();
+  bool widen = a.scalar_type() == at::kHalf;
+  auto [v, i] = at::topk(widen ? a.to(at::kFloat) : a, c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
+  c.set_output(0, widen ? v.to(at::kHalf) : v);
   c.set_output(1, i);
 }
+
+// argmax/argmin have no bool kernel: as uint8 the order is the same.
+Tensor orderable(const Tensor& a) { return a.scalar_type() == at::kBool ? a.to(at::kByte) : a; }
 void unfold_kernel(KernelCall& c) {
   c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
 }
@@ -262,10 +268,10 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(1, m);
   });
   r.add("torch:prims.argmax", [](KernelCall& c) {
-    c.set_output(0, at::argmax(c.arg(0).tensor(), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
+    c.set_output(0, at::argmax(orderable(c.arg(0).tensor()), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
   });
   r.add("torch:prims.argmin", [](KernelCall& c) {
-    c.set_output(0, at::argmin(c.arg(0).tensor(), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
+    c.set_output(0, at::argmin(orderable(c.arg(0).tensor()), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
   });
   r.add("torch:prims.topk", topk_kernel);
   r.add("torch:prims.take", [](KernelCall& c) {
@@ -660,7 +666,80 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, out);
     c.set_output(1, h);
   });
+  auto list = [](ArgView v) { return v.value().is_int_like() ? std::vector<int64_t>{v.integer()} : v.ints(); };
+  for (bool largest : {true, false})
+    r.add(largest ? "torch:torch.max" : "torch:torch.min", [largest](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      if (c.arg(1).is_tensor()) return c.set_output(0, largest ? at::maximum(a, c.arg(1).tensor()) : at::minimum(a, c.arg(1).tensor()));
+      if (c.arg(1).is_none()) return c.set_output(0, largest ? at::max(a) : at::min(a));
+      auto [values, indices] = largest ? at::max(a, c.arg(1).integer(), c.arg(2).flag()) : at::min(a, c.arg(1).integer(), c.arg(2).flag());
+      c.set_output(0, values);
+      c.set_output(1, indices);
+    });
+  for (bool every : {true, false})
+    r.add(every ? "torch:torch.all" : "torch:torch.any", [every](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      if (c.arg(1).is_none()) return c.set_output(0, every ? at::all(a) : at::any(a));
+      // LibTorch 1.13 reduces one dim at a time.
+      Tensor out = a;
+      auto dims = c.arg(1).value().is_int_like() ? std::vector<int64_t>{c.arg(1).integer()} : c.arg(1).ints();
+      for (auto& d : dims) d = d < 0 ? d + a.dim() : d;
+      std::sort(dims.rbegin(), dims.rend());
+      for (auto d : dims) out = every ? at::all(out, d, c.arg(2).flag()) : at::any(out, d, c.arg(2).flag());
+      c.set_output(0, out);
+    });
+  r.add("torch:torch.count_nonzero", [list](KernelCall& c) {
+    c.set_output(0, c.arg(1).is_none() ? at::count_nonzero(c.arg(0).tensor()) : at::count_nonzero(c.arg(0).tensor(), list(c.arg(1))));
+  });
+  r.add("torch:torch.sort", [](KernelCall& c) {
+    auto [values, indices] = at::sort(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag());
+    c.set_output(0, values);
+    c.set_output(1, indices);
+  });
+  r.add("torch:torch.argsort", [](KernelCall& c) { c.set_output(0, at::argsort(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag())); });
+  r.add("torch:torch.unbind", [set_outputs](KernelCall& c) { set_outputs(c, at::unbind(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.select", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().select(c.arg(1).integer(), c.arg(2).integer())); });
+  r.add("torch:torch.tensor_split", [set_outputs](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    set_outputs(c, c.arg(1).value().is_int_like() ? at::tensor_split(a, c.arg(1).integer(), c.arg(2).integer())
+                                                  : at::tensor_split(a, c.arg(1).ints(), c.arg(2).integer()));
+  });
+  r.add("torch:torch.movedim", [list](KernelCall& c) { c.set_output(0, at::movedim(c.arg(0).tensor(), list(c.arg(1)), list(c.arg(2)))); });
+  r.add("torch:torch.unflatten", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().unflatten(c.arg(1).integer(), c.arg(2).ints())); });
+  r.add("torch:torch.broadcast_to", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().expand(c.arg(1).ints())); });
+  r.add("torch:torch.Tensor.expand_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().expand_as(c.arg(1).tensor())); });
+  r.add("torch:torch.Tensor.view_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).tensor().sizes())); });
+  r.add("torch:torch.Tensor.reshape_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).tensor().sizes())); });
+  r.add("torch:torch.Tensor.repeat", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().repeat(trailing_ints(c, 1))); });
+  r.add("torch:torch.repeat_interleave", [](KernelCall& c) {
+    c10::optional<int64_t> dim;
+    if (!c.arg(2).is_none()) dim = c.arg(2).integer();
+    c.set_output(0, at::repeat_interleave(c.arg(0).tensor(), c.arg(1).integer(), dim));
+  });
+  r.add("torch:torch.index_select", [](KernelCall& c) {
+    c.set_output(0, at::index_select(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor().reshape({-1})));
+  });
+  r.add("torch:torch.gather", [](KernelCall& c) { c.set_output(0, at::gather(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor())); });
+  r.add("torch:torch.take_along_dim", [](KernelCall& c) {
+    c10::optional<int64_t> dim;
+    if (!c.arg(2).is_none()) dim = c.arg(2).integer();
+    c.set_output(0, at::take_along_dim(c.arg(0).tensor(), c.arg(1).tensor(), dim));
+  });
+  r.add("torch:torch.scatter_add", [](KernelCall& c) {
+    c.set_output(0, at::scatter_add(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor(), c.arg(3).tensor()));
+  });
+  r.add("torch:torch.nn.functional.one_hot", [](KernelCall& c) { c.set_output(0, at::one_hot(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.outer", [](KernelCall& c) { c.set_output(0, at::outer(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.dot", [](KernelCall& c) { c.set_output(0, at::dot(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.mv", [](KernelCall& c) { c.set_output(0, at::mv(c.arg(0).tensor(), c.arg(1).tensor())); });
+  for (bool batched : {false, true})
+    r.add(batched ? "torch:torch.baddbmm" : "torch:torch.addmm", [batched](KernelCall& c) {
+      at::Scalar beta = c.kwarg("beta").present() ? c.kwarg("beta").scalar() : 1, alpha = c.kwarg("alpha").present() ? c.kwarg("alpha").scalar() : 1;
+      const Tensor &input = c.arg(0).tensor(), &a = c.arg(1).tensor(), &b = c.arg(2).tensor();
+      c.set_output(0, batched ? at::baddbmm(input, a, b, beta, alpha) : at::addmm(input, a, b, beta, alpha));
+    });
   r.add("torch:torch.einsum", [](KernelCall& c) {
+
     std::vector<Tensor> operands;
     for (size_t i = 1; i < c.size(); ++i) {
       if (c.arg(i).is_tensor()) operands.push_back(c.arg(i).tensor());

@@ -243,6 +243,55 @@ sample("addcmul", lambda a, b, c: torch.addcmul(a, b, c, value=0.5), t(2, 3), t(
 sample("addcdiv", lambda a, b, c: torch.addcdiv(a, b, c, value=2), t(2, 3), t(3), t(2, 1).abs() + 1)
 sample("rsub", lambda a, b: torch.rsub(a, b, alpha=2), t(2, 3), t(3))
 sample("rsub_number", lambda a: torch.rsub(a, 1), t(2, 3, dtype=torch.int32))
+# Reductions with indices, truth tests, sorting.
+for dtype in ALL:
+    for name, fn in [("max_dim", lambda a: torch.max(a, 1)), ("min_dim_keepdim", lambda a: torch.min(a, -1, keepdim=True)),
+                     ("max_all", torch.max), ("all", torch.all), ("any_dim", lambda a: torch.any(a, 0)),
+                     ("count_nonzero", lambda a: torch.count_nonzero(a, 1))]:
+        if supported(fn, t(3, 4, dtype=dtype)):
+            sample(name, fn, t(3, 4, dtype=dtype))
+sample("max_binary", torch.max, t(3, 4), t(4))
+sample("all_empty", torch.all, t(0, 3))
+sample("any_keepdim", lambda a: a.any(1, keepdim=True), t(2, 3, dtype=torch.uint8))
+for dtype in FLOATS + [torch.int64, torch.int32]:
+    # Distinct values: a sort's order of ties is not specified.
+    distinct = torch.randperm(12).reshape(3, 4).to(dtype)
+    if supported(torch.sort, distinct):
+        sample("sort", lambda a: torch.sort(a, 1), distinct)
+        sample("sort_descending", lambda a: torch.sort(a, 0, descending=True), distinct)
+        sample("argsort", lambda a: torch.argsort(a, -1), distinct)
+# Shapes and indexing.
+sample("unbind", lambda a: torch.unbind(a, 1), t(2, 3, 4))
+sample("select", lambda a: a.select(1, -1), t(2, 3, 4))
+sample("tensor_split_sections", lambda a: torch.tensor_split(a, 3, 1), t(2, 7))
+sample("tensor_split_indices", lambda a: a.tensor_split([1, 4, 9], 0), t(6, 2))
+sample("movedim", lambda a: torch.movedim(a, (0, 1), (2, 0)), t(2, 3, 4))
+sample("moveaxis", lambda a: torch.moveaxis(a, -1, 0), t(2, 3, 4))
+sample("unflatten", lambda a: a.unflatten(1, (2, -1)), t(3, 8))
+sample("broadcast_to", lambda a: torch.broadcast_to(a, (2, 3, 4)), t(3, 1))
+sample("expand_as", lambda a, b: a.expand_as(b), t(3, 1), t(2, 3, 4))
+sample("view_as", lambda a, b: a.view_as(b), t(6), t(2, 3))
+sample("reshape_as", lambda a, b: a.reshape_as(b), nc(3, 4), t(12))
+sample("repeat", lambda a: a.repeat(2, 1, 3), t(3, 2))
+sample("repeat_list", lambda a: a.repeat((2, 2)), t(2, 3, dtype=torch.int32))
+sample("repeat_interleave", lambda a: torch.repeat_interleave(a, 2, dim=1), t(2, 3))
+sample("repeat_interleave_flat", lambda a: a.repeat_interleave(3), t(2, 2, dtype=torch.bool))
+for dtype in ALL:
+    sample("index_select", lambda a, i: torch.index_select(a, 1, i), t(3, 4, dtype=dtype), torch.tensor([3, 0, 0]))
+    sample("gather", lambda a, i: torch.gather(a, 1, i), t(3, 4, dtype=dtype), torch.tensor([[0, 3], [1, 1]]))
+sample("index_select_0d", lambda a, i: a.index_select(0, i), t(3, 4), torch.tensor(2))
+sample("take_along_dim", lambda a, i: torch.take_along_dim(a, i, 1), t(3, 4), torch.tensor([[0], [3], [1]]))
+sample("take_along_dim_flat", lambda a, i: torch.take_along_dim(a, i), t(3, 4), torch.tensor([0, 11, 5]))
+sample("scatter_add", lambda a, i, v: a.scatter_add(1, i, v), t(3, 4), torch.tensor([[0, 1], [3, 3], [2, 0]]), t(3, 2))
+sample("one_hot", lambda a: F.one_hot(a, 5), torch.tensor([[0, 4], [2, 2]]))
+# Linear algebra.
+for dtype in [torch.float32, torch.float64, torch.int64]:
+    sample("outer", torch.outer, t(3, dtype=dtype), t(4, dtype=dtype))
+    sample("dot", torch.dot, t(5, dtype=dtype), t(5, dtype=dtype))
+    sample("mv", torch.mv, t(3, 5, dtype=dtype), t(5, dtype=dtype))
+sample("addmm", lambda i, a, b: torch.addmm(i, a, b, beta=0.5, alpha=2), t(4), t(3, 5), t(5, 4))
+sample("addmm_beta0", lambda i, a, b: torch.addmm(i, a, b, beta=0), t(3, 4) / 0, t(3, 5), t(5, 4))
+sample("baddbmm", lambda i, a, b: torch.baddbmm(i, a, b), t(2, 3, 4), t(2, 3, 5), t(2, 5, 4))
 # Activations, over the float dtypes.
 for name, fn in [("hardtanh", lambda a: F.hardtanh(a, -0.5, 2.0)), ("relu6", F.relu6), ("hardsigmoid", F.hardsigmoid),
                  ("hardswish", F.hardswish), ("leaky_relu", lambda a: F.leaky_relu(a, 0.2)), ("elu", lambda a: F.elu(a, 0.5)),
