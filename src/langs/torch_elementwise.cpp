@@ -329,13 +329,12 @@ void register_elementwise(SymbolTable& t) {
     return where(eq(x["a"], int64_t{0}), 0.0, product);
   }});
   define(t, {{"torch.fmax", "torch.Tensor.fmax"}, "a, b, /", [](const Args& x) -> Value {
-    // The maximum, ignoring a NaN operand (NaN only when both are).
-    Tensor m = maximum(x["a"], x["b"]);
-    return where(ne(x["b"], x["b"]), where(ne(x["a"], x["a"]), m, x["a"]), where(ne(x["a"], x["a"]), x["b"], m));
+    // The maximum, ignoring a NaN operand (NaN only when both are; then a, which takes the
+    // gradient, as in PyTorch).
+    return where(ne(x["b"], x["b"]), x["a"], where(ne(x["a"], x["a"]), x["b"], maximum(x["a"], x["b"])));
   }});
   define(t, {{"torch.fmin", "torch.Tensor.fmin"}, "a, b, /", [](const Args& x) -> Value {
-    Tensor m = op("torch.minimum", {x["a"], x["b"]});
-    return where(ne(x["b"], x["b"]), where(ne(x["a"], x["a"]), m, x["a"]), where(ne(x["a"], x["a"]), x["b"], m));
+    return where(ne(x["b"], x["b"]), x["a"], where(ne(x["a"], x["a"]), x["b"], op("torch.minimum", {x["a"], x["b"]})));
   }});
   define(t, {{"torch.clamp_min", "torch.Tensor.clamp_min"}, "a, /, min", [](const Args& x) -> Value {
     return op("torch.clamp", {x.tensor("a"), x["min"]});

@@ -199,7 +199,10 @@ void register_elementwise_rules() {
   register_grad("prims.lerp", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
-    put_operand_grad(x["start"], [&] { return ltorch::mul(g, ltorch::sub(1.0, x["weight"])); });
+    put_operand_grad(x["start"], [&] {
+      const Value& w = x["weight"];
+      return ltorch::mul(g, w.is_tensor() ? Value(ltorch::sub(1.0, w)) : Value(1.0 - w.as_float()));
+    });
     put_operand_grad(x["end"], [&] { return ltorch::mul(g, x["weight"]); });
     put_operand_grad(x["weight"], [&] { return ltorch::mul(g, ltorch::sub(x["end"], x["start"])); });
     return out;
@@ -487,6 +490,17 @@ void register_torch_rules() {
     int64_t dim = x.integer("dim");
     Tensor ga = out * (g - ltorch::sum(g * out, Dims{dim}, true));
     put_grad(x["a"], ga.dtype() == x.tensor("a").dtype() ? ga : ltorch::to(ga, x.tensor("a").dtype()));
+    return out;
+  });
+  // xlogy: PyTorch's derivative is 0 for a = 0 even where log(b) is infinite, which the
+  // decomposition's where cannot give (0 * -inf in the masked branch).
+  register_grad("torch.xlogy", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Value& a = x["a"];
+    const Value& b = x["b"];
+    put_operand_grad(a, [&] { return ltorch::mul(g, ltorch::op("torch.xlogy", {ltorch::ne(a, int64_t{0}), b})); });
+    put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), b); });
     return out;
   });
   register_grad("torch.log_softmax", [](const Args& x) -> Value {
