@@ -468,7 +468,14 @@ struct PoolWindows {
   Shape out_size;
 
   Tensor windows(const Tensor& a, const Value& padding_value, const Value& overhang_value) const {
-    Tensor w = prims::pad(prims::pad(a, padding_value, padding), overhang_value, overhang);
+    Tensor w;
+    if (padding_value == overhang_value) {  // one pad does both
+      auto both = padding;
+      for (size_t d = 0; d < both.size(); ++d) both[d][1] += overhang[d][1];
+      w = prims::pad(a, padding_value, both);
+    } else {
+      w = prims::pad(prims::pad(a, padding_value, padding), overhang_value, overhang);
+    }
     for (int i = 0; i < 2; ++i) w = prims::unfold(w, a.ndim() - 2 + i, dilation[i] * (kernel[i] - 1) + 1, stride[i]);
     if (dilation[0] > 1 || dilation[1] > 1) {
       std::vector<int64_t> start(w.ndim(), 0), end(w.shape()), step(w.ndim(), 1);
