@@ -785,6 +785,7 @@ void register_torch_language_groups(SymbolTable& t) {
   register_reductions(t);
   register_shape_ops(t);
   register_nn(t);
+  register_losses(t);
   register_in_place(t);  // after the ops they modify in place
 }
 

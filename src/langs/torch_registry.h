@@ -24,6 +24,7 @@ void register_reductions(SymbolTable& table);
 void register_shape_ops(SymbolTable& table);
 void register_nn(SymbolTable& table);
 void register_in_place(SymbolTable& table);
+void register_losses(SymbolTable& table);
 
 // Reads an optional dtype argument (None when absent).
 std::optional<DType> optional_dtype(const Value& v);

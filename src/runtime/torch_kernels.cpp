@@ -3,6 +3,7 @@
 // (operands already broadcast and converted); torch-language operators ("torch:torch.add") get
 // PyTorch's, numbers included, which is what ATen does when called as PyTorch calls it.
 #include <ATen/ATen.h>
+#include <functional>
 #include <map>
 #include <ATen/TensorIndexing.h>
 
@@ -629,6 +630,33 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.nn.functional.cross_entropy", [](KernelCall& c) {
     c.set_output(0, at::cross_entropy_loss(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(),
                                            reduction_enum(c.arg(6).string()), c.arg(4).integer(), c.arg(7).real()));
+  });
+  // Losses: input and target broadcast first, as torch.nn.functional does.
+  auto loss = [&](const char* id, std::function<Tensor(const Tensor&, const Tensor&, KernelCall&)> fn) {
+    r.add(std::string("torch:torch.nn.functional.") + id, [fn](KernelCall& c) {
+      auto both = at::broadcast_tensors({c.arg(0).tensor(), c.arg(1).tensor()});
+      c.set_output(0, fn(both[0], both[1], c));
+    });
+  };
+  loss("mse_loss", [](const Tensor& a, const Tensor& t, KernelCall& c) { return at::mse_loss(a, t, reduction_enum(c.arg(4).string())); });
+  loss("l1_loss", [](const Tensor& a, const Tensor& t, KernelCall& c) { return at::l1_loss(a, t, reduction_enum(c.arg(4).string())); });
+  loss("smooth_l1_loss", [](const Tensor& a, const Tensor& t, KernelCall& c) {
+    return at::smooth_l1_loss(a, t, reduction_enum(c.arg(4).string()), c.arg(5).real());
+  });
+  loss("huber_loss", [](const Tensor& a, const Tensor& t, KernelCall& c) {
+    return at::huber_loss(a, t, reduction_enum(c.arg(2).string()), c.arg(3).real());
+  });
+  loss("binary_cross_entropy", [](const Tensor& a, const Tensor& t, KernelCall& c) {
+    return at::binary_cross_entropy(a, t, c.arg(2).optional_tensor(), reduction_enum(c.arg(5).string()));
+  });
+  loss("binary_cross_entropy_with_logits", [](const Tensor& a, const Tensor& t, KernelCall& c) {
+    return at::binary_cross_entropy_with_logits(a, t, c.arg(2).optional_tensor(), c.arg(6).optional_tensor(), reduction_enum(c.arg(5).string()));
+  });
+  r.add("torch:torch.nn.functional.kl_div", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    bool batchmean = c.arg(4).string() == "batchmean";
+    Tensor out = at::kl_div(a, c.arg(1).tensor(), batchmean ? at::Reduction::Sum : reduction_enum(c.arg(4).string()), c.arg(5).flag());
+    c.set_output(0, batchmean && a.dim() > 0 ? out / a.size(0) : out);
   });
   r.add("torch:torch.nn.functional.conv2d", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();

@@ -503,6 +503,28 @@ void register_torch_rules() {
     put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), b); });
     return out;
   });
+  // binary_cross_entropy: PyTorch's derivative divides by max((1 - a) a, 1e-12), so that a = 0 or
+  // 1 (where the forward clamps its logs) gives a large finite gradient, not the decomposition's NaN.
+  register_grad("torch.nn.functional.binary_cross_entropy", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const auto& a = x.tensor("a");
+    const auto& target = x.tensor("target");
+    const auto& reduction = x["reduction"].as_string();
+    Tensor per_element = reduction == "none" ? g : ltorch::expand(g, a.shape());
+    if (reduction == "mean") per_element = per_element / static_cast<double>(std::max<int64_t>(a.numel(), 1));
+    if (!x.is_none("weight")) per_element = per_element * x.tensor("weight");
+    put_operand_grad(x["a"], [&] {
+      Tensor denominator = ltorch::op("torch.clamp", {(1 - a) * a, 1e-12});
+      return per_element * (a - target) / denominator;
+    });
+    put_operand_grad(x["target"], [&] {
+      Tensor log_p = ltorch::op("torch.clamp", {ltorch::log(a), -100});
+      Tensor log_1mp = ltorch::op("torch.clamp", {ltorch::log(1 - a), -100});
+      return per_element * (log_1mp - log_p);
+    });
+    return out;
+  });
   register_grad("torch.log_softmax", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

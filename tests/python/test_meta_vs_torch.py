@@ -292,6 +292,25 @@ for dtype in [torch.float32, torch.float64, torch.int64]:
 sample("addmm", lambda i, a, b: torch.addmm(i, a, b, beta=0.5, alpha=2), t(4), t(3, 5), t(5, 4))
 sample("addmm_beta0", lambda i, a, b: torch.addmm(i, a, b, beta=0), t(3, 4) / 0, t(3, 5), t(5, 4))
 sample("baddbmm", lambda i, a, b: torch.baddbmm(i, a, b), t(2, 3, 4), t(2, 3, 5), t(2, 5, 4))
+# Losses, every reduction.
+for reduction in ["none", "sum", "mean"]:
+    sample("mse_loss", lambda a, b, r=reduction: F.mse_loss(a, b, reduction=r), t(3, 4), t(3, 4))
+    sample("l1_loss", lambda a, b, r=reduction: F.l1_loss(a, b, reduction=r), t(3, 4, dtype=torch.float64), t(3, 4, dtype=torch.float64))
+    sample("smooth_l1_loss", lambda a, b, r=reduction: F.smooth_l1_loss(a, b, reduction=r, beta=0.5), t(3, 4), t(3, 4))
+    sample("huber_loss", lambda a, b, r=reduction: F.huber_loss(a, b, reduction=r, delta=0.7), t(3, 4), t(3, 4))
+    sample("binary_cross_entropy", lambda a, b, r=reduction: F.binary_cross_entropy(a, b, reduction=r), t(3, 4).sigmoid(), t(3, 4).sigmoid())
+    sample("binary_cross_entropy_with_logits", lambda a, b, r=reduction: F.binary_cross_entropy_with_logits(a, b, reduction=r),
+           t(3, 4), t(3, 4).sigmoid())
+    sample("kl_div", lambda a, b, r=reduction: F.kl_div(a, b, reduction=r), t(3, 4).log_softmax(-1), t(3, 4).softmax(-1))
+sample("mse_loss_broadcast", lambda a, b: F.mse_loss(a, b), t(3, 4), t(4))
+sample("smooth_l1_loss_beta0", lambda a, b: F.smooth_l1_loss(a, b, beta=0.0), t(5), t(5))
+sample("binary_cross_entropy_weight", lambda a, b, w: F.binary_cross_entropy(a, b, w), t(3, 4).sigmoid(), t(3, 4).sigmoid(), t(4).abs())
+sample("binary_cross_entropy_edges", lambda a, b: F.binary_cross_entropy(a, b), torch.tensor([0.0, 1.0, 0.5]), torch.tensor([1.0, 0.0, 0.5]))
+sample("bce_with_logits_pos_weight", lambda a, b, w, p: F.binary_cross_entropy_with_logits(a, b, w, pos_weight=p),
+       t(3, 4) * 10, t(3, 4).sigmoid(), t(4).abs(), t(4).abs())
+sample("kl_div_batchmean_log_target", lambda a, b: F.kl_div(a, b, reduction="batchmean", log_target=True),
+       t(3, 4).log_softmax(-1), t(3, 4).log_softmax(-1))
+sample("kl_div_zero_target", lambda a, b: F.kl_div(a, b, reduction="sum"), t(3).log_softmax(-1), torch.tensor([0.0, 0.5, 0.5]))
 # Activations, over the float dtypes.
 for name, fn in [("hardtanh", lambda a: F.hardtanh(a, -0.5, 2.0)), ("relu6", F.relu6), ("hardsigmoid", F.hardsigmoid),
                  ("hardswish", F.hardswish), ("leaky_relu", lambda a: F.leaky_relu(a, 0.2)), ("elu", lambda a: F.elu(a, 0.5)),

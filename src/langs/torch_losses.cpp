@@ -1,0 +1,109 @@
+// Elementwise losses of the torch language (mse, l1, smooth l1, huber, binary cross entropy with
+// and without logits, kl_div): a pointwise loss, then the reduction ('none', 'sum', 'mean').
+#include <cmath>
+
+#include "langs/torch_registry.h"
+
+namespace thundercc::ltorch {
+namespace {
+
+Tensor reduced(const Tensor& loss, const Args& x) {
+  check(x.is_none("size_average") && x.is_none("reduce"), "size_average and reduce are deprecated; use reduction",
+        "NotImplementedError");
+  const auto& reduction = x["reduction"].as_string();
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return sum(loss);
+  check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
+  return mean(loss);
+}
+
+// The input and the target broadcast together, as PyTorch's losses do (with a warning).
+std::pair<Tensor, Tensor> operands(const Args& x) {
+  Values both = clang::maybe_broadcast({x["a"], x["target"]});
+  return {both[0].as_tensor(), both[1].as_tensor()};
+}
+
+constexpr const char* kReduction = "size_average=None, reduce=None, reduction='mean'";
+
+}  // namespace
+
+void register_losses(SymbolTable& t) {
+  define(t, {{"torch.nn.functional.mse_loss"}, str("a, target, /, ", kReduction).c_str(), [](const Args& x) -> Value {
+    auto [a, target] = operands(x);
+    Tensor d = a - target;
+    return reduced(d * d, x);
+  }});
+  define(t, {{"torch.nn.functional.l1_loss"}, str("a, target, /, ", kReduction).c_str(), [](const Args& x) -> Value {
+    auto [a, target] = operands(x);
+    return reduced(abs(a - target), x);
+  }});
+  define(t, {{"torch.nn.functional.smooth_l1_loss"}, str("a, target, /, ", kReduction, ", beta=1.0").c_str(),
+             [](const Args& x) -> Value {
+    auto [a, target] = operands(x);
+    double beta = x.real("beta");
+    check(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
+    Tensor d = abs(a - target);
+    if (beta == 0) return reduced(d, x);
+    return reduced(where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), x);
+  }});
+  define(t, {{"torch.nn.functional.huber_loss"}, str("a, target, /, reduction='mean', delta=1.0").c_str(), [](const Args& x) -> Value {
+    auto [a, target] = operands(x);
+    double delta = x.real("delta");
+    Tensor d = abs(a - target);
+    Tensor loss = where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta);
+    const auto& reduction = x["reduction"].as_string();
+    if (reduction == "none") return loss;
+    if (reduction == "sum") return sum(loss);
+    check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
+    return mean(loss);
+  }});
+  define(t, {{"torch.nn.functional.binary_cross_entropy"}, str("a, target, /, weight=None, ", kReduction).c_str(),
+             [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& target = x.tensor("target");
+    check(a.shape() == target.shape(), [&] {
+      return str("Using a target size (", shape_repr(target.shape()), ") that is different to the input size (", shape_repr(a.shape()),
+                 ") is deprecated. Please ensure they have the same size.");
+    }, "ValueError");
+    // PyTorch clamps the logs at -100 so that 0 and 1 give finite losses.
+    Tensor log_p = op("torch.clamp", {log(a), -100});
+    Tensor log_1mp = op("torch.clamp", {log(1 - a), -100});
+    Tensor loss = -(target * log_p + (1 - target) * log_1mp);
+    if (!x.is_none("weight")) loss = loss * x.tensor("weight");
+    return reduced(loss, x);
+  }});
+  define(t, {{"torch.nn.functional.binary_cross_entropy_with_logits"},
+             str("a, target, /, weight=None, ", kReduction, ", pos_weight=None").c_str(), [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& target = x.tensor("target");
+    check(a.shape() == target.shape(), [&] {
+      return str("Target size (", shape_repr(target.shape()), ") must be the same as input size (", shape_repr(a.shape()), ")");
+    }, "ValueError");
+    // (1 - y) * a + (1 + (pw - 1) * y) * log(1 + exp(-a)), with log(1 + exp(-a)) = softplus(-a)
+    // written as max(-a, 0) + log1p(exp(-|a|)) so that it never overflows.
+    Tensor log_sigmoid_neg = op("torch.clamp", {-a, 0}) + log1p(exp(-abs(a)));
+    Tensor loss;
+    if (x.is_none("pos_weight")) {
+      loss = (1 - target) * a + log_sigmoid_neg;
+    } else {
+      Tensor scale = (x.tensor("pos_weight") - 1) * target + 1;
+      loss = (1 - target) * a + scale * log_sigmoid_neg;
+    }
+    if (!x.is_none("weight")) loss = loss * x.tensor("weight");
+    return reduced(loss, x);
+  }});
+  define(t, {{"torch.nn.functional.kl_div"}, str("a, target, /, ", kReduction, ", log_target=False").c_str(),
+             [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& target = x.tensor("target");
+    Tensor loss = x.flag("log_target") ? exp(target) * (target - a) : op("torch.xlogy", {target, target}) - target * a;
+    const auto& reduction = x["reduction"].as_string();
+    if (reduction == "batchmean") {
+      check(x.is_none("size_average") && x.is_none("reduce"), "size_average and reduce are deprecated; use reduction", "NotImplementedError");
+      return a.ndim() == 0 ? sum(loss) : sum(loss) / a.shape()[0];
+    }
+    return reduced(loss, x);
+  }});
+}
+
+}  // namespace thundercc::ltorch
