@@ -11,7 +11,8 @@ namespace {
 
 // Torch-language ops ATen has no single kernel for in LibTorch 1.13: they run decomposed.
 const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_attention",
-                                        "torch.nn.functional.multi_head_attention_forward"};
+                                        "torch.nn.functional.multi_head_attention_forward",
+                                        "torch.nn.functional.interpolate"};
 
 // Prims with a torch function of the same name and arguments; the rest print as torchex.<prim>.
 const std::set<std::string> kTorchNamedPrims{

@@ -361,6 +361,55 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.rsub"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
     return sub(x["b"], x["a"], x["alpha"]);
   }});
+  define(t, {{"torch.nn.functional.celu"}, "a, /, alpha=1.0, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    double alpha = x.real("alpha");
+    check(alpha != 0, "ZeroDivisionError: alpha cannot be 0 for CELU", "ValueError");
+    return where(a > 0, a, op("torch.expm1", {a / alpha}) * alpha);
+  }});
+  define(t, {{"torch.nn.functional.selu", "torch.selu"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    constexpr double alpha = 1.6732632423543772848170429916717, scale = 1.0507009873554804934193349852946;
+    return where(a > 0, a * scale, op("torch.expm1", {a}) * (alpha * scale));
+  }});
+  define(t, {{"torch.nn.functional.threshold", "torch.threshold"}, "a, threshold, value, /, inplace=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return where(gt(a, x["threshold"]), a, clang::maybe_convert_to_dtype(x["value"], a.dtype()));
+  }});
+  define(t, {{"torch.nn.functional.hardshrink", "torch.Tensor.hardshrink"}, "a, /, lambd=0.5", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return where(gt(abs(a), x["lambd"]), a, 0);
+  }});
+  define(t, {{"torch.nn.functional.softshrink"}, "a, /, lambd=0.5", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    double l = x.real("lambd");
+    return where(a > l, a - l, where(a < -l, a + l, 0));
+  }});
+  define(t, {{"torch.nn.functional.tanhshrink"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a - tanh(a);
+  }});
+  define(t, {{"torch.nn.functional.prelu", "torch.prelu"}, "a, weight, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    Tensor w = x.tensor("weight");
+    // One weight per channel (dim 1), or one for all.
+    if (w.numel() > 1 && a.ndim() >= 2) {
+      Shape shape(a.ndim(), 1);
+      shape[1] = w.numel();
+      w = reshape(w, shape);
+    }
+    return where(a > 0, a, a * w);
+  }});
+  define(t, {{"torch.nn.functional.glu"}, "a, /, dim=-1", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim")), n = a.shape()[dim];
+    check(n % 2 == 0, [&] { return str("Halving dimension must be even, but dimension ", dim, " is size ", n); });
+    return narrow(a, dim, 0, n / 2) * sigmoid(narrow(a, dim, n / 2, n / 2));
+  }});
+  define(t, {{"torch.nn.functional.softmin"}, "a, /, dim=None, _stacklevel=3, dtype=None", [](const Args& x) -> Value {
+    check(!x.is_none("dim"), "softmin without dim (an implicit dimension) is not supported; give dim", "NotImplementedError");
+    return op("torch.softmax", {-x.tensor("a"), x["dim"]}, {{"dtype", x["dtype"]}});
+  }});
   define(t, {{"torch.nn.functional.hardtanh"}, "a, /, min_val=-1.0, max_val=1.0, inplace=False", [](const Args& x) -> Value {
     check(x.real("max_val") >= x.real("min_val"), "Hardtanh: max_val must be greater than or equal to min_val", "ValueError");
     return op("torch.clamp", {x.tensor("a"), x["min_val"], x["max_val"]});

@@ -39,11 +39,11 @@ Tensor matmul_impl(const Tensor& a, const Tensor& b) {
   return prims::matmul(a_batched, with_batch(b));
 }
 
-std::vector<int64_t> pair(const Value& v, const char* what) {
+// An int or a sequence of n ints, as n ints (each below 2^31, so window arithmetic cannot overflow).
+std::vector<int64_t> n_tuple(const Value& v, size_t n, const char* what) {
   auto xs = v.as_ints();
-  if (xs.size() == 1) xs.push_back(xs[0]);
-  check(xs.size() == 2, [&] { return str(what, " must be an int or a pair of ints, but got ", py_repr(v)); });
-  // Bounded so that window arithmetic (dilation * (kernel - 1) + 1, ...) cannot overflow.
+  if (xs.size() == 1) xs.assign(n, xs[0]);
+  check(xs.size() == n, [&] { return str(what, " must be an int or a tuple of ", n, " ints, but got ", py_repr(v)); });
   for (auto x : xs) check(x > -(int64_t{1} << 31) && x < (int64_t{1} << 31), [&] { return str(what, " must be below 2^31 in magnitude, but got ", py_repr(v)); });
   return xs;
 }
@@ -428,15 +428,17 @@ Value multi_head_attention_impl(const Args& x) {
   return Value::tuple({out, weights});
 }
 
+
 std::vector<int64_t> conv_padding(const Value& padding, const Tensor& weight, const std::vector<int64_t>& stride,
                                   const std::vector<int64_t>& dilation) {
-  if (padding.kind() != Value::Kind::String) return pair(padding, "padding");
+  size_t n = stride.size();
+  if (padding.kind() != Value::Kind::String) return n_tuple(padding, n, "padding");
   const auto& mode = padding.as_string();
-  if (mode == "valid") return {0, 0};
+  if (mode == "valid") return std::vector<int64_t>(n, 0);
   check(mode == "same", [&] { return str("Invalid padding string: '", mode, "'"); }, "ValueError");
-  check(stride[0] == 1 && stride[1] == 1, "padding='same' is not supported for strided convolutions", "ValueError");
+  for (auto s : stride) check(s == 1, "padding='same' is not supported for strided convolutions", "ValueError");
   std::vector<int64_t> out;
-  for (int i = 0; i < 2; ++i) {
+  for (size_t i = 0; i < n; ++i) {
     int64_t total = dilation[i] * (weight.shape()[2 + i] - 1);
     check(total % 2 == 0, "padding='same' with an asymmetric padding is not supported yet", "NotImplementedError");
     out.push_back(total / 2);
@@ -444,18 +446,27 @@ std::vector<int64_t> conv_padding(const Value& padding, const Tensor& weight, co
   return out;
 }
 
-Tensor conv2d_impl(const Args& x) {
+// conv1d/2d/3d and conv_transpose1d/2d/3d: an unbatched input gets a batch of one.
+Tensor conv_impl(const Args& x, size_t n, bool transposed) {
   Tensor a = x.tensor("a");
   const auto& weight = x.tensor("weight");
-  bool unbatched = a.ndim() == 3;
-  check(a.ndim() == 3 || a.ndim() == 4, [&] {
-    return str("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: ", shape_repr(a.shape()));
+  const int64_t batched_rank = static_cast<int64_t>(n) + 2;
+  bool unbatched = a.ndim() == batched_rank - 1;
+  check(unbatched || a.ndim() == batched_rank, [&] {
+    return str("Expected ", batched_rank - 1, "D (unbatched) or ", batched_rank, "D (batched) input to conv", transposed ? "_transpose" : "",
+               n, "d, but got input of size: ", shape_repr(a.shape()));
   });
   if (unbatched) a = unsqueeze(a, 0);
-  auto stride = pair(x["stride"], "stride");
-  auto dilation = pair(x["dilation"], "dilation");
-  auto padding = conv_padding(x["padding"], weight, stride, dilation);
-  Tensor out = prims::convolution(a, weight, x["bias"], stride, padding, dilation, false, {0, 0}, x.integer("groups"));
+  auto stride = n_tuple(x["stride"], n, "stride");
+  auto dilation = n_tuple(x["dilation"], n, "dilation");
+  std::vector<int64_t> padding, output_padding(n, 0);
+  if (transposed) {
+    padding = n_tuple(x["padding"], n, "padding");
+    output_padding = n_tuple(x["output_padding"], n, "output_padding");
+  } else {
+    padding = conv_padding(x["padding"], weight, stride, dilation);
+  }
+  Tensor out = prims::convolution(a, weight, x["bias"], stride, padding, dilation, transposed, output_padding, x.integer("groups"));
   return unbatched ? squeeze(out, {0}) : out;
 }
 
@@ -491,10 +502,10 @@ PoolWindows pool_windows(const Args& x, const char* name, bool has_dilation) {
   const auto& a = x.tensor("a");
   check(a.ndim() == 3 || a.ndim() == 4, [&] { return str(name, ": expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
   PoolWindows p;
-  p.kernel = pair(x["kernel_size"], "kernel_size");
-  p.stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? p.kernel : pair(x["stride"], "stride");
-  auto padding = pair(x["padding"], "padding");
-  p.dilation = has_dilation ? pair(x["dilation"], "dilation") : std::vector<int64_t>{1, 1};
+  p.kernel = n_tuple(x["kernel_size"], 2, "kernel_size");
+  p.stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? p.kernel : n_tuple(x["stride"], 2, "stride");
+  auto padding = n_tuple(x["padding"], 2, "padding");
+  p.dilation = has_dilation ? n_tuple(x["dilation"], 2, "dilation") : std::vector<int64_t>{1, 1};
   // PyTorch's messages; a zero stride or kernel would divide by zero below.
   check(p.kernel[0] > 0 && p.kernel[1] > 0 && p.stride[0] > 0 && p.stride[1] > 0, "stride should not be zero");
   check(p.dilation[0] > 0 && p.dilation[1] > 0, [&] {
@@ -555,14 +566,18 @@ Tensor avg_pool2d_impl(const Args& x) {
   return sums / sum(counted, Dims{2, 3});
 }
 
-Tensor adaptive_avg_pool2d_impl(const Args& x) {
+// adaptive_avg_pool2d and adaptive_max_pool2d: the mean (maximum) of each window
+// [floor(i*H/oh), ceil((i+1)*H/oh)); when the sizes divide, one reshape and one reduction.
+Tensor adaptive_pool2d_impl(const Args& x, bool max) {
+  const char* name = max ? "adaptive_max_pool2d" : "adaptive_avg_pool2d";
   const auto& a = x.tensor("a");
-  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str("adaptive_avg_pool2d: expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
+  if (max) check(!x.flag("return_indices"), "adaptive_max_pool2d with return_indices=True is not supported yet", "NotImplementedError");
+  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str(name, ": expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
   int64_t H = a.shape()[a.ndim() - 2], W = a.shape()[a.ndim() - 1];
   std::vector<int64_t> size;
   const auto& requested = x["output_size"];
   check(requested.is_int_like() || (requested.is_sequence() && requested.items().size() == 2), [&] {
-    return str("adaptive_avg_pool2d: output_size must be an int or a pair, but got ", py_repr(requested));
+    return str(name, ": output_size must be an int or a pair, but got ", py_repr(requested));
   });
   if (requested.is_int_like()) size = {requested.as_int(), requested.as_int()};
   else
@@ -571,17 +586,18 @@ Tensor adaptive_avg_pool2d_impl(const Args& x) {
       size.push_back(s.is_none() ? (i == 0 ? H : W) : s.as_int());
     }
   int64_t oh = size[0], ow = size[1];
-  check(oh > 0 && ow > 0 && oh < (int64_t{1} << 31) && ow < (int64_t{1} << 31), "adaptive_avg_pool2d: output size must be positive and below 2^31");
+  check(oh > 0 && ow > 0 && oh < (int64_t{1} << 31) && ow < (int64_t{1} << 31), [&] { return str(name, ": output size must be positive and below 2^31"); });
+  auto reduce = [&](const Tensor& t, const Dims& dims, bool keepdim) { return max ? amax(t, dims, keepdim) : mean(t, dims, keepdim); };
   Shape batch(a.shape().begin(), a.shape().end() - 2);
   if (H % oh == 0 && W % ow == 0) {
     Shape split = batch;
     split.insert(split.end(), {oh, H / oh, ow, W / ow});
     int64_t r = static_cast<int64_t>(split.size());
-    return mean(reshape(a, split), Dims{r - 3, r - 1});
+    return reduce(reshape(a, split), Dims{r - 3, r - 1}, false);
   }
-  // Uneven bins: average each window [floor(i*H/oh), ceil((i+1)*H/oh)) separately.
+  // Uneven windows, one by one.
   check(oh * ow <= 65536, [&] {
-    return str("adaptive_avg_pool2d: output size (", oh, ", ", ow, ") does not divide the input size (", H, ", ", W,
+    return str(name, ": output size (", oh, ", ", ow, ") does not divide the input size (", H, ", ", W,
                ") and has more than 65536 windows, which are decomposed one by one");
   }, "NotImplementedError");
   std::vector<Tensor> rows;
@@ -591,11 +607,104 @@ Tensor adaptive_avg_pool2d_impl(const Args& x) {
     std::vector<Tensor> cols;
     for (int64_t j = 0; j < ow; ++j) {
       int64_t w0 = j * W / ow, w1 = ((j + 1) * W + ow - 1) / ow;
-      cols.push_back(mean(narrow(narrow(a, hd, h0, h1 - h0), wd, w0, w1 - w0), Dims{hd, wd}, true));
+      cols.push_back(reduce(narrow(narrow(a, hd, h0, h1 - h0), wd, w0, w1 - w0), Dims{hd, wd}, true));
     }
     rows.push_back(cat(cols, wd));
   }
   return cat(rows, hd);
+}
+
+// interpolate, nearest and (bi)linear over the trailing spatial dimensions (align_corners either
+// way): per dimension, source indices (and weights) computed from iota, then taken with prims.take.
+Tensor interpolate_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  const auto& mode = x["mode"].as_string();
+  check(!x.flag("antialias"), "interpolate with antialias=True is not supported yet", "NotImplementedError");
+  const int64_t spatial = a.ndim() - 2;
+  check(spatial >= 1 && spatial <= 3, [&] { return str("interpolate: expected a 3D, 4D or 5D input, but got ", shape_repr(a.shape())); });
+  bool linear = mode == "linear" || mode == "bilinear" || mode == "trilinear";
+  check(mode == "nearest" || linear, [&] { return str("interpolate: mode '", mode, "' is not supported yet"); }, "NotImplementedError");
+  check(!linear || mode == std::vector<std::string>{"linear", "bilinear", "trilinear"}[spatial - 1], [&] {
+    return str("Got ", a.ndim(), "D input, but ", mode, " mode needs ", mode == "linear" ? 3 : mode == "bilinear" ? 4 : 5, "D input");
+  }, "NotImplementedError");
+  check(x.is_none("size") != x.is_none("scale_factor"), "only one of size or scale_factor should be defined", "ValueError");
+  std::vector<int64_t> out_size;
+  std::vector<double> scales;  // input / output, as PyTorch computes source indices
+  bool use_scale = !x.is_none("scale_factor") && !(x["recompute_scale_factor"].kind() == Value::Kind::Bool && x.flag("recompute_scale_factor"));
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t in = a.shape()[2 + d];
+    if (!x.is_none("size")) {
+      const auto& size = x["size"];
+      out_size.push_back(size.is_int_like() ? size.as_int() : size.items().at(d).as_int());
+    } else {
+      const auto& sf = x["scale_factor"];
+      double f = sf.is_number() ? sf.as_float() : sf.items().at(d).as_float();
+      out_size.push_back(static_cast<int64_t>(std::floor(in * f)));
+      if (use_scale) scales.push_back(1.0 / f);
+    }
+    check(out_size.back() > 0, "interpolate: the output size must be positive");
+    if (static_cast<int64_t>(scales.size()) <= d) scales.push_back(static_cast<double>(in) / static_cast<double>(out_size.back()));
+  }
+  bool align = linear && x["align_corners"].kind() == Value::Kind::Bool && x.flag("align_corners");
+  Tensor out = a;
+  for (int64_t d = 0; d < spatial; ++d) {
+    int64_t dim = 2 + d, in = a.shape()[dim], n = out_size[d];
+    // Source coordinates of the output positions, in float32 as PyTorch computes them.
+    Tensor pos = to(prims::iota(n, 0, 1, a.device(), dtypes::int64), a.dtype().type == ScalarType::Float64 ? dtypes::float64 : dtypes::float32);
+    if (!linear) {
+      Tensor index = op("torch.clamp", {to(prims::floor(pos * scales[d]), dtypes::int64), None{}, in - 1});
+      out = prims::take(out, index, dim);
+      continue;
+    }
+    Tensor src = align ? pos * (n > 1 ? static_cast<double>(in - 1) / static_cast<double>(n - 1) : 0.0)
+                       : op("torch.clamp", {(pos + 0.5) * scales[d] - 0.5, 0.0});
+    Tensor i0 = op("torch.clamp", {to(prims::floor(src), dtypes::int64), None{}, in - 1});
+    Tensor i1 = op("torch.clamp", {i0 + 1, None{}, in - 1});
+    Tensor lambda = src - to(i0, src.dtype());
+    Shape weight_shape(out.ndim(), 1);
+    weight_shape[dim] = n;
+    Tensor w1 = to(reshape(lambda, weight_shape), out.dtype());
+    out = prims::take(out, i0, dim) * (1 - w1) + prims::take(out, i1, dim) * w1;
+  }
+  return out;
+}
+
+// group_norm: the statistics of each group of channels of each sample.
+Tensor group_norm_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  int64_t groups = x.integer("num_groups");
+  check(a.ndim() >= 2, "group_norm: expected an input of at least 2 dimensions");
+  int64_t N = a.shape()[0], C = a.shape()[1];
+  check(groups > 0 && C % groups == 0, [&] { return str("Expected number of channels in input to be divisible by num_groups, but got input of shape ", shape_repr(a.shape()), " and num_groups=", groups); });
+  DType computation = clang::computation_dtype(a.dtype());
+  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
+  Tensor grouped = reshape(a_, {N, groups, a.numel() / std::max<int64_t>(N * groups, 1)});
+  auto [var_, mean_] = var_mean(grouped, Dims{2}, 0, true);
+  Tensor out = reshape((grouped - mean_) * rsqrt(var_ + x.real("eps")), a.shape());
+  Shape param_shape(a.ndim(), 1);
+  param_shape[1] = C;
+  if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
+  if (!x.is_none("bias")) out = out + reshape(x.tensor("bias"), param_shape);
+  return out.dtype() == a.dtype() ? out : to(out, a.dtype());
+}
+
+// instance_norm with the input's statistics (use_input_stats): each channel of each sample.
+Tensor instance_norm_impl(const Args& x) {
+  const auto& a = x.tensor("a");
+  check(x.flag("use_input_stats"), "instance_norm with use_input_stats=False is not supported yet", "NotImplementedError");
+  check(x.is_none("running_mean") && x.is_none("running_var"), "instance_norm that tracks running statistics is not supported yet", "NotImplementedError");
+  check(a.ndim() >= 3, "instance_norm: expected an input of at least 3 dimensions");
+  Dims dims;
+  for (int64_t d = 2; d < a.ndim(); ++d) dims.push_back(d);
+  DType computation = clang::computation_dtype(a.dtype());
+  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
+  auto [var_, mean_] = var_mean(a_, dims, 0, true);
+  Tensor out = (a_ - mean_) * rsqrt(var_ + x.real("eps"));
+  Shape param_shape(a.ndim(), 1);
+  param_shape[1] = a.shape()[1];
+  if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
+  if (!x.is_none("bias")) out = out + reshape(x.tensor("bias"), param_shape);
+  return out.dtype() == a.dtype() ? out : to(out, a.dtype());
 }
 
 Tensor batch_norm_impl(const Args& x) {
@@ -768,16 +877,81 @@ void register_nn(SymbolTable& t) {
              "attn_mask=None, use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None, v_proj_weight=None, "
              "static_k=None, static_v=None, average_attn_weights=True",
              multi_head_attention_impl}, {"RANDOM_OP"});
-  define(t, {{"torch.nn.functional.conv2d", "torch.conv2d"}, "a, /, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
-             [](const Args& x) -> Value { return conv2d_impl(x); }});
+  for (size_t n : {1, 2, 3}) {
+    std::string conv = str("torch.nn.functional.conv", n, "d"), conv_t = str("torch.nn.functional.conv_transpose", n, "d");
+    define(t, {{conv.c_str(), str("torch.conv", n, "d").c_str()}, "a, /, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
+               [n](const Args& x) -> Value { return conv_impl(x, n, false); }});
+    define(t, {{conv_t.c_str(), str("torch.conv_transpose", n, "d").c_str()},
+               "a, /, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1",
+               [n](const Args& x) -> Value { return conv_impl(x, n, true); }});
+  }
   define(t, {{"torch.nn.functional.max_pool2d", "torch.max_pool2d"},
              "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
              [](const Args& x) -> Value { return max_pool2d_impl(x); }});
   define(t, {{"torch.nn.functional.avg_pool2d"},
              "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
              [](const Args& x) -> Value { return avg_pool2d_impl(x); }});
+  define(t, {{"torch.nn.functional.adaptive_max_pool2d"}, "a, /, output_size, return_indices=False",
+             [](const Args& x) -> Value { return adaptive_pool2d_impl(x, true); }});
+  // The 1-d poolings: the 2-d ones over a height of 1.
+  define(t, {{"torch.nn.functional.max_pool1d", "torch.max_pool1d"},
+             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    auto one = [](const Value& v, int64_t fill) { return Value::ints({fill, v.as_ints().at(0)}); };
+    Value stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? x["kernel_size"] : x["stride"];
+    Tensor out = op("torch.nn.functional.max_pool2d", {unsqueeze(a, -2), one(x["kernel_size"], 1), one(stride, 1), one(x["padding"], 0),
+                                                      one(x["dilation"], 1), x["ceil_mode"], x["return_indices"]});
+    return squeeze(out, {out.ndim() - 2});
+  }});
+  define(t, {{"torch.nn.functional.avg_pool1d", "torch.avg_pool1d"},
+             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    auto one = [](const Value& v, int64_t fill) { return Value::ints({fill, v.as_ints().at(0)}); };
+    Value stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? x["kernel_size"] : x["stride"];
+    Tensor out = op("torch.nn.functional.avg_pool2d", {unsqueeze(a, -2), one(x["kernel_size"], 1), one(stride, 1), one(x["padding"], 0),
+                                                      x["ceil_mode"], x["count_include_pad"]});
+    return squeeze(out, {out.ndim() - 2});
+  }});
+  define(t, {{"torch.nn.functional.adaptive_avg_pool1d", "torch.adaptive_avg_pool1d"}, "a, /, output_size", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    Tensor out = op("torch.nn.functional.adaptive_avg_pool2d", {unsqueeze(a, -2), Value::ints({1, n_tuple(x["output_size"], 1, "output_size")[0]})});
+    return squeeze(out, {out.ndim() - 2});
+  }});
+  define(t, {{"torch.nn.functional.interpolate"},
+             "a, /, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False",
+             [](const Args& x) -> Value { return interpolate_impl(x); }});
+  define(t, {{"torch.nn.functional.group_norm"}, "a, /, num_groups, weight=None, bias=None, eps=1e-05",
+             [](const Args& x) -> Value { return group_norm_impl(x); }});
+  define(t, {{"torch.nn.functional.instance_norm"},
+             "a, /, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True, momentum=0.1, eps=1e-05",
+             [](const Args& x) -> Value { return instance_norm_impl(x); }});
+  define(t, {{"torch.nn.functional.pairwise_distance", "torch.pairwise_distance"}, "x1, x2, /, p=2.0, eps=1e-06, keepdim=False",
+             [](const Args& x) -> Value {
+    Tensor d = x.tensor("x1") - x.tensor("x2") + x.real("eps");
+    double p = x.real("p");
+    Dims last{-1};
+    if (p == 2.0) return sqrt(sum(d * d, last, x.flag("keepdim")));
+    return pow(sum(pow(abs(d), p), last, x.flag("keepdim")), 1.0 / p);
+  }});
+  define(t, {{"torch.nn.functional.pixel_shuffle", "torch.pixel_shuffle"}, "a, upscale_factor, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    int64_t r = x.integer("upscale_factor");
+    check(a.ndim() >= 3, "pixel_shuffle expects input to have at least 3 dimensions");
+    int64_t C = a.shape()[a.ndim() - 3], H = a.shape()[a.ndim() - 2], W = a.shape()[a.ndim() - 1];
+    check(r > 0 && C % (r * r) == 0, "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor");
+    Shape batch(a.shape().begin(), a.shape().end() - 3);
+    int64_t b = static_cast<int64_t>(batch.size());
+    Shape split = batch;
+    split.insert(split.end(), {C / (r * r), r, r, H, W});
+    Dims order;
+    for (int64_t d = 0; d < b; ++d) order.push_back(d);
+    order.insert(order.end(), {b, b + 3, b + 1, b + 4, b + 2});  // (c, H, r, W, r)
+    Shape result = batch;
+    result.insert(result.end(), {C / (r * r), H * r, W * r});
+    return reshape(permute(reshape(a, split), order), result);
+  }});
   define(t, {{"torch.nn.functional.adaptive_avg_pool2d"}, "a, /, output_size",
-             [](const Args& x) -> Value { return adaptive_avg_pool2d_impl(x); }});
+             [](const Args& x) -> Value { return adaptive_pool2d_impl(x, false); }});
 }
 
 void register_torch_language_groups(SymbolTable& t) {

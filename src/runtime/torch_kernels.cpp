@@ -658,17 +658,36 @@ void register_torch_language_kernels(KernelRegistry& r) {
     Tensor out = at::kl_div(a, c.arg(1).tensor(), batchmean ? at::Reduction::Sum : reduction_enum(c.arg(4).string()), c.arg(5).flag());
     c.set_output(0, batchmean && a.dim() > 0 ? out / a.size(0) : out);
   });
-  r.add("torch:torch.nn.functional.conv2d", [](KernelCall& c) {
-    const Tensor& a = c.arg(0).tensor();
-    const Tensor& w = c.arg(1).tensor();
-    auto bias = c.arg(2).optional_tensor();
-    auto stride = c.arg(3).ints(), dilation = c.arg(5).ints();
-    int64_t groups = c.arg(6).integer();
-    if (c.arg(4).value().kind() == Value::Kind::String)
-      c.set_output(0, at::conv2d(a, w, bias, stride, c.arg(4).string(), dilation, groups));
-    else
-      c.set_output(0, at::conv2d(a, w, bias, stride, c.arg(4).ints(), dilation, groups));
-  });
+  for (int n : {1, 2, 3}) {
+    r.add(thundercc::str("torch:torch.nn.functional.conv", n, "d"), [n](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      const Tensor& w = c.arg(1).tensor();
+      auto bias = c.arg(2).optional_tensor();
+      auto stride = c.arg(3).ints(), dilation = c.arg(5).ints();
+      int64_t groups = c.arg(6).integer();
+      if (c.arg(4).value().kind() == Value::Kind::String) {
+        std::string padding = c.arg(4).string();
+        c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
+                        : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
+                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups));
+      } else {
+        auto padding = c.arg(4).ints();
+        c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
+                        : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
+                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups));
+      }
+    });
+    r.add(thundercc::str("torch:torch.nn.functional.conv_transpose", n, "d"), [n](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      const Tensor& w = c.arg(1).tensor();
+      auto bias = c.arg(2).optional_tensor();
+      auto stride = c.arg(3).ints(), padding = c.arg(4).ints(), output_padding = c.arg(5).ints(), dilation = c.arg(7).ints();
+      int64_t groups = c.arg(6).integer();
+      c.set_output(0, n == 1 ? at::conv_transpose1d(a, w, bias, stride, padding, output_padding, groups, dilation)
+                      : n == 2 ? at::conv_transpose2d(a, w, bias, stride, padding, output_padding, groups, dilation)
+                               : at::conv_transpose3d(a, w, bias, stride, padding, output_padding, groups, dilation));
+    });
+  }
   r.add("torch:torch.nn.functional.max_pool2d", [](KernelCall& c) {
     auto kernel = c.arg(1).ints();
     auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
@@ -794,6 +813,50 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.flip", [](KernelCall& c) {
     c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).value().is_int_like() ? std::vector<int64_t>{c.arg(1).integer()} : c.arg(1).ints()));
   });
+  r.add("torch:torch.nn.functional.adaptive_max_pool2d", [](KernelCall& c) {
+    c.set_output(0, std::get<0>(at::adaptive_max_pool2d(c.arg(0).tensor(), c.arg(1).value().is_int_like()
+                                                                               ? std::vector<int64_t>{c.arg(1).integer(), c.arg(1).integer()}
+                                                                               : c.arg(1).ints())));
+  });
+  auto first = [](ArgView v) { return v.value().is_int_like() ? v.integer() : v.ints().at(0); };
+  r.add("torch:torch.nn.functional.max_pool1d", [first](KernelCall& c) {
+    int64_t kernel = first(c.arg(1));
+    int64_t stride = c.arg(2).is_none() || (c.arg(2).value().is_sequence() && c.arg(2).value().items().empty()) ? kernel : first(c.arg(2));
+    c.set_output(0, at::max_pool1d(c.arg(0).tensor(), {kernel}, {stride}, {first(c.arg(3))}, {first(c.arg(4))}, c.arg(5).flag()));
+  });
+  r.add("torch:torch.nn.functional.avg_pool1d", [first](KernelCall& c) {
+    int64_t kernel = first(c.arg(1));
+    int64_t stride = c.arg(2).is_none() || (c.arg(2).value().is_sequence() && c.arg(2).value().items().empty()) ? kernel : first(c.arg(2));
+    c.set_output(0, at::avg_pool1d(c.arg(0).tensor(), {kernel}, {stride}, {first(c.arg(3))}, c.arg(4).flag(), c.arg(5).flag()));
+  });
+  r.add("torch:torch.nn.functional.adaptive_avg_pool1d", [first](KernelCall& c) {
+    c.set_output(0, at::adaptive_avg_pool1d(c.arg(0).tensor(), {first(c.arg(1))}));
+  });
+  r.add("torch:torch.nn.functional.group_norm", [](KernelCall& c) {
+    c.set_output(0, at::group_norm(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).optional_tensor(), c.arg(3).optional_tensor(), c.arg(4).real()));
+  });
+  r.add("torch:torch.nn.functional.instance_norm", [](KernelCall& c) {
+    c.set_output(0, at::instance_norm(c.arg(0).tensor(), c.arg(3).optional_tensor(), c.arg(4).optional_tensor(), c.arg(1).optional_tensor(),
+                                      c.arg(2).optional_tensor(), c.arg(5).flag(), c.arg(6).real(), c.arg(7).real(), false));
+  });
+  r.add("torch:torch.nn.functional.pairwise_distance", [](KernelCall& c) {
+    c.set_output(0, at::pairwise_distance(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).real(), c.arg(3).real(), c.arg(4).flag()));
+  });
+  r.add("torch:torch.nn.functional.pixel_shuffle", [](KernelCall& c) { c.set_output(0, at::pixel_shuffle(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.nn.functional.glu", [](KernelCall& c) { c.set_output(0, at::glu(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.nn.functional.softmin", [](KernelCall& c) {
+    auto dtype = c.arg(3).is_none() ? c10::optional<at::ScalarType>() : c10::optional<at::ScalarType>(c.arg(3).dtype());
+    c.set_output(0, at::softmax(-c.arg(0).tensor(), c.arg(1).integer(), dtype));
+  });
+  r.add("torch:torch.nn.functional.celu", [](KernelCall& c) { c.set_output(0, at::celu(c.arg(0).tensor(), c.arg(1).scalar())); });
+  add_unary(r, "torch:torch.nn.functional.selu", [](const Tensor& a) { return at::selu(a); });
+  r.add("torch:torch.nn.functional.threshold", [](KernelCall& c) {
+    c.set_output(0, at::threshold(c.arg(0).tensor(), c.arg(1).scalar(), c.arg(2).scalar()));
+  });
+  r.add("torch:torch.nn.functional.hardshrink", [](KernelCall& c) { c.set_output(0, at::hardshrink(c.arg(0).tensor(), c.arg(1).scalar())); });
+  r.add("torch:torch.nn.functional.softshrink", [](KernelCall& c) { c.set_output(0, at::softshrink(c.arg(0).tensor(), c.arg(1).scalar())); });
+  add_unary(r, "torch:torch.nn.functional.tanhshrink", [](const Tensor& a) { return a - a.tanh(); });
+  r.add("torch:torch.nn.functional.prelu", [](KernelCall& c) { c.set_output(0, at::prelu(c.arg(0).tensor(), c.arg(1).tensor())); });
   // Activations ATen has whole.
   r.add("torch:torch.nn.functional.hardtanh", [](KernelCall& c) {
     c.set_output(0, at::hardtanh(c.arg(0).tensor(), c.arg(1).scalar(), c.arg(2).scalar()));

@@ -311,8 +311,40 @@ sample("bce_with_logits_pos_weight", lambda a, b, w, p: F.binary_cross_entropy_w
 sample("kl_div_batchmean_log_target", lambda a, b: F.kl_div(a, b, reduction="batchmean", log_target=True),
        t(3, 4).log_softmax(-1), t(3, 4).log_softmax(-1))
 sample("kl_div_zero_target", lambda a, b: F.kl_div(a, b, reduction="sum"), t(3).log_softmax(-1), torch.tensor([0.0, 0.5, 0.5]))
+# Convolutions of every rank, transposed ones, and the remaining poolings and normalizations.
+sample("conv1d", lambda a, w, b: F.conv1d(a, w, b, stride=2, padding=1), t(2, 3, 9), t(4, 3, 3), t(4))
+sample("conv1d_same_dilated", lambda a, w: F.conv1d(a, w, padding="same", dilation=2), t(3, 8), t(2, 3, 3))
+sample("conv3d", lambda a, w: F.conv3d(a, w, padding=(1, 0, 1), groups=2), t(1, 4, 5, 4, 6), t(2, 2, 3, 3, 3))
+sample("conv_transpose1d", lambda a, w, b: F.conv_transpose1d(a, w, b, stride=2, padding=1, output_padding=1), t(2, 3, 5), t(3, 4, 3), t(4))
+sample("conv_transpose2d", lambda a, w: F.conv_transpose2d(a, w, stride=(2, 1), groups=2, dilation=2), t(1, 4, 5, 5), t(4, 3, 3, 2))
+sample("conv_transpose3d", lambda a, w: F.conv_transpose3d(a, w), t(1, 2, 3, 3, 3), t(2, 2, 2, 2, 2))
+sample("max_pool1d", lambda a: F.max_pool1d(a, 3, 2, 1), t(2, 3, 10))
+sample("max_pool1d_ceil", lambda a: F.max_pool1d(a, 2, ceil_mode=True), t(3, 9))
+sample("avg_pool1d", lambda a: F.avg_pool1d(a, 3, 2, 1, count_include_pad=False), t(2, 3, 10))
+sample("adaptive_avg_pool1d", lambda a: F.adaptive_avg_pool1d(a, 4), t(2, 3, 10))
+sample("adaptive_max_pool2d", lambda a: F.adaptive_max_pool2d(a, (2, 3)), t(2, 3, 8, 9))
+sample("adaptive_max_pool2d_uneven", lambda a: F.adaptive_max_pool2d(a, 3), t(2, 5, 7))
+for mode, align in [("nearest", None), ("bilinear", False), ("bilinear", True)]:
+    for dtype in [torch.float32, torch.float64]:
+        sample(f"interpolate_{mode}", lambda a, m=mode, al=align: F.interpolate(a, size=(7, 5), mode=m, align_corners=al), t(2, 3, 4, 6, dtype=dtype))
+        sample(f"interpolate_{mode}_scale", lambda a, m=mode, al=align: F.interpolate(a, scale_factor=2.5, mode=m, align_corners=al), t(1, 2, 3, 4, dtype=dtype))
+sample("interpolate_nearest_1d", lambda a: F.interpolate(a, scale_factor=0.5), t(2, 3, 9))
+sample("interpolate_linear", lambda a: F.interpolate(a, size=7, mode="linear"), t(2, 3, 4))
+sample("group_norm", lambda a, w, b: F.group_norm(a, 2, w, b), t(2, 4, 3, 3), t(4), t(4))
+sample("group_norm_half", lambda a: F.group_norm(a, 3, eps=1e-3), t(2, 6, 5, dtype=torch.bfloat16))
+sample("instance_norm", lambda a, w, b: F.instance_norm(a, weight=w, bias=b), t(2, 3, 4, 5), t(3), t(3))
+sample("pairwise_distance", F.pairwise_distance, t(4, 5), t(4, 5))
+sample("pairwise_distance_p1", lambda a, b: F.pairwise_distance(a, b, p=1.0, keepdim=True), t(4, 5), t(5))
+sample("pixel_shuffle", lambda a: F.pixel_shuffle(a, 2), t(2, 8, 3, 4))
+sample("glu", lambda a: F.glu(a, 1), t(3, 4, 5))
+sample("softmin", lambda a: F.softmin(a, dim=-1), t(3, 4))
+sample("prelu", F.prelu, t(2, 3, 4), t(3).abs())
+sample("prelu_shared", F.prelu, t(2, 3), torch.tensor([0.25]))
+sample("threshold", lambda a: F.threshold(a, 0.5, -2.0), t(3, 4))
 # Activations, over the float dtypes.
-for name, fn in [("hardtanh", lambda a: F.hardtanh(a, -0.5, 2.0)), ("relu6", F.relu6), ("hardsigmoid", F.hardsigmoid),
+for name, fn in [("celu", lambda a: F.celu(a, 0.7)), ("selu", F.selu), ("hardshrink", F.hardshrink),
+                 ("softshrink", lambda a: F.softshrink(a, 0.3)), ("tanhshrink", F.tanhshrink),
+                 ("hardtanh", lambda a: F.hardtanh(a, -0.5, 2.0)), ("relu6", F.relu6), ("hardsigmoid", F.hardsigmoid),
                  ("hardswish", F.hardswish), ("leaky_relu", lambda a: F.leaky_relu(a, 0.2)), ("elu", lambda a: F.elu(a, 0.5)),
                  ("mish", F.mish), ("softsign", F.softsign), ("logsigmoid", F.logsigmoid)]:
     for dtype in FLOATS:
