@@ -893,25 +893,25 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return avg_pool2d_impl(x); }});
   define(t, {{"torch.nn.functional.adaptive_max_pool2d"}, "a, /, output_size, return_indices=False",
              [](const Args& x) -> Value { return adaptive_pool2d_impl(x, true); }});
-  // The 1-d poolings: the 2-d ones over a height of 1.
+  // The 1-d poolings: the 2-d ones over a height of 1 (kernel, stride, padding and dilation of the
+  // height: 1, 1, 0, 1), `extra` being the arguments after padding.
+  auto pool1d = [](const char* pool2d, std::vector<std::pair<const char*, int64_t>> extra) {
+    return [pool2d, extra](const Args& x) -> Value {
+      auto with_height = [](const Value& v, int64_t height) { return Value::ints({height, v.as_ints().at(0)}); };
+      bool default_stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty());
+      Values args{unsqueeze(x.tensor("a"), -2), with_height(x["kernel_size"], 1),
+                  with_height(default_stride ? x["kernel_size"] : x["stride"], 1), with_height(x["padding"], 0)};
+      for (const auto& [param, height] : extra) args.push_back(height < 0 ? x[param] : with_height(x[param], height));
+      Tensor out = op(pool2d, args);
+      return squeeze(out, {out.ndim() - 2});
+    };
+  };
   define(t, {{"torch.nn.functional.max_pool1d", "torch.max_pool1d"},
-             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    auto one = [](const Value& v, int64_t fill) { return Value::ints({fill, v.as_ints().at(0)}); };
-    Value stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? x["kernel_size"] : x["stride"];
-    Tensor out = op("torch.nn.functional.max_pool2d", {unsqueeze(a, -2), one(x["kernel_size"], 1), one(stride, 1), one(x["padding"], 0),
-                                                      one(x["dilation"], 1), x["ceil_mode"], x["return_indices"]});
-    return squeeze(out, {out.ndim() - 2});
-  }});
+             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
+             pool1d("torch.nn.functional.max_pool2d", {{"dilation", 1}, {"ceil_mode", -1}, {"return_indices", -1}})});
   define(t, {{"torch.nn.functional.avg_pool1d", "torch.avg_pool1d"},
-             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    auto one = [](const Value& v, int64_t fill) { return Value::ints({fill, v.as_ints().at(0)}); };
-    Value stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? x["kernel_size"] : x["stride"];
-    Tensor out = op("torch.nn.functional.avg_pool2d", {unsqueeze(a, -2), one(x["kernel_size"], 1), one(stride, 1), one(x["padding"], 0),
-                                                      x["ceil_mode"], x["count_include_pad"]});
-    return squeeze(out, {out.ndim() - 2});
-  }});
+             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
+             pool1d("torch.nn.functional.avg_pool2d", {{"ceil_mode", -1}, {"count_include_pad", -1}})});
   define(t, {{"torch.nn.functional.adaptive_avg_pool1d", "torch.adaptive_avg_pool1d"}, "a, /, output_size", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     Tensor out = op("torch.nn.functional.adaptive_avg_pool2d", {unsqueeze(a, -2), Value::ints({1, n_tuple(x["output_size"], 1, "output_size")[0]})});
