@@ -120,6 +120,17 @@ const BinaryOp kBinaryOps[] = {
 
 bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
 
+// alpha * b for add and sub: alpha takes no part in type promotion; PyTorch casts it, and b, to
+// the result's dtype first (bool + bool * 2 stays bool).
+Value scaled_by_alpha(const Args& x) {
+  const Value& b = x["b"];
+  if (is_one(x["alpha"])) return b;
+  DType result = clang::elementwise_type_promotion({x["a"], b}, Promotion::Default).result;
+  Value alpha = clang::maybe_convert_to_dtype(x["alpha"], result);
+  if (!b.is_tensor()) return ltorch::mul(full_like(x.tensor("a"), clang::maybe_convert_to_dtype(b, result)), alpha);
+  return ltorch::mul(clang::maybe_convert_to_dtype(b, result), alpha);
+}
+
 // x < 0, recorded as a prim for tensors and computed directly for numbers.
 Value is_negative(const Value& x) {
   if (x.is_tensor()) return prims::lt(x, int64_t{0});
@@ -167,14 +178,10 @@ void register_elementwise(SymbolTable& t) {
   }
 
   define(t, {{"torch.add", "torch.Tensor.add", "torch.Tensor.__add__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
-    Value b = x["b"];
-    if (!is_one(x["alpha"])) b = ltorch::mul(b, x["alpha"]);
-    return clang::elementwise_binary(x["a"], b, prims::add, Promotion::Default);
+    return clang::elementwise_binary(x["a"], scaled_by_alpha(x), prims::add, Promotion::Default);
   }});
   define(t, {{"torch.sub", "torch.Tensor.sub", "torch.Tensor.__sub__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
-    Value b = x["b"];
-    if (!is_one(x["alpha"])) b = ltorch::mul(b, x["alpha"]);
-    return clang::elementwise_binary(x["a"], b, prims::sub, Promotion::Default);
+    return clang::elementwise_binary(x["a"], scaled_by_alpha(x), prims::sub, Promotion::Default);
   }});
   define(t, {{"torch.div", "torch.Tensor.div"}, "a, b, /, *, rounding_mode=None", [](const Args& x) -> Value {
     const auto& mode = x["rounding_mode"];
@@ -205,9 +212,11 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.clamp", "torch.Tensor.clamp", "torch.clip"}, "a, /, min=None, max=None", [](const Args& x) -> Value {
     check(!x.is_none("min") || !x.is_none("max"), "clamp: at least one of 'min' or 'max' must not be None", "ValueError");
+    // where, not maximum/minimum: a value equal to a bound keeps its whole gradient (as in
+    // PyTorch), and NaN stays NaN.
     Tensor out = x.tensor("a");
-    if (!x.is_none("min")) out = ltorch::maximum(out, x["min"]);
-    if (!x.is_none("max")) out = op("torch.minimum", {out, x["max"]});
+    if (!x.is_none("min")) out = where(lt(out, x["min"]), x["min"], out);
+    if (!x.is_none("max")) out = where(gt(out, x["max"]), x["max"], out);
     return out;
   }});
   define(t, {{"torch.logical_not", "torch.Tensor.logical_not"}, "a, /", [](const Args& x) -> Value {
@@ -217,7 +226,9 @@ void register_elementwise(SymbolTable& t) {
   }});
 
   define(t, {{"torch.sigmoid", "torch.Tensor.sigmoid", "torch.nn.functional.sigmoid"}, "a, /", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
+    // Integers and bools become floats first (negating a uint8 would wrap).
+    DType result = clang::elementwise_type_promotion({x["a"]}, Promotion::IntToFloat).result;
+    Tensor a = clang::convert(x.tensor("a"), result);
     return 1.0 / (1.0 + exp(-a));
   }});
   define(t, {{"torch.nn.functional.relu", "torch.relu", "torch.Tensor.relu"}, "a, /, inplace=False", [](const Args& x) -> Value {
@@ -311,7 +322,11 @@ void register_elementwise(SymbolTable& t) {
     return op("torch.bitwise_xor", {ne(x["a"], int64_t{0}), ne(x["b"], int64_t{0})});
   }});
   define(t, {{"torch.hypot", "torch.Tensor.hypot"}, "a, b, /", [](const Args& x) -> Value {
-    return sqrt(add(mul(x["a"], x["a"]), mul(x["b"], x["b"])));
+    // In the computation dtype (float32 for float16, float for integers), then the result's.
+    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
+    DType wide = computation.is_inexact() ? computation : dtypes::float32;
+    Value a = clang::maybe_convert_to_dtype(x["a"], wide), b = clang::maybe_convert_to_dtype(x["b"], wide);
+    return clang::convert(sqrt(add(mul(a, a), mul(b, b))), result);
   }});
   define(t, {{"torch.copysign", "torch.Tensor.copysign"}, "a, b, /", [in_float](const Args& x) -> Value {
     Tensor magnitude = abs(in_float(x["a"], x["b"]).first.as_tensor());
@@ -348,8 +363,10 @@ void register_elementwise(SymbolTable& t) {
     return clang::convert(prims::lerp(clang::maybe_convert_to_dtype(abw[0], computation), clang::maybe_convert_to_dtype(abw[1], computation),
                                       clang::maybe_convert_to_dtype(abw[2], computation)), result);
   }});
+  // value is cast to the operands' dtype, as PyTorch's kernel does (0.5 is 0 for integers).
   define(t, {{"torch.addcmul", "torch.Tensor.addcmul"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
-    return add(x["a"], mul(mul(x["t1"], x["t2"]), x["value"]));
+    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["t1"], x["t2"]}, Promotion::Default);
+    return add(x["a"], mul(mul(x["t1"], x["t2"]), clang::maybe_convert_to_dtype(x["value"], result)));
   }});
   define(t, {{"torch.addcdiv", "torch.Tensor.addcdiv"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
     return add(x["a"], mul(true_divide(x["t1"], x["t2"]), x["value"]));
@@ -412,7 +429,9 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.hardtanh"}, "a, /, min_val=-1.0, max_val=1.0, inplace=False", [](const Args& x) -> Value {
     check(x.real("max_val") >= x.real("min_val"), "Hardtanh: max_val must be greater than or equal to min_val", "ValueError");
-    return op("torch.clamp", {x.tensor("a"), x["min_val"], x["max_val"]});
+    // The bounds take a's dtype: hardtanh keeps an integer tensor's dtype.
+    const auto& a = x.tensor("a");
+    return op("torch.clamp", {a, clang::maybe_convert_to_dtype(x["min_val"], a.dtype()), clang::maybe_convert_to_dtype(x["max_val"], a.dtype())});
   }});
   define(t, {{"torch.nn.functional.relu6"}, "a, /, inplace=False", [](const Args& x) -> Value {
     return op("torch.clamp", {x.tensor("a"), int64_t{0}, int64_t{6}});

@@ -7,20 +7,33 @@
 namespace thundercc::ltorch {
 namespace {
 
+// The loss reduced, in the input's dtype (float16 and bfloat16 losses are computed in float32 and
+// rounded once, as PyTorch's kernels do).
+Tensor reduced(const Tensor& loss, const Args& x, const std::string& reduction) {
+  DType dtype = x.tensor("a").dtype();
+  auto in_dtype = [&](const Tensor& t) { return t.dtype().type == dtype.type ? t : to(t, dtype); };
+  if (reduction == "none") return in_dtype(loss);
+  if (reduction == "sum") return in_dtype(sum(loss));
+  check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
+  return in_dtype(mean(loss));
+}
+
 Tensor reduced(const Tensor& loss, const Args& x) {
   check(x.is_none("size_average") && x.is_none("reduce"), "size_average and reduce are deprecated; use reduction",
         "NotImplementedError");
-  const auto& reduction = x["reduction"].as_string();
-  if (reduction == "none") return loss;
-  if (reduction == "sum") return sum(loss);
-  check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
-  return mean(loss);
+  return reduced(loss, x, x["reduction"].as_string());
 }
 
-// The input and the target broadcast together, as PyTorch's losses do (with a warning).
+// The input and the target broadcast together, as PyTorch's losses do (with a warning), in the
+// computation dtype.
 std::pair<Tensor, Tensor> operands(const Args& x) {
   Values both = clang::maybe_broadcast({x["a"], x["target"]});
-  return {both[0].as_tensor(), both[1].as_tensor()};
+  auto wide = [](const Value& v) {
+    const Tensor& t = v.as_tensor();
+    DType computation = clang::computation_dtype(t.dtype());
+    return t.dtype() == computation ? t : to(t, computation);
+  };
+  return {wide(both[0]), wide(both[1])};
 }
 
 constexpr const char* kReduction = "size_average=None, reduce=None, reduction='mean'";
@@ -50,21 +63,15 @@ void register_losses(SymbolTable& t) {
     auto [a, target] = operands(x);
     double delta = x.real("delta");
     Tensor d = abs(a - target);
-    Tensor loss = where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta);
-    const auto& reduction = x["reduction"].as_string();
-    if (reduction == "none") return loss;
-    if (reduction == "sum") return sum(loss);
-    check(reduction == "mean", [&] { return str(reduction, " is not a valid value for reduction"); }, "ValueError");
-    return mean(loss);
+    return reduced(where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta), x, x["reduction"].as_string());
   }});
   define(t, {{"torch.nn.functional.binary_cross_entropy"}, str("a, target, /, weight=None, ", kReduction).c_str(),
              [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    const auto& target = x.tensor("target");
-    check(a.shape() == target.shape(), [&] {
-      return str("Using a target size (", shape_repr(target.shape()), ") that is different to the input size (", shape_repr(a.shape()),
-                 ") is deprecated. Please ensure they have the same size.");
+    check(x.tensor("a").shape() == x.tensor("target").shape(), [&] {
+      return str("Using a target size (", shape_repr(x.tensor("target").shape()), ") that is different to the input size (",
+                 shape_repr(x.tensor("a").shape()), ") is deprecated. Please ensure they have the same size.");
     }, "ValueError");
+    auto [a, target] = operands(x);
     // PyTorch clamps the logs at -100 so that 0 and 1 give finite losses.
     Tensor log_p = op("torch.clamp", {log(a), -100});
     Tensor log_1mp = op("torch.clamp", {log(1 - a), -100});
@@ -74,11 +81,11 @@ void register_losses(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.binary_cross_entropy_with_logits"},
              str("a, target, /, weight=None, ", kReduction, ", pos_weight=None").c_str(), [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    const auto& target = x.tensor("target");
-    check(a.shape() == target.shape(), [&] {
-      return str("Target size (", shape_repr(target.shape()), ") must be the same as input size (", shape_repr(a.shape()), ")");
+    check(x.tensor("a").shape() == x.tensor("target").shape(), [&] {
+      return str("Target size (", shape_repr(x.tensor("target").shape()), ") must be the same as input size (",
+                 shape_repr(x.tensor("a").shape()), ")");
     }, "ValueError");
+    auto [a, target] = operands(x);
     // (1 - y) * a + (1 + (pw - 1) * y) * log(1 + exp(-a)), with log(1 + exp(-a)) = softplus(-a)
     // written as max(-a, 0) + log1p(exp(-|a|)) so that it never overflows.
     Tensor log_sigmoid_neg = op("torch.clamp", {-a, 0}) + log1p(exp(-abs(a)));
@@ -94,13 +101,12 @@ void register_losses(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.kl_div"}, str("a, target, /, ", kReduction, ", log_target=False").c_str(),
              [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    const auto& target = x.tensor("target");
+    auto [a, target] = operands(x);
     Tensor loss = x.flag("log_target") ? exp(target) * (target - a) : op("torch.xlogy", {target, target}) - target * a;
-    const auto& reduction = x["reduction"].as_string();
-    if (reduction == "batchmean") {
+    if (x["reduction"].as_string() == "batchmean") {
       check(x.is_none("size_average") && x.is_none("reduce"), "size_average and reduce are deprecated; use reduction", "NotImplementedError");
-      return a.ndim() == 0 ? sum(loss) : sum(loss) / a.shape()[0];
+      Tensor total = reduced(loss, x, "sum");
+      return a.ndim() == 0 ? total : total / a.shape()[0];
     }
     return reduced(loss, x);
   }});

