@@ -203,10 +203,13 @@ class _Recorder(TorchFunctionMode):
         symbol_id, swap = self._symbol_for(func, name)
         if symbol_id is None:
             raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
-        self.capture._before_call(args, where)
+        self.capture._before_call(symbol_id, args, kwargs)
         versions = [t._version for t in tensors]
         result = func(*args, **kwargs)
         mutated = [t for t, v in zip(tensors, versions) if t._version != v]
+        if symbol_id == "torch.nn.functional.batch_norm" and _in_training(args, kwargs):
+            # ATen updates the running statistics without bumping their version counters.
+            mutated = list(_running_statistics(args, kwargs))
         call_args = list(args)
         # Warning bookkeeping of torch.nn.functional, not part of the op.
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
@@ -219,6 +222,16 @@ class _Recorder(TorchFunctionMode):
         if _key(func) in _dunder_symbols():
             return _dunder_symbols()[_key(func)]
         return known_ids().get(_key(func)), False
+
+
+def _running_statistics(args, kwargs) -> tuple:
+    """The running mean and variance of a batch_norm call (the tensors among them)."""
+    bound = inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments
+    return tuple(t for t in (bound.get("running_mean"), bound.get("running_var")) if isinstance(t, torch.Tensor))
+
+
+def _in_training(args, kwargs) -> bool:
+    return bool(inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments.get("training", False))
 
 
 def _tensors_in(values) -> list:
@@ -302,14 +315,17 @@ class Capture:
                 all(p is None or p is Ellipsis or isinstance(p, (int, slice)) for p in parts):
             self._view_of[id(view)] = (base, key)
 
-    def _before_call(self, args, where: str) -> None:
-        """Keeps a copy of a program input the call may modify in place (its first argument), so
-        that NAME.inputs.pt holds what the program was given."""
-        first = self._root(args[0]) if args else None
-        if isinstance(first, torch.Tensor) and id(first) in self._input_ids:
-            index = self._input_ids[id(first)]
-            if index not in self.inputs_before:
-                self.inputs_before[index] = first.detach().clone()
+    def _before_call(self, symbol_id, args, kwargs) -> None:
+        """Keeps a copy of a program input the call may modify in place (its first argument, or a
+        batch norm's running statistics), so that NAME.inputs.pt holds what the program was given."""
+        candidates = [self._root(args[0])] if args else []
+        if symbol_id == "torch.nn.functional.batch_norm":
+            candidates += list(_running_statistics(args, kwargs))
+        for tensor in candidates:
+            if isinstance(tensor, torch.Tensor) and id(tensor) in self._input_ids:
+                index = self._input_ids[id(tensor)]
+                if index not in self.inputs_before:
+                    self.inputs_before[index] = tensor.detach().clone()
 
     # Encoding --------------------------------------------------------------------------------
     @staticmethod
@@ -375,6 +391,8 @@ class Capture:
         return None
 
     def _record(self, symbol_id, args, kwargs, result, where, mutated=()):
+        if mutated and symbol_id == "torch.nn.functional.batch_norm":
+            return self._record_batch_norm_in_training(args, kwargs, result, where, mutated)
         if mutated:
             target = args[0] if args else None
             if any(t is not target for t in mutated):
@@ -410,6 +428,34 @@ class Capture:
                 "source": where,
             })
             view = base
+
+    def _record_batch_norm_in_training(self, args, kwargs, result, where, mutated) -> None:
+        """batch_norm in training also updates its running statistics in place: recorded as the
+        batch norm, then the batch's mean and unbiased variance, then running.lerp_(batch, momentum)
+        for each statistic, which functionalization writes back like any in-place op."""
+        stats = _running_statistics(args, kwargs)
+        if any(all(t is not s for s in stats) for t in mutated):
+            raise CaptureError(f"batch_norm modifies an argument other than its running statistics in place, at "
+                               f"{where}:{_source_text(where)}")
+        bound = inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments
+        momentum = bound.get("momentum", 0.1)
+        if momentum is None:
+            raise CaptureError(f"batch_norm with momentum=None (a cumulative average) is not supported yet, at "
+                               f"{where}:{_source_text(where)}")
+        for s in stats:  # their names still refer to the statistics before this call
+            self._versions[id(s)] = s._version
+        self._record("torch.nn.functional.batch_norm", args, kwargs, result, where)
+        x = bound["input"]
+        dims = [0] + list(range(2, x.dim()))
+        with torch._C.DisableTorchFunction():
+            batch = [torch.mean(x, dims), torch.var(x, dims, unbiased=True)]
+        self._record("torch.mean", [x, dims], {}, batch[0], where)
+        self._record("torch.var", [x, dims], {"unbiased": True}, batch[1], where)
+        for statistic, value in zip(stats, batch):
+            self._record("torch.Tensor.lerp_", [statistic, value, momentum], {}, statistic, where, mutated=[statistic])
+            # PyTorch updates the statistics without autograd; in the trace the new value is computed
+            # from x, and requires grad when x does (nothing differentiates it: it is only written back).
+            self.bound_symbols[-1]["output"]["tensor"]["requires_grad"] = value.requires_grad
 
     def _add_input(self, name: str, value) -> None:
         name = self._unique(name)

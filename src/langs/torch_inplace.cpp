@@ -60,6 +60,7 @@ void register_in_place(SymbolTable& t) {
                            "bitwise_xor", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge"})
     define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
   define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");
+  define_in_place(t, {"torch.Tensor.lerp_"}, "torch.lerp");
   define_in_place(t, {"torch.Tensor.fill_"}, "torch.full_like");
   define_in_place(t, {"torch.Tensor.zero_"}, "torch.zeros_like");
   define_in_place(t, {"torch.Tensor.copy_"}, "torch.copy");

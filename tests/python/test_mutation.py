@@ -141,3 +141,28 @@ def test_in_place_dtype_and_shape_rules_are_pytorchs(thundercc, tmp_path):
     result = thundercc("compile", path, "-o", tmp_path, check=False)
     assert result.returncode == 1
     assert "output with shape [2] doesn't match the broadcast shape [2, 2]" in result.stderr
+
+
+class ConvBatchNorm(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+        self.bn = torch.nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        return torch.relu(self.bn(self.conv(x)))
+
+
+def test_batch_norm_in_training_updates_the_running_statistics(tmp_path, thundercc):
+    """As eager PyTorch does: the running mean and variance (and num_batches_tracked) are the
+    caller's tensors after the run, and the trace says how (mean, var, lerp_ written back)."""
+    torch.manual_seed(0)
+    model = ConvBatchNorm().train()
+    trace = save_case(tmp_path, "bn", model, (torch.randn(2, 3, 6, 6),))
+    symbols = [b["symbol"] for b in __import__("json").loads(trace.read_text())["bound_symbols"]]
+    assert symbols.count("torch.Tensor.lerp_") == 2 and "torch.Tensor.add_" in symbols  # num_batches_tracked += 1
+    thundercc("compile", trace, "-o", tmp_path)
+    assert (tmp_path / "bn.forward.trace.py").read_text().count("  torchex.copy_(") == 3
+    result = thundercc("run", tmp_path / "bn.plan.json", "--inputs", tmp_path / "bn.inputs.pt", "--expect", tmp_path / "bn.expected.pt",
+                       "--expect-inputs", tmp_path / "bn.inputs_after.pt")
+    assert "outputs match" in result.stdout and "inputs after the run match" in result.stdout
