@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "runtime/pickle_check.h"
 #include "thundercc/errors.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
@@ -281,58 +282,6 @@ class BytesReader : public caffe2::serialize::ReadAdapterInterface {
   std::string bytes_;
 };
 
-// LibTorch's unpickler allocates what a length field says before it checks that the bytes are
-// there (a 1 KB pickle can ask for 2 GB), and reserves memo space for twice the largest memo index
-// it is given (LONG_BINPUT 2^31 asks for 64 GB). Walks the opcodes first and refuses any length
-// past the end and any memo index larger than the pickle (Python numbers memo entries from 0, one
-// per opcode at most); opcodes it does not know end the walk (the unpickler rejects them itself).
-void check_pickle_lengths(const std::string& path, const char* data, size_t size) {
-  auto read_le = [&](size_t at, int bytes) {
-    uint64_t v = 0;
-    for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(data[at + i]);
-    return v;
-  };
-  for (size_t pos = 0; pos < size;) {
-    const auto op = static_cast<unsigned char>(data[pos++]);
-    int fixed = -1, length_bytes = 0, lines = 0;
-    switch (op) {
-      case 'K': case 'h': case 'q': case 0x80: case 0x82: fixed = 1; break;
-      case 'M': case 0x83: fixed = 2; break;
-      case 'J': case 'j': case 'r': case 0x84: fixed = 4; break;
-      case 'G': case 0x95: fixed = 8; break;
-      case 'C': case 'U': case 0x8c: case 0x8a: length_bytes = 1; break;
-      case 'X': case 'B': case 'T': case 0x8b: length_bytes = 4; break;
-      case 0x8d: case 0x8e: case 0x96: length_bytes = 8; break;
-      case 'I': case 'L': case 'F': case 'S': case 'V': case 'P': case 'g': case 'p': lines = 1; break;
-      case 'c': case 'i': lines = 2; break;
-      case '.': return;
-      default:
-        if (std::strchr("(012NRbaestldu)]}Qo", op) || (op >= 0x81 && op <= 0x98 && op != 0x8a && op != 0x8b)) fixed = 0;
-        else return;
-    }
-    if (lines) {
-      for (int l = 0; l < lines; ++l) {
-        const void* nl = std::memchr(data + pos, '\n', size - pos);
-        if (!nl) return;
-        pos = static_cast<const char*>(nl) - data + 1;
-      }
-      continue;
-    }
-    size_t skip = fixed >= 0 ? static_cast<size_t>(fixed) : static_cast<size_t>(length_bytes);
-    if (skip > size - pos) throw LoadError(path + ": data.pkl ends inside an opcode's argument");
-    if ((op == 'r' || op == 'j') && read_le(pos, 4) > size)
-      throw LoadError(thundercc::str(path, ": data.pkl: a memo index of ", read_le(pos, 4), " at offset ", pos - 1,
-                                     " is larger than the pickle"));
-    if (length_bytes) {
-      uint64_t n = read_le(pos, length_bytes);
-      if (n > size - pos - skip)
-        throw LoadError(thundercc::str(path, ": data.pkl: a length of ", n, " bytes at offset ", pos - 1, " runs past the end of the pickle"));
-      skip += n;
-    }
-    pos += skip;
-  }
-}
-
 // torch.load's reading, except that each storage is made from its record with the record's true
 // size: LibTorch would size it from the pickle's element count, so a pickle claiming more elements
 // than its record holds would read past the record.
@@ -340,7 +289,7 @@ c10::IValue load_archive(const std::string& path) {
   caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BytesReader>(read_file(path, limits::kTensorFileBytes)));
   {
     auto [pickle, pickle_size] = reader.getRecord("data.pkl");
-    check_pickle_lengths(path, static_cast<const char*>(pickle.get()), pickle_size);
+    check_tensor_pickle(path, static_cast<const char*>(pickle.get()), pickle_size);
   }
   auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
   for (const auto& record : reader.getAllRecords()) {

@@ -279,7 +279,15 @@ def test_pickle_memo_indices_past_the_pickle_are_refused_before_allocating(thund
     hostile = REPO / "tests" / "data" / "hostile" / "pickle_huge_memo_index.pt"
     result = subprocess.run(["prlimit", "--as=1500000000", os.environ["THUNDERCC"], "run", add_mul_plan, "--inputs", hostile],
                             capture_output=True, text=True, timeout=60)
-    fails(result, "pickle_huge_memo_index.pt: data.pkl: a memo index of 1869898599 at offset 63 is larger than the pickle")
+    fails(result, "pickle_huge_memo_index.pt: data.pkl: a memo index of 1869898599 larger than the pickle at offset 63")
+
+
+def test_pickles_are_checked_against_what_torch_save_writes(thundercc, add_mul_plan):
+    """A pickle with BUILD below a rebuilt tensor, on which LibTorch's unpickler frees memory it
+    never allocated (found by the pt_reader fuzzer): refused by the model of the pickle machine."""
+    hostile = REPO / "tests" / "data" / "hostile" / "pickle_build_below_tensor.pt"
+    result = thundercc("run", add_mul_plan, "--inputs", hostile, check=False)
+    fails(result, "pickle_build_below_tensor.pt: data.pkl: the opcode 0x62 at offset 153 (not what torch.save writes for tensors)")
 
 
 def test_statement_counts_are_limited(tmp_path, thundercc, add_mul_plan):

@@ -1,0 +1,213 @@
+// The check a tensor file's data.pkl passes before LibTorch's unpickler sees it.
+//
+// LibTorch 1.13's unpickler trusts its input: it allocates what a length field says before the
+// bytes are there, reserves memo for twice the largest memo index, and on a misplaced opcode
+// (BUILD below a tensor, found by the pt_reader fuzzer) frees memory it never allocated. So the
+// pickle is first run on a model of the pickle machine that knows only what torch.save writes for
+// tensors in a tuple, list or dict: the opcodes of protocol 2 it uses, the globals it names (the
+// tensor and parameter rebuilders, the storage classes, OrderedDict), and the kinds of values
+// each opcode takes from the stack. Anything else is refused with its offset.
+#include "runtime/pickle_check.h"
+
+#include <cstring>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "thundercc/errors.h"
+#include "thundercc/serialize/trace_file.h"
+
+namespace thundercc::runtime {
+namespace {
+
+enum class Kind { Mark, Global, Str, Int, Float, Bool, None, Tuple, List, Dict, Storage, Tensor };
+
+struct Item {
+  Kind kind;
+  std::string global;        // for Global: "module name"
+  std::vector<Kind> fields;  // for Tuple: its elements' kinds
+};
+
+const std::set<std::string>& allowed_globals() {
+  static const std::set<std::string> globals = [] {
+    std::set<std::string> g{"torch._utils _rebuild_tensor_v2", "torch._utils _rebuild_parameter", "collections OrderedDict"};
+    for (const char* s : {"Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool", "ComplexFloat",
+                          "ComplexDouble"})
+      g.insert(std::string("torch ") + s + "Storage");
+    return g;
+  }();
+  return globals;
+}
+
+class PickleMachine {
+ public:
+  PickleMachine(const std::string& path, const char* data, size_t size) : path_(path), data_(data), size_(size) {}
+
+  void run() {
+    while (pos_ < size_) {
+      at_ = pos_;
+      const auto op = static_cast<unsigned char>(data_[pos_++]);
+      if (op == '.') {
+        if (stack_.size() != 1 || stack_[0].kind == Kind::Mark) fail("STOP with a stack of " + std::to_string(stack_.size()) + " values");
+        return;
+      }
+      step(op);
+    }
+    fail("the pickle ends without STOP");
+  }
+
+ private:
+  const std::string& path_;
+  const char* data_;
+  size_t size_, pos_ = 0, at_ = 0;
+  std::vector<Item> stack_;
+  std::unordered_map<uint64_t, Item> memo_;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw LoadError(thundercc::str(path_, ": data.pkl: ", what, " at offset ", at_, " (not what torch.save writes for tensors)"));
+  }
+
+  uint64_t read(int bytes) {
+    if (static_cast<size_t>(bytes) > size_ - pos_) throw LoadError(path_ + ": data.pkl ends inside an opcode's argument");
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(data_[pos_ + i]);
+    pos_ += bytes;
+    return v;
+  }
+  void skip(uint64_t n) {
+    if (n > size_ - pos_)
+      throw LoadError(thundercc::str(path_, ": data.pkl: a length of ", n, " bytes at offset ", at_, " runs past the end of the pickle"));
+    pos_ += n;
+  }
+  std::string line() {
+    const void* nl = std::memchr(data_ + pos_, '\n', size_ - pos_);
+    if (!nl) fail("a line without its end");
+    std::string s(data_ + pos_, static_cast<const char*>(nl));
+    pos_ = static_cast<const char*>(nl) - data_ + 1;
+    return s;
+  }
+
+  Item pop(const char* what) {
+    if (stack_.empty() || stack_.back().kind == Kind::Mark) fail(std::string(what) + " on an empty stack");
+    Item top = std::move(stack_.back());
+    stack_.pop_back();
+    return top;
+  }
+  // The values above the topmost mark, which is removed.
+  std::vector<Item> pop_to_mark(const char* what) {
+    size_t mark = stack_.size();
+    while (mark > 0 && stack_[mark - 1].kind != Kind::Mark) --mark;
+    if (mark == 0) fail(std::string(what) + " without a MARK");
+    std::vector<Item> items(std::make_move_iterator(stack_.begin() + mark), std::make_move_iterator(stack_.end()));
+    stack_.resize(mark - 1);
+    return items;
+  }
+  Item& top(const char* what) {
+    if (stack_.empty() || stack_.back().kind == Kind::Mark) fail(std::string(what) + " on an empty stack");
+    return stack_.back();
+  }
+  void push(Kind k) { stack_.push_back({k, {}, {}}); }
+  void push_tuple(const std::vector<Item>& items) {
+    Item t{Kind::Tuple, {}, {}};
+    for (const auto& i : items) t.fields.push_back(i.kind);
+    stack_.push_back(std::move(t));
+  }
+  void put(uint64_t index) {
+    // Python numbers memo entries from 0, at most one per opcode.
+    if (index > size_) fail(thundercc::str("a memo index of ", index, " larger than the pickle"));
+    memo_[index] = top("PUT");
+  }
+  void get(uint64_t index) {
+    auto it = memo_.find(index);
+    if (it == memo_.end()) fail(thundercc::str("GET of memo index ", index, ", which was never PUT"));
+    stack_.push_back(it->second);
+  }
+
+  void reduce() {
+    Item args = pop("REDUCE");
+    Item callable = pop("REDUCE");
+    if (callable.kind != Kind::Global || args.kind != Kind::Tuple) fail("REDUCE of something other than a global and a tuple");
+    const auto& f = args.fields;
+    if (callable.global == "torch._utils _rebuild_tensor_v2") {
+      // (storage, offset, size, stride, requires_grad, backward_hooks[, metadata])
+      if (f.size() < 6 || f[0] != Kind::Storage || f[1] != Kind::Int || f[2] != Kind::Tuple || f[3] != Kind::Tuple || f[4] != Kind::Bool)
+        fail("_rebuild_tensor_v2 with arguments of the wrong kinds");
+      return push(Kind::Tensor);
+    }
+    if (callable.global == "torch._utils _rebuild_parameter") {
+      if (f.size() != 3 || f[0] != Kind::Tensor || f[1] != Kind::Bool) fail("_rebuild_parameter with arguments of the wrong kinds");
+      return push(Kind::Tensor);
+    }
+    if (callable.global == "collections OrderedDict") {
+      if (!f.empty()) fail("OrderedDict with arguments");
+      return push(Kind::Dict);
+    }
+    fail("REDUCE of " + callable.global);
+  }
+
+  void step(unsigned char op) {
+    switch (op) {
+      case 0x80: read(1); return;  // PROTO
+      case 'c': {
+        std::string module = line(), name = line();
+        std::string global = module + " " + name;
+        if (!allowed_globals().count(global)) fail("the global " + global);
+        stack_.push_back({Kind::Global, global, {}});
+        return;
+      }
+      case 'q': return put(read(1));
+      case 'r': return put(read(4));
+      case 'h': return get(read(1));
+      case 'j': return get(read(4));
+      case '(': return push(Kind::Mark);
+      case ')': return push_tuple({});
+      case 't': return push_tuple(pop_to_mark("TUPLE"));
+      case 0x85: case 0x86: case 0x87: {
+        std::vector<Item> items(op - 0x84);
+        for (auto it = items.rbegin(); it != items.rend(); ++it) *it = pop("TUPLE");
+        return push_tuple(items);
+      }
+      case ']': return push(Kind::List);
+      case 'a': pop("APPEND"); if (top("APPEND").kind != Kind::List) fail("APPEND to something other than a list"); return;
+      case 'e': pop_to_mark("APPENDS"); if (top("APPENDS").kind != Kind::List) fail("APPENDS to something other than a list"); return;
+      case '}': return push(Kind::Dict);
+      case 's': pop("SETITEM"); pop("SETITEM"); if (top("SETITEM").kind != Kind::Dict) fail("SETITEM on something other than a dict"); return;
+      case 'u': {
+        if (pop_to_mark("SETITEMS").size() % 2) fail("SETITEMS with a key without its value");
+        if (top("SETITEMS").kind != Kind::Dict) fail("SETITEMS on something other than a dict");
+        return;
+      }
+      case 'X': skip(read(4)); return push(Kind::Str);
+      case 0x8c: skip(read(1)); return push(Kind::Str);
+      case 'J': read(4); return push(Kind::Int);
+      case 'K': read(1); return push(Kind::Int);
+      case 'M': read(2); return push(Kind::Int);
+      case 0x8a: {
+        uint64_t n = read(1);
+        if (n > 8) fail("an integer of more than 8 bytes");
+        skip(n);
+        return push(Kind::Int);
+      }
+      case 'G': read(8); return push(Kind::Float);
+      case 0x88: case 0x89: return push(Kind::Bool);
+      case 'N': return push(Kind::None);
+      case 'Q': {
+        // ('storage', storage class, key, device, numel)
+        Item id = pop("BINPERSID");
+        if (id.kind != Kind::Tuple || id.fields.size() != 5 || id.fields[0] != Kind::Str || id.fields[1] != Kind::Global ||
+            id.fields[2] != Kind::Str || id.fields[3] != Kind::Str || id.fields[4] != Kind::Int)
+          fail("a persistent id that is not a storage");
+        return push(Kind::Storage);
+      }
+      case 'R': return reduce();
+      default: fail(thundercc::str("the opcode 0x", "0123456789abcdef"[op >> 4], "0123456789abcdef"[op & 15]));
+    }
+  }
+};
+
+}  // namespace
+
+void check_tensor_pickle(const std::string& path, const char* data, size_t size) { PickleMachine(path, data, size).run(); }
+
+}  // namespace thundercc::runtime

@@ -1,0 +1,12 @@
+// The check a tensor file's pickle (data.pkl) passes before LibTorch's unpickler sees it
+// (pickle_check.cpp). Throws LoadError naming the file, the offset and the problem.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace thundercc::runtime {
+
+void check_tensor_pickle(const std::string& path, const char* data, size_t size);
+
+}  // namespace thundercc::runtime
