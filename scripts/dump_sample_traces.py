@@ -1,14 +1,13 @@
-"""Writes every sample of the OpInfo table as a trace (DIR/sNNN_op.json) and, for the
-differentiable ones, a float64 training-step variant (DIR/gNNN_op.json): the inputs of
+"""Writes every sample of the OpInfo table as a trace (DIR/sNNN_op.json) and each of the grad
+check's differentiable samples as a float64 training step (DIR/gNNN_op.json): the inputs of
 scripts/check_clang_goldens.sh, which compiles them with two builds and compares the output."""
 import sys
 from pathlib import Path
 
-import torch
-
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "python"))
 from conftest import capture  # noqa: E402
+from test_grad import differentiable_cases  # noqa: E402
 from test_meta_vs_torch import SAMPLES  # noqa: E402
 
 
@@ -20,15 +19,9 @@ def main(out):
         op = sample.id.rsplit("-", 1)[0].replace(".", "_")
         capture(fn, *args, **kwargs).save(out / f"s{i:03d}_{op}.json")
         written += 1
-        grad_args = tuple(a.detach().double().requires_grad_(True) if isinstance(a, torch.Tensor) and a.is_floating_point() else a
-                          for a in args)
-        if not any(isinstance(a, torch.Tensor) and a.requires_grad for a in grad_args):
-            continue
-        try:
-            capture(fn, *grad_args, **kwargs).save(out / f"g{i:03d}_{op}.json")
-            written += 1
-        except Exception:  # a sample PyTorch does not run in float64
-            pass
+    for name, fn, args, kwargs, _, _ in differentiable_cases():
+        capture(fn, *args, **kwargs).save(out / f"{name.replace('.', '_')}.json")
+        written += 1
     print(f"{written} traces in {out}")
 
 

@@ -120,6 +120,15 @@ const BinaryOp kBinaryOps[] = {
 
 bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
 
+// fmax/fmin: the extreme, ignoring a NaN operand (NaN only when both are; then a, which takes
+// the gradient, as in PyTorch).
+Tensor nan_ignoring(const Args& x, const Tensor& extreme) {
+  Tensor a_nan = ne(x["a"], x["a"]);
+  Tensor without_a_nan = where(a_nan, x["b"], extreme);
+  Tensor b_nan = ne(x["b"], x["b"]);
+  return where(b_nan, x["a"], without_a_nan);
+}
+
 // alpha * b for add and sub: alpha takes no part in type promotion; PyTorch casts it, and b, to
 // the result's dtype first (bool + bool * 2 stays bool).
 Value scaled_by_alpha(const Args& x) {
@@ -262,7 +271,9 @@ void register_elementwise(SymbolTable& t) {
   };
   define(t, {{"torch.square", "torch.Tensor.square"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return a.dtype().is_bool() ? mul(to(a, dtypes::int64), to(a, dtypes::int64)) : mul(a, a);
+    if (!a.dtype().is_bool()) return mul(a, a);
+    Tensor wide = to(a, dtypes::int64);
+    return mul(wide, wide);
   }});
   define(t, {{"torch.frac", "torch.Tensor.frac"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -326,12 +337,16 @@ void register_elementwise(SymbolTable& t) {
     auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
     DType wide = computation.is_inexact() ? computation : dtypes::float32;
     Value a = clang::maybe_convert_to_dtype(x["a"], wide), b = clang::maybe_convert_to_dtype(x["b"], wide);
-    return clang::convert(sqrt(add(mul(a, a), mul(b, b))), result);
+    Tensor a2 = mul(a, a);
+    Tensor b2 = mul(b, b);
+    return clang::convert(sqrt(add(a2, b2)), result);
   }});
   define(t, {{"torch.copysign", "torch.Tensor.copysign"}, "a, b, /", [in_float](const Args& x) -> Value {
     Tensor magnitude = abs(in_float(x["a"], x["b"]).first.as_tensor());
     if (!x["b"].is_tensor()) return std::signbit(x.real("b")) ? -magnitude : magnitude;
-    return where(op("torch.signbit", {x.tensor("b")}), -magnitude, magnitude);
+    Tensor negative = op("torch.signbit", {x.tensor("b")});
+    Tensor flipped = -magnitude;
+    return where(negative, flipped, magnitude);
   }});
   define(t, {{"torch.logaddexp", "torch.Tensor.logaddexp"}, "a, b, /", [](const Args& x) -> Value {
     // max + log1p(exp(-|a - b|)), which neither overflows nor loses the larger term.
@@ -344,12 +359,10 @@ void register_elementwise(SymbolTable& t) {
     return where(eq(x["a"], int64_t{0}), 0.0, product);
   }});
   define(t, {{"torch.fmax", "torch.Tensor.fmax"}, "a, b, /", [](const Args& x) -> Value {
-    // The maximum, ignoring a NaN operand (NaN only when both are; then a, which takes the
-    // gradient, as in PyTorch).
-    return where(ne(x["b"], x["b"]), x["a"], where(ne(x["a"], x["a"]), x["b"], maximum(x["a"], x["b"])));
+    return nan_ignoring(x, maximum(x["a"], x["b"]));
   }});
   define(t, {{"torch.fmin", "torch.Tensor.fmin"}, "a, b, /", [](const Args& x) -> Value {
-    return where(ne(x["b"], x["b"]), x["a"], where(ne(x["a"], x["a"]), x["b"], op("torch.minimum", {x["a"], x["b"]})));
+    return nan_ignoring(x, op("torch.minimum", {x["a"], x["b"]}));
   }});
   define(t, {{"torch.clamp_min", "torch.Tensor.clamp_min"}, "a, /, min", [](const Args& x) -> Value {
     return op("torch.clamp", {x.tensor("a"), x["min"]});
@@ -360,8 +373,10 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.lerp", "torch.Tensor.lerp"}, "a, end, /, weight", [](const Args& x) -> Value {
     Values abw = clang::maybe_broadcast({x["a"], x["end"], x["weight"]});
     auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["end"], x["weight"]}, Promotion::Default);
-    return clang::convert(prims::lerp(clang::maybe_convert_to_dtype(abw[0], computation), clang::maybe_convert_to_dtype(abw[1], computation),
-                                      clang::maybe_convert_to_dtype(abw[2], computation)), result);
+    Value start = clang::maybe_convert_to_dtype(abw[0], computation);
+    Value end = clang::maybe_convert_to_dtype(abw[1], computation);
+    Value weight = clang::maybe_convert_to_dtype(abw[2], computation);
+    return clang::convert(prims::lerp(start, end, weight), result);
   }});
   // value is cast to the operands' dtype, as PyTorch's kernel does (0.5 is 0 for integers).
   define(t, {{"torch.addcmul", "torch.Tensor.addcmul"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
@@ -373,7 +388,9 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.float_power", "torch.Tensor.float_power"}, "a, b, /", [](const Args& x) -> Value {
     auto wide = [](const Value& v) { return v.is_tensor() ? Value(to(v.as_tensor(), v.as_tensor().dtype().is_complex() ? dtypes::complex128 : dtypes::float64)) : v; };
-    return pow(wide(x["a"]), wide(x["b"]));
+    Value a = wide(x["a"]);
+    Value b = wide(x["b"]);
+    return pow(a, b);
   }});
   define(t, {{"torch.rsub"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
     return sub(x["b"], x["a"], x["alpha"]);
@@ -382,12 +399,17 @@ void register_elementwise(SymbolTable& t) {
     const auto& a = x.tensor("a");
     double alpha = x.real("alpha");
     check(alpha != 0, "ZeroDivisionError: alpha cannot be 0 for CELU", "ValueError");
-    return where(a > 0, a, op("torch.expm1", {a / alpha}) * alpha);
+    Tensor positive = a > 0;
+    Tensor negative_part = op("torch.expm1", {a / alpha}) * alpha;
+    return where(positive, a, negative_part);
   }});
   define(t, {{"torch.nn.functional.selu", "torch.selu"}, "a, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     constexpr double alpha = 1.6732632423543772848170429916717, scale = 1.0507009873554804934193349852946;
-    return where(a > 0, a * scale, op("torch.expm1", {a}) * (alpha * scale));
+    Tensor positive = a > 0;
+    Tensor positive_part = a * scale;
+    Tensor negative_part = op("torch.expm1", {a}) * (alpha * scale);
+    return where(positive, positive_part, negative_part);
   }});
   define(t, {{"torch.nn.functional.threshold", "torch.threshold"}, "a, threshold, value, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -400,7 +422,12 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.nn.functional.softshrink"}, "a, /, lambd=0.5", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     double l = x.real("lambd");
-    return where(a > l, a - l, where(a < -l, a + l, 0));
+    Tensor below = a < -l;
+    Tensor raised = a + l;
+    Tensor low_part = where(below, raised, 0);
+    Tensor above = a > l;
+    Tensor lowered = a - l;
+    return where(above, lowered, low_part);
   }});
   define(t, {{"torch.nn.functional.tanhshrink"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -415,13 +442,17 @@ void register_elementwise(SymbolTable& t) {
       shape[1] = w.numel();
       w = reshape(w, shape);
     }
-    return where(a > 0, a, a * w);
+    Tensor positive = a > 0;
+    Tensor scaled = a * w;
+    return where(positive, a, scaled);
   }});
   define(t, {{"torch.nn.functional.glu"}, "a, /, dim=-1", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim")), n = a.shape()[dim];
     check(n % 2 == 0, [&] { return str("Halving dimension must be even, but dimension ", dim, " is size ", n); });
-    return narrow(a, dim, 0, n / 2) * sigmoid(narrow(a, dim, n / 2, n / 2));
+    Tensor first = narrow(a, dim, 0, n / 2);
+    Tensor gate = sigmoid(narrow(a, dim, n / 2, n / 2));
+    return first * gate;
   }});
   define(t, {{"torch.nn.functional.softmin"}, "a, /, dim=None, _stacklevel=3, dtype=None", [](const Args& x) -> Value {
     check(!x.is_none("dim"), "softmin without dim (an implicit dimension) is not supported; give dim", "NotImplementedError");
@@ -445,11 +476,15 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.leaky_relu"}, "a, /, negative_slope=0.01, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return where(a > 0, a, mul(a, x["negative_slope"]));
+    Tensor positive = a > 0;
+    Tensor scaled = mul(a, x["negative_slope"]);
+    return where(positive, a, scaled);
   }});
   define(t, {{"torch.nn.functional.elu"}, "a, /, alpha=1.0, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return where(a > 0, a, mul(op("torch.expm1", {a}), x["alpha"]));
+    Tensor positive = a > 0;
+    Tensor negative_part = mul(op("torch.expm1", {a}), x["alpha"]);
+    return where(positive, a, negative_part);
   }});
   define(t, {{"torch.nn.functional.mish"}, "a, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -462,7 +497,9 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.nn.functional.logsigmoid"}, "a, /", [](const Args& x) -> Value {
     // -softplus(-a), written so that exp never overflows: min(a, 0) - log1p(exp(-|a|)).
     const auto& a = x.tensor("a");
-    return op("torch.minimum", {a, full_like(a, 0)}) - log1p(exp(-abs(a)));
+    Tensor low = op("torch.minimum", {a, full_like(a, 0)});
+    Tensor correction = log1p(exp(-abs(a)));
+    return low - correction;
   }});
   define(t, {{"torch.nn.functional.softplus"}, "a, /, beta=1, threshold=20", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

@@ -57,13 +57,19 @@ void register_losses(SymbolTable& t) {
     check(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
     Tensor d = abs(a - target);
     if (beta == 0) return reduced(d, x);
-    return reduced(where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta), x);
+    Tensor small = d < beta;
+    Tensor quadratic = d * d * (0.5 / beta);
+    Tensor linear = d - 0.5 * beta;
+    return reduced(where(small, quadratic, linear), x);
   }});
   define(t, {{"torch.nn.functional.huber_loss"}, str("a, target, /, reduction='mean', delta=1.0").c_str(), [](const Args& x) -> Value {
     auto [a, target] = operands(x);
     double delta = x.real("delta");
     Tensor d = abs(a - target);
-    return reduced(where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta), x, x["reduction"].as_string());
+    Tensor small = d < delta;
+    Tensor quadratic = d * d * 0.5;
+    Tensor linear = (d - 0.5 * delta) * delta;
+    return reduced(where(small, quadratic, linear), x, x["reduction"].as_string());
   }});
   define(t, {{"torch.nn.functional.binary_cross_entropy"}, str("a, target, /, weight=None, ", kReduction).c_str(),
              [](const Args& x) -> Value {
@@ -75,7 +81,9 @@ void register_losses(SymbolTable& t) {
     // PyTorch clamps the logs at -100 so that 0 and 1 give finite losses.
     Tensor log_p = op("torch.clamp", {log(a), -100});
     Tensor log_1mp = op("torch.clamp", {log(1 - a), -100});
-    Tensor loss = -(target * log_p + (1 - target) * log_1mp);
+    Tensor positive_term = target * log_p;
+    Tensor negative_term = (1 - target) * log_1mp;
+    Tensor loss = -(positive_term + negative_term);
     if (!x.is_none("weight")) loss = loss * x.tensor("weight");
     return reduced(loss, x);
   }});
@@ -88,13 +96,15 @@ void register_losses(SymbolTable& t) {
     auto [a, target] = operands(x);
     // (1 - y) * a + (1 + (pw - 1) * y) * log(1 + exp(-a)), with log(1 + exp(-a)) = softplus(-a)
     // written as max(-a, 0) + log1p(exp(-|a|)) so that it never overflows.
-    Tensor log_sigmoid_neg = op("torch.clamp", {-a, 0}) + log1p(exp(-abs(a)));
+    Tensor clamped = op("torch.clamp", {-a, 0});
+    Tensor log_sigmoid_neg = clamped + log1p(exp(-abs(a)));
+    Tensor linear = (1 - target) * a;
     Tensor loss;
     if (x.is_none("pos_weight")) {
-      loss = (1 - target) * a + log_sigmoid_neg;
+      loss = linear + log_sigmoid_neg;
     } else {
       Tensor scale = (x.tensor("pos_weight") - 1) * target + 1;
-      loss = (1 - target) * a + scale * log_sigmoid_neg;
+      loss = linear + scale * log_sigmoid_neg;
     }
     if (!x.is_none("weight")) loss = loss * x.tensor("weight");
     return reduced(loss, x);
@@ -102,7 +112,14 @@ void register_losses(SymbolTable& t) {
   define(t, {{"torch.nn.functional.kl_div"}, str("a, target, /, ", kReduction, ", log_target=False").c_str(),
              [](const Args& x) -> Value {
     auto [a, target] = operands(x);
-    Tensor loss = x.flag("log_target") ? exp(target) * (target - a) : op("torch.xlogy", {target, target}) - target * a;
+    Tensor loss;
+    if (x.flag("log_target")) {
+      Tensor p = exp(target);
+      loss = p * (target - a);
+    } else {
+      Tensor entropy = op("torch.xlogy", {target, target});
+      loss = entropy - target * a;
+    }
     if (x["reduction"].as_string() == "batchmean") {
       check(x.is_none("size_average") && x.is_none("reduce"), "size_average and reduce are deprecated; use reduction", "NotImplementedError");
       Tensor total = reduced(loss, x, "sum");

@@ -314,8 +314,11 @@ Value recurrent_impl(const Args& x, bool lstm) {
         if (lstm) {
           Value gates = call("torch.chunk", {gi + gh, 4, 1});
           auto gate = [&](int k) { return gates.items()[k].as_tensor(); };
-          c = sigmoid(gate(1)) * *c + sigmoid(gate(0)) * tanh(gate(2));
-          h = sigmoid(gate(3)) * tanh(*c);
+          Tensor forget = sigmoid(gate(1)) * *c;
+          Tensor input_gate = sigmoid(gate(0));
+          c = forget + input_gate * tanh(gate(2));
+          Tensor output_gate = sigmoid(gate(3));
+          h = output_gate * tanh(*c);
           if (projected) h = op("torch.nn.functional.linear", {h, param(bias ? 4 : 2)});
         } else {
           Value i = call("torch.chunk", {gi, 3, 1}), g = call("torch.chunk", {gh, 3, 1});
@@ -323,7 +326,8 @@ Value recurrent_impl(const Args& x, bool lstm) {
           Tensor r = sigmoid(part(i, 0) + part(g, 0));
           Tensor z = sigmoid(part(i, 1) + part(g, 1));
           Tensor n = tanh(part(i, 2) + r * part(g, 2));
-          h = (1 - z) * n + z * h;
+          Tensor new_part = (1 - z) * n;
+          h = new_part + z * h;
         }
         steps[step] = h;
       }
@@ -411,7 +415,8 @@ Value multi_head_attention_impl(const Args& x) {
   Tensor attended;
   Value weights = None{};
   if (x.flag("need_weights")) {
-    Tensor scores = matmul(q * (1.0 / std::sqrt(static_cast<double>(head_dim))), transpose(k, -2, -1));
+    Tensor q_scaled = q * (1.0 / std::sqrt(static_cast<double>(head_dim)));
+    Tensor scores = matmul(q_scaled, transpose(k, -2, -1));
     if (mask) scores = scores + *mask;
     Tensor probabilities = softmax(scores, -1);
     weights = x.flag("average_attn_weights") ? mean(probabilities, Dims{1}) : probabilities;
@@ -671,7 +676,10 @@ Tensor interpolate_impl(const Args& x) {
     Shape weight_shape(out.ndim(), 1);
     weight_shape[dim] = n;
     Tensor w1 = to(reshape(lambda, weight_shape), out.dtype());
-    out = prims::take(out, i0, dim) * (1 - w1) + prims::take(out, i1, dim) * w1;
+    Tensor w0 = 1 - w1;
+    Tensor left = prims::take(out, i0, dim) * w0;
+    Tensor right = prims::take(out, i1, dim) * w1;
+    out = left + right;
   }
   return out;
 }
@@ -687,7 +695,8 @@ Tensor group_norm_impl(const Args& x) {
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   Tensor grouped = reshape(a_, {N, groups, a.numel() / std::max<int64_t>(N * groups, 1)});
   auto [var_, mean_] = var_mean(grouped, Dims{2}, 0, true);
-  Tensor out = reshape((grouped - mean_) * rsqrt(var_ + x.real("eps")), a.shape());
+  Tensor rstd = rsqrt(var_ + x.real("eps"));
+  Tensor out = reshape((grouped - mean_) * rstd, a.shape());
   Shape param_shape(a.ndim(), 1);
   param_shape[1] = C;
   if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
@@ -706,7 +715,8 @@ Tensor instance_norm_impl(const Args& x) {
   DType computation = clang::computation_dtype(a.dtype());
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   auto [var_, mean_] = var_mean(a_, dims, 0, true);
-  Tensor out = (a_ - mean_) * rsqrt(var_ + x.real("eps"));
+  Tensor rstd = rsqrt(var_ + x.real("eps"));
+  Tensor out = (a_ - mean_) * rstd;
   Shape param_shape(a.ndim(), 1);
   param_shape[1] = a.shape()[1];
   if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
@@ -878,7 +888,8 @@ void register_nn(SymbolTable& t) {
     Dims dim{x.integer("dim")};
     Tensor na = op("torch.clamp", {sqrt(sum(a * a, dim)), x["eps"]});
     Tensor nb = op("torch.clamp", {sqrt(sum(b * b, dim)), x["eps"]});
-    return sum(a * b, dim) / (na * nb);
+    Tensor dot = sum(a * b, dim);
+    return dot / (na * nb);
   }});
   define(t, {{"torch.lstm"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
              [](const Args& x) -> Value { return recurrent_impl(x, true); }});

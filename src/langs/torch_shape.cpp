@@ -582,7 +582,10 @@ void register_shape_ops(SymbolTable& t) {
   }});
   define(t, {{"torch.take_along_dim", "torch.Tensor.take_along_dim"}, "a, /, indices, dim=None", [](const Args& x) -> Value {
     const auto& indices = x.tensor("indices");
-    if (x.is_none("dim")) return prims::take_along_axis(flatten(x.tensor("a")), flatten(indices), 0);
+    if (x.is_none("dim")) {
+      Tensor flat = flatten(x.tensor("a"));
+      return prims::take_along_axis(flat, flatten(indices), 0);
+    }
     const auto& a = x.tensor("a");
     int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
     // Both broadcast, except along dim.
@@ -593,7 +596,9 @@ void register_shape_ops(SymbolTable& t) {
     Shape a_shape = common, i_shape = common;
     a_shape[dim] = a.shape()[dim];
     i_shape[dim] = indices.shape()[dim];
-    return prims::take_along_axis(a.shape() == a_shape ? a : expand(a, a_shape), indices.shape() == i_shape ? indices : expand(indices, i_shape), dim);
+    Tensor a_expanded = a.shape() == a_shape ? a : expand(a, a_shape);
+    Tensor i_expanded = indices.shape() == i_shape ? indices : expand(indices, i_shape);
+    return prims::take_along_axis(a_expanded, i_expanded, dim);
   }});
   define(t, {{"torch.scatter_add", "torch.Tensor.scatter_add"}, "a, /, dim, index, src", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
