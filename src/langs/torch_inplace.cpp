@@ -16,6 +16,25 @@ bool can_cast(DType from, DType to) {
   return true;
 }
 
+// The name PyTorch's messages give a dtype (c10::ScalarType's).
+std::string scalar_type_name(DType d) {
+  switch (d.type) {
+    case ScalarType::Bool8: return "Bool";
+    case ScalarType::UInt8: return "Byte";
+    case ScalarType::Int8: return "Char";
+    case ScalarType::Int16: return "Short";
+    case ScalarType::Int32: return "Int";
+    case ScalarType::Int64: return "Long";
+    case ScalarType::Float16: return "Half";
+    case ScalarType::BFloat16: return "BFloat16";
+    case ScalarType::Float32: return "Float";
+    case ScalarType::Float64: return "Double";
+    case ScalarType::Complex64: return "ComplexFloat";
+    case ScalarType::Complex128: return "ComplexDouble";
+    default: return std::string(d.torch_name());
+  }
+}
+
 Tensor written_into(const Tensor& target, const Tensor& result) {
   check(result.shape() == target.shape(), [&] {
     return str("output with shape ", langs::dims_repr(target.shape()), " doesn't match the broadcast shape ",
@@ -24,7 +43,7 @@ Tensor written_into(const Tensor& target, const Tensor& result) {
   DType dtype = target.dtype().strong();
   if (result.dtype().type == dtype.type) return result;
   check(can_cast(result.dtype(), dtype), [&] {
-    return str("result type ", result.dtype().torch_name(), " can't be cast to the desired output type ", dtype.torch_name());
+    return str("result type ", scalar_type_name(result.dtype()), " can't be cast to the desired output type ", scalar_type_name(dtype));
   });
   return to(result, dtype);
 }
