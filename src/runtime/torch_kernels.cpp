@@ -7,6 +7,7 @@
 #include <map>
 #include <ATen/TensorIndexing.h>
 
+#include "runtime/matrix_products.h"
 #include "thundercc/errors.h"
 #include "thundercc/runtime/kernels.h"
 
@@ -293,12 +294,12 @@ void register_prim_kernels(KernelRegistry& r) {
   // CPU float16 matmul accumulates in float32 too), bool as "any product is true".
   r.add("torch:prims.matmul", [](KernelCall& c) {
     const Tensor &a = c.arg(0).tensor(), &b = c.arg(1).tensor();
-    if (a.scalar_type() == at::kHalf) return c.set_output(0, at::matmul(a.to(at::kFloat), b.to(at::kFloat)).to(at::kHalf));
+    if (a.scalar_type() == at::kHalf) return c.set_output(0, fast_matmul(a.to(at::kFloat), b.to(at::kFloat)).to(at::kHalf));
     if (a.scalar_type() == at::kBool) return c.set_output(0, at::matmul(a.to(at::kLong), b.to(at::kLong)).ne(0));
-    c.set_output(0, at::matmul(a, b));
+    c.set_output(0, fast_matmul(a, b));
   });
   r.add("torch:prims.linear", [](KernelCall& c) {
-    c.set_output(0, at::linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
+    c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
   });
   r.add("torch:prims.embedding", [](KernelCall& c) {
     c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), c.kwarg("padding_idx").integer()));
@@ -350,7 +351,9 @@ void register_torch_language_kernels(KernelRegistry& r) {
   THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
   THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
   THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or) THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(floor_divide)
-  THUNDERCC_BINARY(matmul) THUNDERCC_BINARY(bmm) THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(bitwise_left_shift)
+  binary("torch.matmul", fast_matmul);
+  binary("torch.bmm", fast_matmul);
+  THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(bitwise_left_shift)
   THUNDERCC_BINARY(bitwise_right_shift) THUNDERCC_BINARY(logical_and) THUNDERCC_BINARY(logical_or)
   THUNDERCC_BINARY(logical_xor) THUNDERCC_BINARY(hypot) THUNDERCC_BINARY(copysign) THUNDERCC_BINARY(logaddexp)
   THUNDERCC_BINARY(xlogy) THUNDERCC_BINARY(fmax) THUNDERCC_BINARY(fmin) THUNDERCC_BINARY(clamp_min)
@@ -626,7 +629,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
 
   // Neural networks.
   r.add("torch:torch.nn.functional.linear", [](KernelCall& c) {
-    c.set_output(0, at::linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
+    c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
   });
   r.add("torch:torch.nn.functional.embedding", [](KernelCall& c) {
     int64_t padding_idx = c.arg(2).is_none() ? -1 : c.arg(2).integer();
