@@ -682,7 +682,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.nn.functional.kl_div", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
     bool batchmean = c.arg(4).string() == "batchmean";
-    Tensor out = at::kl_div(a, c.arg(1).tensor(), batchmean ? at::Reduction::Sum : reduction_enum(c.arg(4).string()), c.arg(5).flag());
+    Tensor out = at::kl_div(a, c.arg(1).tensor(), batchmean ? static_cast<int64_t>(at::Reduction::Sum) : reduction_enum(c.arg(4).string()), c.arg(5).flag());
     c.set_output(0, batchmean && a.dim() > 0 ? out / a.size(0) : out);
   });
   for (int n : {1, 2, 3}) {
