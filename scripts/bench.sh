@@ -50,3 +50,16 @@ for model in gpt2 llama; do
     "$model" "$ours" "$blas" "$eager" "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print a/b}')" \
     "$(awk -v a="$blas" -v b="$eager" 'BEGIN {print a/b}')" "$(awk -v s="$saved" 'BEGIN {print s/1e6}')"
 done
+
+# Inference: a GPT-2 block (d768) and a LLaMA block (d1024) on 4 x 256 tokens, the issue
+# "Performance"'s programs; matrix products on oneDNN and, for comparison, on LibTorch's BLAS.
+echo "inference (forward), one thread, median of 3 rounds after one warm-up:"
+for model in gpt2 llama; do
+  /usr/bin/python3 scripts/capture.py "benchmarks/inference_blocks.py:make_$model" -o "$work/inf_$model.json" >/dev/null
+  "$BUILD_DIR/thundercc" compile "$work/inf_$model.json" -o "$work" >/dev/null
+  ours=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/inf_$model.plan.json" --repeat 3 --warmup 1 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+  blas=$(THUNDERCC_MATMUL=blas OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/inf_$model.plan.json" --repeat 3 --warmup 1 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+  eager=$(OMP_NUM_THREADS=1 /usr/bin/python3 benchmarks/inference_blocks.py "$model" 3)
+  printf "  %-6s thundercc run %8.1f ms (BLAS matmul %8.1f ms)   eager %8.1f ms   ratio %.3fx (%.2fx)\n" "$model" "$ours" "$blas" "$eager" \
+    "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print a/b}')" "$(awk -v a="$blas" -v b="$eager" 'BEGIN {print a/b}')"
+done
