@@ -61,7 +61,12 @@ void define_in_place(SymbolTable& t, std::vector<std::string> ids, const std::st
   s.meta = [functional](const Args& x) -> Value {
     auto [args, kwargs] = x.symbol().normalize(x);
     check(!args.empty() && args[0].is_tensor(), [&] { return str(x.symbol().id, " expects a tensor to modify"); }, "TypeError");
-    return written_into(args[0].as_tensor(), op(functional, args, kwargs));
+    Tensor result = written_into(args[0].as_tensor(), op(functional, args, kwargs));
+    // The new value of the first argument is a value of its own, never one of the arguments passed
+    // through (x.copy_(y) of y's dtype and shape): a later in-place op on it modifies x, not y.
+    for (const auto& a : args)
+      if (a.is_tensor() && a.as_tensor().same(result)) return prims::convert_element_type(result, result.dtype());
+    return result;
   };
   t.add(std::move(s));
 }

@@ -166,3 +166,17 @@ def test_batch_norm_in_training_updates_the_running_statistics(tmp_path, thunder
     result = thundercc("run", tmp_path / "bn.plan.json", "--inputs", tmp_path / "bn.inputs.pt", "--expect", tmp_path / "bn.expected.pt",
                        "--expect-inputs", tmp_path / "bn.inputs_after.pt")
     assert "outputs match" in result.stdout and "inputs after the run match" in result.stdout
+
+
+def copied_then_modified(x, y):
+    x.copy_(y)   # functionally x's new value is y itself
+    x.add_(1)    # so this version must still be known as x's
+    return x * 2
+
+
+def test_a_version_that_is_another_value_is_still_written_back(tmp_path, thundercc):
+    trace = save_case(tmp_path, "copied", copied_then_modified, (torch.randn(3), torch.randn(3)))
+    thundercc("compile", trace, "-o", tmp_path)
+    result = thundercc("run", tmp_path / "copied.plan.json", "--inputs", tmp_path / "copied.inputs.pt",
+                       "--expect", tmp_path / "copied.expected.pt", "--expect-inputs", tmp_path / "copied.inputs_after.pt")
+    assert "inputs after the run match" in result.stdout
