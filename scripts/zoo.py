@@ -129,8 +129,15 @@ def check(name: str, directory: Path, thundercc: str) -> tuple[str, str]:
     result = subprocess.run([thundercc, "compile", trace, "-o", directory], capture_output=True, text=True)
     if result.returncode != 0:
         return "compile", result.stderr.strip()
+    # A model's output after dozens of layers carries float32 rounding that depends on the order of
+    # the sums in each product (oneDNN's blocked matrix products against eager's BLAS), and it scales
+    # with the size of the terms summed, not of the result: compared at rtol 1e-4 and an atol of
+    # 1e-5 of the output's largest magnitude (inception_v3's random logits reach 2e7, where one
+    # float32 step is 2), not the per-op tolerances.
+    scale = max([float(t.detach().abs().max()) for t in captured.output_values if t is not None and t.numel()] + [1.0])
     result = subprocess.run([thundercc, "run", directory / f"{stem}.plan.json", "--inputs", directory / f"{stem}.inputs.pt",
-                             "--expect", directory / f"{stem}.expected.pt"], capture_output=True, text=True)
+                             "--expect", directory / f"{stem}.expected.pt", "--rtol", "1e-4", "--atol", str(1e-5 * scale)],
+                            capture_output=True, text=True)
     if result.returncode != 0:
         return "run", (result.stderr or result.stdout).strip()
     return "pass", f"{len(captured.bound_symbols)} bound symbols"
