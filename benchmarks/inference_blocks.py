@@ -5,9 +5,7 @@ thread and prints the median in ms.
 
     python3 benchmarks/inference_blocks.py gpt2|llama [ROUNDS]
 """
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import torch
@@ -15,6 +13,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "models"))
 import gpt2_block  # noqa: E402
 import llama_block  # noqa: E402
+from train_step import median_ms  # noqa: E402
 
 
 def _frozen(model):
@@ -35,14 +34,8 @@ def make_llama():
 
 def eager_ms(make, rounds):
     model, args = make()
-    times = []
     with torch.no_grad():
-        for i in range(rounds + 1):  # the first round warms up
-            start = time.perf_counter()
-            model(*args)
-            if i:
-                times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+        return median_ms(lambda: model(*args), rounds)
 
 
 if __name__ == "__main__":

@@ -27,17 +27,25 @@ def make_llama():
     return llama_block.Block(dim=256, heads=8, kv_heads=2, hidden=688, max_len=128), (torch.randn(4, 128, 256),)
 
 
-def eager_ms(make, rounds):
-    model, args = make()
-    params = [p for p in model.parameters() if p.requires_grad]
+def median_ms(step, rounds):
+    """The median time of step() in ms over `rounds` runs, after one that warms up."""
     times = []
-    for i in range(rounds + 1):  # the first round warms up
+    for i in range(rounds + 1):
         start = time.perf_counter()
-        out = model(*args)
-        torch.autograd.grad(out, params, torch.ones_like(out))
+        step()
         if i:
             times.append((time.perf_counter() - start) * 1e3)
     return statistics.median(times)
+
+
+def eager_ms(make, rounds):
+    model, args = make()
+    params = [p for p in model.parameters() if p.requires_grad]
+
+    def step():
+        out = model(*args)
+        torch.autograd.grad(out, params, torch.ones_like(out))
+    return median_ms(step, rounds)
 
 
 if __name__ == "__main__":

@@ -207,9 +207,9 @@ class _Recorder(TorchFunctionMode):
         versions = [t._version for t in tensors]
         result = func(*args, **kwargs)
         mutated = [t for t, v in zip(tensors, versions) if t._version != v]
-        if symbol_id == "torch.nn.functional.batch_norm" and _in_training(args, kwargs):
+        if symbol_id == "torch.nn.functional.batch_norm" and _batch_norm_arguments(args, kwargs).get("training", False):
             # ATen updates the running statistics without bumping their version counters.
-            mutated = list(_running_statistics(args, kwargs))
+            mutated += [s for s in _running_statistics(args, kwargs) if all(s is not t for t in mutated)]
         call_args = list(args)
         # Warning bookkeeping of torch.nn.functional, not part of the op.
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
@@ -224,14 +224,15 @@ class _Recorder(TorchFunctionMode):
         return known_ids().get(_key(func)), False
 
 
+def _batch_norm_arguments(args, kwargs) -> dict:
+    """A batch_norm call's arguments by parameter name."""
+    return inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments
+
+
 def _running_statistics(args, kwargs) -> tuple:
     """The running mean and variance of a batch_norm call (the tensors among them)."""
-    bound = inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments
+    bound = _batch_norm_arguments(args, kwargs)
     return tuple(t for t in (bound.get("running_mean"), bound.get("running_var")) if isinstance(t, torch.Tensor))
-
-
-def _in_training(args, kwargs) -> bool:
-    return bool(inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments.get("training", False))
 
 
 def _tensors_in(values) -> list:
@@ -437,7 +438,7 @@ class Capture:
         if any(all(t is not s for s in stats) for t in mutated):
             raise CaptureError(f"batch_norm modifies an argument other than its running statistics in place, at "
                                f"{where}:{_source_text(where)}")
-        bound = inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments
+        bound = _batch_norm_arguments(args, kwargs)
         momentum = bound.get("momentum", 0.1)
         if momentum is None:
             raise CaptureError(f"batch_norm with momentum=None (a cumulative average) is not supported yet, at "

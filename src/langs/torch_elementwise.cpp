@@ -118,7 +118,7 @@ const BinaryOp kBinaryOps[] = {
     {"bitwise_right_shift", prims::shift_right_arithmetic, Promotion::Default},
 };
 
-bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
+using langs::is_one;
 
 // fmax/fmin: the extreme, ignoring a NaN operand (NaN only when both are; then a, which takes
 // the gradient, as in PyTorch).

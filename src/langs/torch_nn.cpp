@@ -13,8 +13,7 @@ namespace thundercc::ltorch {
 namespace {
 
 using langs::canonicalize_dim;
-
-bool is_one(const Value& v) { return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0; }
+using langs::is_one;
 
 Tensor matmul_impl(const Tensor& a, const Tensor& b) {
   if (a.ndim() <= 2 && b.ndim() <= 2) return prims::matmul(a, b);

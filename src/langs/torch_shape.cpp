@@ -479,8 +479,7 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.movedim", "torch.Tensor.movedim", "torch.moveaxis", "torch.Tensor.moveaxis"}, "a, /, source, destination",
              [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    auto list = [&](const Value& v) { return v.is_int_like() ? std::vector<int64_t>{v.as_int()} : v.as_ints(); };
-    auto source = list(x["source"]), destination = list(x["destination"]);
+    auto source = x.ints("source"), destination = x.ints("destination");
     check(source.size() == destination.size(), [&] {
       return str("movedim: Invalid source or destination dims: source (", langs::dims_repr(source), " dims) should contain the same number of dims as destination (", langs::dims_repr(destination), " dims)");
     });
@@ -698,11 +697,10 @@ void register_shape_ops(SymbolTable& t) {
     return pad_impl(x.tensor("a"), x.ints("pad"), x["mode"].as_string(), x["value"]);
   }});
   define(t, {{"torch.roll", "torch.Tensor.roll"}, "a, /, shifts, dims=()", [](const Args& x) -> Value {
-    auto as_list = [&](const Value& v) { return v.is_int_like() ? std::vector<int64_t>{v.as_int()} : v.as_ints(); };
-    return roll_impl(x.tensor("a"), as_list(x["shifts"]), x.is_none("dims") ? std::vector<int64_t>{} : as_list(x["dims"]));
+    return roll_impl(x.tensor("a"), x.ints("shifts"), x.is_none("dims") ? std::vector<int64_t>{} : x.ints("dims"));
   }}, shape_op);
   define(t, {{"torch.flip", "torch.Tensor.flip"}, "a, /, dims", [](const Args& x) -> Value {
-    return prims::flip(x.tensor("a"), x["dims"].is_int_like() ? std::vector<int64_t>{x.integer("dims")} : x.ints("dims"));
+    return prims::flip(x.tensor("a"), x.ints("dims"));
   }}, shape_op);
   define(t, {{"torch.zeros_like"}, "a, /, *, device=None, dtype=None", constant_like(0)});
   define(t, {{"torch.ones_like"}, "a, /, *, device=None, dtype=None", constant_like(1)});

@@ -50,4 +50,8 @@ std::string dims_repr(const std::vector<int64_t>& dims) {
   return out + "]";
 }
 
+bool is_one(const Value& v) {
+  return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0;
+}
+
 }  // namespace thundercc::langs

@@ -16,5 +16,7 @@ std::vector<int64_t> canonicalize_dims(int64_t rank, const std::vector<int64_t>&
 // NumPy broadcasting of shapes.
 Shape broadcast_shapes(const std::vector<Shape>& shapes);
 std::string dims_repr(const std::vector<int64_t>& dims);  // "[0, 1]"
+// Whether a scalar argument (alpha, beta, value) is the number 1, so the multiplication can go.
+bool is_one(const Value& v);
 
 }  // namespace thundercc::langs

@@ -120,19 +120,17 @@ void register_unary_kernels(KernelRegistry& r) {
 }
 
 // Kernels whose prim and torch-language op take the same arguments in the same places.
+// argmax, argmin and topk have no bool kernel: as uint8 the order is the same.
+Tensor orderable(const Tensor& a) { return a.scalar_type() == at::kBool ? a.to(at::kByte) : a; }
+
 void topk_kernel(KernelCall& c) {
-  // LibTorch 1.13's CPU topk has no float16 or bool kernel: float32 holds every float16 exactly,
-  // uint8 orders bools.
+  // LibTorch 1.13's CPU topk has no float16 kernel either: float32 holds every float16 exactly.
   const Tensor& a = c.arg(0).tensor();
-  bool widen = a.scalar_type() == at::kHalf || a.scalar_type() == at::kBool;
-  auto [v, i] = at::topk(widen ? a.to(a.scalar_type() == at::kHalf ? at::kFloat : at::kByte) : a, c.arg(1).integer(), c.arg(2).integer(),
-                         c.arg(3).flag(), c.arg(4).flag());
-  c.set_output(0, widen ? v.to(a.scalar_type()) : v);
+  Tensor ordered = a.scalar_type() == at::kHalf ? a.to(at::kFloat) : orderable(a);
+  auto [v, i] = at::topk(ordered, c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag(), c.arg(4).flag());
+  c.set_output(0, v.scalar_type() == a.scalar_type() ? v : v.to(a.scalar_type()));
   c.set_output(1, i);
 }
-
-// argmax/argmin have no bool kernel: as uint8 the order is the same.
-Tensor orderable(const Tensor& a) { return a.scalar_type() == at::kBool ? a.to(at::kByte) : a; }
 void unfold_kernel(KernelCall& c) {
   c.set_output(0, c.arg(0).tensor().unfold(c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
 }
@@ -740,7 +738,6 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, out);
     c.set_output(1, h);
   });
-  auto list = [](ArgView v) { return v.value().is_int_like() ? std::vector<int64_t>{v.integer()} : v.ints(); };
   for (bool largest : {true, false})
     r.add(largest ? "torch:torch.max" : "torch:torch.min", [largest](KernelCall& c) {
       const Tensor& a = c.arg(0).tensor();
@@ -756,14 +753,14 @@ void register_torch_language_kernels(KernelRegistry& r) {
       if (c.arg(1).is_none()) return c.set_output(0, every ? at::all(a) : at::any(a));
       // LibTorch 1.13 reduces one dim at a time.
       Tensor out = a;
-      auto dims = c.arg(1).value().is_int_like() ? std::vector<int64_t>{c.arg(1).integer()} : c.arg(1).ints();
+      auto dims = c.arg(1).ints();
       for (auto& d : dims) d = d < 0 ? d + a.dim() : d;
       std::sort(dims.rbegin(), dims.rend());
       for (auto d : dims) out = every ? at::all(out, d, c.arg(2).flag()) : at::any(out, d, c.arg(2).flag());
       c.set_output(0, out);
     });
-  r.add("torch:torch.count_nonzero", [list](KernelCall& c) {
-    c.set_output(0, c.arg(1).is_none() ? at::count_nonzero(c.arg(0).tensor()) : at::count_nonzero(c.arg(0).tensor(), list(c.arg(1))));
+  r.add("torch:torch.count_nonzero", [](KernelCall& c) {
+    c.set_output(0, c.arg(1).is_none() ? at::count_nonzero(c.arg(0).tensor()) : at::count_nonzero(c.arg(0).tensor(), c.arg(1).ints()));
   });
   r.add("torch:torch.sort", [](KernelCall& c) {
     auto [values, indices] = at::sort(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag());
@@ -778,7 +775,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
     set_outputs(c, c.arg(1).value().is_int_like() ? at::tensor_split(a, c.arg(1).integer(), c.arg(2).integer())
                                                   : at::tensor_split(a, c.arg(1).ints(), c.arg(2).integer()));
   });
-  r.add("torch:torch.movedim", [list](KernelCall& c) { c.set_output(0, at::movedim(c.arg(0).tensor(), list(c.arg(1)), list(c.arg(2)))); });
+  r.add("torch:torch.movedim", [](KernelCall& c) { c.set_output(0, at::movedim(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).ints())); });
   r.add("torch:torch.unflatten", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().unflatten(c.arg(1).integer(), c.arg(2).ints())); });
   r.add("torch:torch.broadcast_to", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().expand(c.arg(1).ints())); });
   r.add("torch:torch.Tensor.expand_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().expand_as(c.arg(1).tensor())); });
@@ -834,30 +831,26 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, at::pad(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).string(), value));
   });
   r.add("torch:torch.roll", [](KernelCall& c) {
-    auto list = [](ArgView v) { return v.value().is_int_like() ? std::vector<int64_t>{v.integer()} : v.ints(); };
-    c.set_output(0, at::roll(c.arg(0).tensor(), list(c.arg(1)), c.arg(2).is_none() ? std::vector<int64_t>{} : list(c.arg(2))));
+    c.set_output(0, at::roll(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints()));
   });
   r.add("torch:torch.flip", [](KernelCall& c) {
-    c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).value().is_int_like() ? std::vector<int64_t>{c.arg(1).integer()} : c.arg(1).ints()));
+    c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).ints()));
   });
   r.add("torch:torch.nn.functional.adaptive_max_pool2d", [](KernelCall& c) {
     c.set_output(0, std::get<0>(at::adaptive_max_pool2d(c.arg(0).tensor(), c.arg(1).value().is_int_like()
                                                                                ? std::vector<int64_t>{c.arg(1).integer(), c.arg(1).integer()}
                                                                                : c.arg(1).ints())));
   });
-  auto first = [](ArgView v) { return v.value().is_int_like() ? v.integer() : v.ints().at(0); };
-  r.add("torch:torch.nn.functional.max_pool1d", [first](KernelCall& c) {
-    int64_t kernel = first(c.arg(1));
-    int64_t stride = c.arg(2).is_none() || (c.arg(2).value().is_sequence() && c.arg(2).value().items().empty()) ? kernel : first(c.arg(2));
-    c.set_output(0, at::max_pool1d(c.arg(0).tensor(), {kernel}, {stride}, {first(c.arg(3))}, {first(c.arg(4))}, c.arg(5).flag()));
+  // An empty or absent stride is the kernel size, in ATen as in PyTorch.
+  auto pool_stride = [](ArgView v) { return v.is_none() ? std::vector<int64_t>{} : v.ints(); };
+  r.add("torch:torch.nn.functional.max_pool1d", [pool_stride](KernelCall& c) {
+    c.set_output(0, at::max_pool1d(c.arg(0).tensor(), c.arg(1).ints(), pool_stride(c.arg(2)), c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
   });
-  r.add("torch:torch.nn.functional.avg_pool1d", [first](KernelCall& c) {
-    int64_t kernel = first(c.arg(1));
-    int64_t stride = c.arg(2).is_none() || (c.arg(2).value().is_sequence() && c.arg(2).value().items().empty()) ? kernel : first(c.arg(2));
-    c.set_output(0, at::avg_pool1d(c.arg(0).tensor(), {kernel}, {stride}, {first(c.arg(3))}, c.arg(4).flag(), c.arg(5).flag()));
+  r.add("torch:torch.nn.functional.avg_pool1d", [pool_stride](KernelCall& c) {
+    c.set_output(0, at::avg_pool1d(c.arg(0).tensor(), c.arg(1).ints(), pool_stride(c.arg(2)), c.arg(3).ints(), c.arg(4).flag(), c.arg(5).flag()));
   });
-  r.add("torch:torch.nn.functional.adaptive_avg_pool1d", [first](KernelCall& c) {
-    c.set_output(0, at::adaptive_avg_pool1d(c.arg(0).tensor(), {first(c.arg(1))}));
+  r.add("torch:torch.nn.functional.adaptive_avg_pool1d", [](KernelCall& c) {
+    c.set_output(0, at::adaptive_avg_pool1d(c.arg(0).tensor(), c.arg(1).ints()));
   });
   r.add("torch:torch.nn.functional.group_norm", [](KernelCall& c) {
     c.set_output(0, at::group_norm(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).optional_tensor(), c.arg(3).optional_tensor(), c.arg(4).real()));
