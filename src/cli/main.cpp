@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "thundercc/codegen/kernel_library.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/passes/passes.h"
@@ -85,8 +86,22 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
       } else {
         files.add((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
       }
+      std::vector<const Trace*> traces{&program.execution};
+      if (program.backward) traces.push_back(&*program.backward);
+      codegen::PlanKernelBuild kernels;
+      try {
+        kernels = codegen::build_plan_kernels(traces, stem + ".kernels.so");
+      } catch (const ThunderError& e) {
+        throw LoadError(path + ": " + e.what());
+      }
+      if (!kernels.kernels.functions.empty()) {
+        files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
+        spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
+                     kernels.library.compiled, kernels.library.cached, codegen::kernel_cache_dir());
+      }
       files.add((dir / (stem + ".plan.json")).string(),
-                build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes).dump(1) + "\n");
+                build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels)
+                        .dump(1) + "\n");
       if (print_after_all) {
         files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)

@@ -6,6 +6,7 @@
 namespace thundercc {
 
 void register_torch_executor(ExecutorRegistry& registry);
+void register_fuser_executor(ExecutorRegistry& registry);
 
 const Symbol& Executor::register_operator(const std::string& name, std::string_view signature, MetaFunction like_or_meta,
                                           const OperatorOptions& options) {
@@ -40,6 +41,7 @@ ExecutorRegistry& ExecutorRegistry::global() {
   static ExecutorRegistry* registry = [] {
     auto* r = new ExecutorRegistry();
     register_torch_executor(*r);
+    register_fuser_executor(*r);
     return r;
   }();
   return *registry;

@@ -33,7 +33,7 @@ class SlotAssigner {
 };
 
 // One program (the forward, or the backward) as instructions over slots.
-json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins) {
+json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
   SlotAssigner slots;
   // Number proxies (inputs with known values) are passed to kernels as their values.
   auto arg = [&](const Value& proxy) -> json {
@@ -77,6 +77,16 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     instruction["outputs"] = outputs;
     instruction["free"] = json::array();
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
+    if (ex.name() == "fuser") {
+      const std::string* function = nullptr;
+      if (kernels)
+        if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) function = &it->second;
+      check(function != nullptr, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
+      json reads = json::array(), writes = json::array();
+      for (const auto& a : b.args) reads.push_back(encode_tensor_meta(a.as_tensor().meta()));
+      for_each_proxy(b.output, [&](const Value& v) { writes.push_back(encode_tensor_meta(v.as_tensor().meta())); });
+      instruction["fusion"] = {{"function", *function}, {"inputs", reads}, {"outputs", writes}};
+    }
     instructions.push_back(instruction);
   }
   return json{{"inputs", inputs},
@@ -88,13 +98,13 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
 
 }  // namespace
 
-json build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes) {
+json build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels) {
   std::set<std::pair<std::string, std::string>> plugins;
   json plan{{"format", kPlanFormat}, {"version", kPlanFormatVersion}, {"name", execution.name}};
-  json forward = build_program(execution, plugins);
+  json forward = build_program(execution, plugins, kernels);
   for (auto& [key, value] : forward.items()) plan[key] = value;
   if (backward) {
-    json program = build_program(*backward, plugins);
+    json program = build_program(*backward, plugins, kernels);
     program["saved"] = tensors_in(backward->inputs.at(0).value).size();
     program["saved_bytes"] = saved_bytes;
     plan["backward"] = program;
@@ -102,6 +112,8 @@ json build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
   json plugin_list = json::array();
   for (const auto& [name, version] : plugins) plugin_list.push_back({{"name", name}, {"version", version}});
   plan["plugins"] = plugin_list;
+  if (kernels && !kernels->functions.empty())
+    plan["kernels"] = {{"library", kernels->library}, {"sha256", kernels->sha256}, {"compiler", kernels->compiler}, {"flags", kernels->flags}};
   return plan;
 }
 

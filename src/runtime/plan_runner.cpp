@@ -11,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "runtime/fused_kernels.h"
 #include "runtime/pickle_check.h"
 #include "thundercc/errors.h"
 #include "thundercc/plan/plan.h"
@@ -67,7 +68,7 @@ std::string describe(const at::Tensor& t) {
 
 }  // namespace
 
-PlanRunner::PlanRunner(const json& plan, const std::string& where) : where_(where) {
+PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKernelLibrary* kernels) : where_(where) {
   num_slots_ = plan.at("slots").get<size_t>();
   const auto& inputs = plan.at("inputs");
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -80,7 +81,13 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where) : where_(wher
     std::string at = "/instructions/" + std::to_string(i);
     Instruction ins;
     ins.op = j.at("op").get<std::string>();
-    ins.kernel = KernelRegistry::global().find(ins.op);
+    if (j.contains("fusion")) {
+      if (!kernels) throw LoadError(where + ": " + at + "/fusion: the plan has no kernel library");
+      fused_kernels_.push_back(std::make_unique<Kernel>(kernels->kernel(j["fusion"], at + "/fusion", where)));
+      ins.kernel = fused_kernels_.back().get();
+    } else {
+      ins.kernel = KernelRegistry::global().find(ins.op);
+    }
     if (!ins.kernel) {
       std::string executor = j.value("executor", "");
       throw LoadError(where + ": " + at + "/op: no kernel for '" + ins.op + "'" +
@@ -197,15 +204,27 @@ void check_plan_version(const json& plan, const std::string& where) {
                     std::to_string(kPlanFormatVersion) + "); compile the trace again with thundercc compile");
 }
 
+namespace {
+
+std::unique_ptr<FusedKernelLibrary> load_kernels(const json& plan, const std::string& where) {
+  check_plan_version(plan, where);
+  if (!plan.contains("kernels")) return nullptr;
+  return std::make_unique<FusedKernelLibrary>(plan["kernels"], where);
+}
+
+}  // namespace
+
 Plan::Plan(const json& plan, const std::string& where)
-    : forward_((check_plan_version(plan, where), plan), where) {
+    : kernels_(load_kernels(plan, where)), forward_(plan, where, kernels_.get()) {
   if (!plan.contains("backward")) return;
-  backward_.emplace(plan["backward"], where + " (backward)");
+  backward_.emplace(plan["backward"], where + " (backward)", kernels_.get());
   num_saved_ = plan["backward"].at("saved").get<size_t>();
   if (num_saved_ > backward_->inputs().size())
     throw LoadError(where + ": /backward/saved: " + std::to_string(num_saved_) + " saved tensors, but the backward has " +
                     std::to_string(backward_->inputs().size()) + " inputs");
 }
+
+Plan::~Plan() = default;
 
 std::vector<InputSpec> Plan::cotangents() const {
   if (!backward_) return {};

@@ -22,6 +22,8 @@ Trace dead_code_elimination(const Trace& trace);
 Trace common_subexpression_elimination(const Trace& trace);
 // Lets executors claim the bound symbols, in list order (see claim_executors.cpp).
 Trace transform_for_execution(const Trace& trace, const std::vector<const Executor*>& executors);
+// The fuser's pass: consecutive fuser-claimed prims grouped into fusion regions (fusion_regions.cpp).
+Trace fuse_regions(const Trace& trace, SymbolTable& compilation_symbols);
 // After each statement, `del` the values no later statement reads.
 Trace delete_last_used(const Trace& trace);
 

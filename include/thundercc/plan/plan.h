@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <string>
+
 #include "thundercc/ir/trace.h"
 
 namespace thundercc {
@@ -13,8 +16,19 @@ namespace thundercc {
 inline constexpr const char* kPlanFormat = "thundercc.plan";
 inline constexpr int kPlanFormatVersion = 2;
 
+// The generated kernels of a plan's fusion regions: the library (written next to the plan) and
+// which of its functions runs each region.
+struct PlanKernels {
+  std::string library;   // the file name, in the plan's folder
+  std::string sha256;    // of the library
+  std::string compiler;  // what built it, with which flags
+  std::string flags;
+  std::map<std::string, std::string> functions;  // region symbol id -> function
+};
+
 // With a backward trace (a training step), the plan also holds the backward program; the forward
-// program's output is then (outputs, saved_for_backward).
-nlohmann::json build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0);
+// program's output is then (outputs, saved_for_backward). A trace with fusion regions needs `kernels`.
+nlohmann::json build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0,
+                          const PlanKernels* kernels = nullptr);
 
 }  // namespace thundercc

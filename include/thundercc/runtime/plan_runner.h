@@ -4,9 +4,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
+
 #include "thundercc/runtime/kernels.h"
 
 namespace thundercc::runtime {
+
+class FusedKernelLibrary;
 
 struct InputSpec {
   std::string name;
@@ -17,8 +21,9 @@ struct InputSpec {
 // Runs one program of a plan (the forward, or the backward).
 class PlanRunner {
  public:
-  // Throws std::runtime_error naming `where` and the place in the plan.
-  PlanRunner(const nlohmann::json& program, const std::string& where);
+  // Throws std::runtime_error naming `where` and the place in the plan. Fusion instructions run
+  // the kernels of `kernels` (the plan's library), which must outlive the runner.
+  PlanRunner(const nlohmann::json& program, const std::string& where, const FusedKernelLibrary* kernels = nullptr);
 
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Checks the inputs against the specification, as Thunder's prologue does.
@@ -35,6 +40,7 @@ class PlanRunner {
   std::string where_;
   std::vector<InputSpec> inputs_;
   std::vector<Instruction> instructions_;
+  std::vector<std::unique_ptr<Kernel>> fused_kernels_;  // what fusion instructions point to
   std::vector<int> free_at_start_;
   std::vector<int> output_slots_;
   size_t num_slots_ = 0;
@@ -49,8 +55,10 @@ void check_plan_version(const nlohmann::json& plan, const std::string& where);
 
 class Plan {
  public:
-  // Checks the format version; throws LoadError naming `where`.
+  // Checks the format version; throws LoadError naming `where`, the plan file's path (a plan's
+  // kernel library is found next to it).
   Plan(const nlohmann::json& plan, const std::string& where);
+  ~Plan();
   PlanRunner& forward_program() { return forward_; }
   bool has_backward() const { return backward_.has_value(); }
   const std::vector<InputSpec>& inputs() const { return forward_.inputs(); }
@@ -63,6 +71,7 @@ class Plan {
   PlanRunner* backward_program() { return backward_ ? &*backward_ : nullptr; }
 
  private:
+  std::unique_ptr<FusedKernelLibrary> kernels_;  // declared first: the runners use it
   PlanRunner forward_;
   std::optional<PlanRunner> backward_;
   size_t num_saved_ = 0;

@@ -1,0 +1,33 @@
+// The code generator: one fusion region (a fusion bound symbol whose subsymbols are prims) as one
+// kernel, from one description with two targets.
+//
+// CPU: a C++ function `extern "C" void NAME(const void* const* inputs, void* const* outputs)`
+// over contiguous buffers, one loop over rows, inner loops over the last dimension that GCC and
+// Clang vectorize (`#pragma omp simd`, glibc's vector math for exp, tanh, ...).
+// CUDA: a `__global__` function taking each buffer as a parameter, one block per row, threads
+// striding over the last dimension, reductions through shared memory; for NVRTC.
+//
+// Shapes are baked in; the function's name is the hash of its source, so identical regions (the
+// layers of a model) share one kernel, in a plan and in the kernel cache.
+#pragma once
+
+#include <string>
+
+#include "thundercc/ir/symbol.h"
+
+namespace thundercc::codegen {
+
+enum class Target { CPU, CUDA };
+
+struct GeneratedKernel {
+  std::string function;  // "tcc_" + the first 16 hex digits of the source's SHA-256
+  std::string source;    // a whole translation unit
+};
+
+// Throws ThunderError when the region is not one kernel (the fusion pass never makes such a region).
+GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target);
+
+// The block size CUDA kernels are written for (their launch must use it).
+inline constexpr int kCudaBlockSize = 256;
+
+}  // namespace thundercc::codegen

@@ -1,0 +1,196 @@
+#include "thundercc/codegen/fusion_region.h"
+
+#include <algorithm>
+#include <set>
+
+#include "thundercc/ir/rewrite.h"
+
+namespace thundercc::codegen {
+namespace {
+
+// Elementwise prims the code generator has an expression for, and the dtype kinds it takes.
+const std::set<std::string> kFloatOnly{
+    "prims.acos",  "prims.acosh", "prims.asin",   "prims.asinh", "prims.atan",  "prims.atanh", "prims.ceil",
+    "prims.cos",   "prims.cosh",  "prims.erf",    "prims.erfc",  "prims.exp",   "prims.exp2",  "prims.expm1",
+    "prims.floor", "prims.log",   "prims.log10",  "prims.log1p", "prims.log2",  "prims.reciprocal",
+    "prims.round", "prims.rsqrt", "prims.sin",    "prims.sinh",  "prims.sqrt",  "prims.tan",   "prims.tanh",
+    "prims.trunc", "prims.isfinite", "prims.signbit", "prims.div", "prims.pow", "prims.atan2"};
+const std::set<std::string> kAnyReal{"prims.abs", "prims.neg", "prims.add", "prims.sub", "prims.mul", "prims.maximum",
+                                     "prims.minimum", "prims.eq", "prims.ne", "prims.lt", "prims.le", "prims.gt",
+                                     "prims.ge", "prims.where", "prims.convert_element_type"};
+const std::set<std::string> kExactOnly{"prims.bitwise_and", "prims.bitwise_or", "prims.bitwise_xor", "prims.bitwise_not"};
+
+bool supported_dtype(DType d) {
+  switch (d.type) {
+    case ScalarType::Bool8:
+    case ScalarType::Int32:
+    case ScalarType::Int64:
+    case ScalarType::Float32:
+    case ScalarType::Float64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_elementwise(const std::string& id) { return kFloatOnly.count(id) || kAnyReal.count(id) || kExactOnly.count(id); }
+
+// The last dimension, when `dims` names exactly it.
+bool reduces_last_dim(const Tensor& a, const std::vector<int64_t>& dims) {
+  if (a.ndim() == 0 || dims.size() != 1) return false;
+  int64_t d = dims[0] < 0 ? dims[0] + a.ndim() : dims[0];
+  return d == a.ndim() - 1;
+}
+
+Shape without_last(const Shape& s) { return Shape(s.begin(), s.end() - (s.empty() ? 0 : 1)); }
+
+const Tensor* first_tensor(const BoundSymbol& b) {
+  for (const auto& a : b.args)
+    if (a.is_tensor()) return &a.as_tensor();
+  return nullptr;
+}
+
+}  // namespace
+
+bool is_reduction_prim(const std::string& id) {
+  return id == "prims.sum" || id == "prims.prod" || id == "prims.amax" || id == "prims.amin" || id == "prims.var" ||
+         id == "prims.var_mean";
+}
+
+std::vector<int64_t> broadcast_strides(const Shape& input, const Shape& domain, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(domain.size(), 0);
+  int64_t stride = 1;
+  for (size_t k = input.size(); k-- > 0;) {
+    if (input[k] != 1) strides[dims[k]] = stride;
+    stride *= input[k];
+  }
+  return strides;
+}
+
+bool is_fusible_prim(const std::string& id) {
+  return is_elementwise(id) || is_reduction_prim(id) || id == "prims.broadcast_in_dim";
+}
+
+bool RegionAnalysis::fusible(const std::string& id, const Values& args) {
+  if (!is_fusible_prim(id)) return false;
+  bool any_tensor = false;
+  for (const auto& a : args) {
+    if (a.is_tensor()) {
+      const Tensor& t = a.as_tensor();
+      if (!supported_dtype(t.dtype()) || !t.device().is_cpu()) return false;
+      if (kFloatOnly.count(id) && !t.dtype().is_float()) return false;
+      if (kExactOnly.count(id) && !t.dtype().is_exact()) return false;
+      any_tensor = true;
+    } else if (a.is_number_proxy()) {
+      if (!a.as_number_proxy()->value) return false;  // a kernel bakes numbers in
+      if (a.number_kind() == NumberKind::Complex) return false;
+    } else if (a.is_number() && a.number_kind() == NumberKind::Complex) {
+      return false;
+    }
+  }
+  if (!any_tensor) return false;
+  if (id == "prims.convert_element_type" && !supported_dtype(args.at(1).as_dtype())) return false;
+  if (is_reduction_prim(id)) {
+    const Tensor& a = args.at(0).as_tensor();
+    if (!reduces_last_dim(a, args.at(1).as_ints()) || a.dtype().is_bool()) return false;
+    if ((id == "prims.var" || id == "prims.var_mean") && !a.dtype().is_float()) return false;
+  }
+  return true;
+}
+
+int64_t RegionAnalysis::columns() const { return domain_.empty() ? 1 : domain_.back(); }
+
+int64_t RegionAnalysis::rows() const { return numel(without_last(domain_)); }
+
+bool RegionAnalysis::is_row_shape(const Shape& s) const {
+  if (domain_.empty()) return false;
+  Shape rows = without_last(domain_);
+  if (s == rows) return true;
+  rows.push_back(1);
+  return s == rows;
+}
+
+bool RegionAnalysis::defines(const Value& v) const { return levels_.count(proxy_key(v)) != 0; }
+
+std::optional<Level> RegionAnalysis::level_of(const Value& v) const {
+  if (!v.is_tensor()) return std::nullopt;
+  auto it = levels_.find(proxy_key(v));
+  if (it != levels_.end()) return it->second;
+  if (v.as_tensor().shape() == domain_) return Level::Element;
+  if (is_row_shape(v.as_tensor().shape())) return Level::Row;
+  return std::nullopt;
+}
+
+bool RegionAnalysis::computes() const {
+  return std::any_of(statements_.begin(), statements_.end(),
+                     [](const BoundSymbol& b) { return b.sym->id != "prims.broadcast_in_dim"; });
+}
+
+bool RegionAnalysis::add(const BoundSymbol& b) {
+  const std::string& id = b.sym->id;
+  if (!fusible(id, b.args)) return false;
+  if (empty()) {
+    const Tensor* first = first_tensor(b);
+    domain_ = is_reduction_prim(id) ? first->shape() : b.output_proxies().at(0).as_tensor().shape();
+  }
+  bool added = is_reduction_prim(id) ? add_reduction(b)
+               : id == "prims.broadcast_in_dim" ? add_broadcast(b)
+                                                : add_elementwise(b, b.output.as_tensor());
+  if (added) statements_.push_back(b);
+  return added;
+}
+
+bool RegionAnalysis::add_elementwise(const BoundSymbol& b, const Tensor& out) {
+  // With a last dimension of 1, a row value and an element value are the same numbers.
+  Level level;
+  if (out.shape() == domain_) level = Level::Element;
+  else if (is_row_shape(out.shape())) level = Level::Row;
+  else return false;
+  for (const auto& a : b.args) {
+    if (!a.is_tensor()) continue;
+    auto l = level_of(a);
+    if (!l || (*l != level && columns() != 1)) return false;
+  }
+  levels_[proxy_key(b.output)] = level;
+  return true;
+}
+
+bool RegionAnalysis::add_broadcast(const BoundSymbol& b) {
+  const Tensor& a = b.args.at(0).as_tensor();
+  Shape shape = b.args.at(1).as_ints();
+  std::vector<int64_t> dims = b.args.at(2).as_ints();
+  const Value& out = b.output;
+  if (shape == domain_) {
+    if (!defines(b.args[0])) {  // an input, read with broadcast strides
+      levels_[proxy_key(out)] = Level::Element;
+      return true;
+    }
+    Level level = levels_.at(proxy_key(b.args[0]));
+    // A row value spread along the last dimension: its dimensions are the domain's leading ones.
+    std::vector<int64_t> leading(a.ndim());
+    for (int64_t k = 0; k < a.ndim(); ++k) leading[k] = k;
+    if (dims != leading) return false;
+    if (level == Level::Element && a.shape() != domain_) return false;
+    levels_[proxy_key(out)] = Level::Element;
+    return true;
+  }
+  if (is_row_shape(shape)) {
+    auto level = level_of(b.args[0]);
+    if (level != Level::Row) return false;
+    std::vector<int64_t> leading(a.ndim());
+    for (int64_t k = 0; k < a.ndim(); ++k) leading[k] = k;
+    if (dims != leading) return false;
+    levels_[proxy_key(out)] = Level::Row;
+    return true;
+  }
+  return false;
+}
+
+bool RegionAnalysis::add_reduction(const BoundSymbol& b) {
+  const Value& a = b.args.at(0);
+  if (a.as_tensor().shape() != domain_ || level_of(a) != Level::Element) return false;
+  for (const auto& o : b.output_proxies()) levels_[proxy_key(o)] = Level::Row;
+  return true;
+}
+
+}  // namespace thundercc::codegen

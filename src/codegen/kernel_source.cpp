@@ -1,0 +1,396 @@
+// Emission follows the region's levels (codegen/fusion_region.h): per row, statements in program
+// order; a row value is one scalar statement; a reduction is a loop over the columns that
+// computes the element values it needs (recomputing them rather than storing them: the loads
+// are cheaper than a round trip through memory); the element outputs are one last loop.
+#include "thundercc/codegen/kernel_source.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "thundercc/codegen/fusion_region.h"
+#include "thundercc/errors.h"
+#include "thundercc/ir/rewrite.h"
+#include "thundercc/support/sha256.h"
+
+namespace thundercc::codegen {
+namespace {
+
+const char* c_type(DType d) {
+  switch (d.type) {
+    case ScalarType::Bool8: return "bool";
+    case ScalarType::Int32: return "int32_t";
+    case ScalarType::Int64: return "int64_t";
+    case ScalarType::Float32: return "float";
+    case ScalarType::Float64: return "double";
+    default: throw ThunderError("NotImplementedError", str("fuser: no C type for ", d.short_name()));
+  }
+}
+
+// The C math function for a float or double argument: "tanhf" or "tanh".
+std::string math(const char* name, DType d) { return std::string(name) + (d.type == ScalarType::Float32 ? "f" : ""); }
+
+// Glibc's vector math (libmvec) has SIMD versions of these; declaring them lets the compiler
+// vectorize loops that call them without -ffast-math's other licences.
+const char* kVectorMath[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh", "cos",  "cosh", "erf", "erfc", "exp",
+                             "exp2", "expm1", "log",   "log10", "log1p", "log2",  "sin",  "sinh", "tan", "tanh"};
+
+std::string cpu_prelude() {
+  std::string s =
+      "#include <cmath>\n#include <cstdint>\n#include <limits>\n"
+      "extern \"C\" {\n";
+  for (const char* f : kVectorMath) {
+    s += str("__attribute__((simd(\"notinbranch\"))) float ", f, "f(float) noexcept;\n");
+    s += str("__attribute__((simd(\"notinbranch\"))) double ", f, "(double) noexcept;\n");
+  }
+  s += "__attribute__((simd(\"notinbranch\"))) float powf(float, float) noexcept;\n"
+       "__attribute__((simd(\"notinbranch\"))) double pow(double, double) noexcept;\n"
+       "__attribute__((simd(\"notinbranch\"))) float atan2f(float, float) noexcept;\n"
+       "__attribute__((simd(\"notinbranch\"))) double atan2(double, double) noexcept;\n}\n"
+       "template <class T> static inline T tcc_inf() { return std::numeric_limits<T>::infinity(); }\n"
+       "template <class T> static inline T tcc_nan() { return std::numeric_limits<T>::quiet_NaN(); }\n"
+       "template <class T> static inline T tcc_lowest() { return std::numeric_limits<T>::has_infinity ? -tcc_inf<T>() : std::numeric_limits<T>::lowest(); }\n"
+       "template <class T> static inline T tcc_highest() { return std::numeric_limits<T>::has_infinity ? tcc_inf<T>() : std::numeric_limits<T>::max(); }\n"
+       "using std::isfinite; using std::signbit;\n";
+  return s;
+}
+
+std::string cuda_prelude() {
+  return "typedef long long int64_t;\ntypedef int int32_t;\n"
+         "template <class T> __device__ inline T tcc_inf();\n"
+         "template <> __device__ inline float tcc_inf<float>() { return __int_as_float(0x7f800000); }\n"
+         "template <> __device__ inline double tcc_inf<double>() { return __longlong_as_double(0x7ff0000000000000LL); }\n"
+         "template <class T> __device__ inline T tcc_nan();\n"
+         "template <> __device__ inline float tcc_nan<float>() { return __int_as_float(0x7fc00000); }\n"
+         "template <> __device__ inline double tcc_nan<double>() { return __longlong_as_double(0x7ff8000000000000LL); }\n"
+         "template <class T> __device__ inline T tcc_lowest() { return -tcc_inf<T>(); }\n"
+         "template <> __device__ inline int64_t tcc_lowest<int64_t>() { return -0x7fffffffffffffffLL - 1; }\n"
+         "template <> __device__ inline int32_t tcc_lowest<int32_t>() { return -0x7fffffff - 1; }\n"
+         "template <class T> __device__ inline T tcc_highest() { return tcc_inf<T>(); }\n"
+         "template <> __device__ inline int64_t tcc_highest<int64_t>() { return 0x7fffffffffffffffLL; }\n"
+         "template <> __device__ inline int32_t tcc_highest<int32_t>() { return 0x7fffffff; }\n";
+}
+
+std::string literal(const Value& v, DType as) {
+  std::string t = c_type(as);
+  if (v.number_kind() == NumberKind::Bool) return as.is_bool() ? (v.as_bool() ? "true" : "false") : str("(", t, ")", v.as_bool() ? 1 : 0);
+  if (v.number_kind() == NumberKind::Int) {
+    int64_t x = v.as_int();
+    if (x == std::numeric_limits<int64_t>::min()) return str("(", t, ")(-9223372036854775807LL - 1)");
+    return str("(", t, ")(", x, "LL)");
+  }
+  double x = v.as_float();
+  if (std::isnan(x)) return str("tcc_nan<", t, ">()");
+  if (std::isinf(x)) return str(x < 0 ? "-" : "", "tcc_inf<", t, ">()");
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", x);
+  return str("(", t, ")(", buffer, ")");
+}
+
+// The numeric value of a number argument (a constant, or a number proxy with its value).
+Value number_of(const Value& v) { return v.is_number_proxy() ? *v.as_number_proxy()->value : v; }
+
+class Emitter {
+ public:
+  Emitter(const BoundSymbol& fusion, Target target) : fusion_(fusion), target_(target) {
+    for (const auto& b : fusion.subsymbols)
+      check(region_.add(b), [&] { return str("fuser: the region of ", fusion.sym->name, " is not one kernel"); });
+    for (size_t k = 0; k < fusion.args.size(); ++k) input_index_[proxy_key(fusion.args[k])] = k;
+    for_each_output([&](const Value& v, size_t k) { output_index_[proxy_key(v)] = k; });
+    for (const auto& b : region_.statements())
+      for (const auto& o : b.output_proxies()) name_[proxy_key(o)] = str("v", name_.size());
+  }
+
+  std::string source(const std::string& function) {
+    std::ostringstream os;
+    os << (target_ == Target::CPU ? cpu_prelude() : cuda_prelude());
+    os << signature(function) << " {\n";
+    if (target_ == Target::CPU) {
+      os << unpack_buffers();
+      os << "  for (int64_t row = 0; row < " << region_.rows() << "LL; ++row) {\n";
+    } else {
+      os << "  const int64_t row = blockIdx.x;\n  {\n";
+      os << "    __shared__ double tcc_partial[" << kCudaBlockSize << "];\n";
+      os << "    __shared__ bool tcc_flag[" << kCudaBlockSize << "];\n";
+    }
+    os << row_bases() << row_body();
+    os << "  }\n}\n";
+    return os.str();
+  }
+
+ private:
+  const BoundSymbol& fusion_;
+  Target target_;
+  RegionAnalysis region_;
+  std::map<const void*, size_t> input_index_;
+  std::map<const void*, size_t> output_index_;
+  std::map<const void*, std::string> name_;  // values the region defines
+
+  template <class F>
+  void for_each_output(F&& f) const {
+    size_t k = 0;
+    for_each_proxy(fusion_.output, [&](const Value& v) { f(v, k++); });
+  }
+
+  std::string signature(const std::string& function) const {
+    if (target_ == Target::CPU) return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out)";
+    std::string params;
+    for (size_t k = 0; k < fusion_.args.size(); ++k)
+      params += str(k ? ", " : "", "const ", c_type(fusion_.args[k].as_tensor().dtype()), "* __restrict__ in", k);
+    for_each_output([&](const Value& v, size_t k) { params += str(", ", c_type(v.as_tensor().dtype()), "* __restrict__ out", k); });
+    return "extern \"C\" __global__ void " + function + "(" + params + ")";
+  }
+
+  std::string unpack_buffers() const {
+    std::string s;
+    for (size_t k = 0; k < fusion_.args.size(); ++k) {
+      const char* t = c_type(fusion_.args[k].as_tensor().dtype());
+      s += str("  const ", t, "* __restrict in", k, " = static_cast<const ", t, "*>(tcc_in[", k, "]);\n");
+    }
+    for_each_output([&](const Value& v, size_t k) {
+      const char* t = c_type(v.as_tensor().dtype());
+      s += str("  ", t, "* __restrict out", k, " = static_cast<", t, "*>(tcc_out[", k, "]);\n");
+    });
+    return s;
+  }
+
+  // Inputs read through a broadcast: the row's multi-index, and each such read's row offset.
+  std::string row_bases() const {
+    std::string s;
+    const Shape& d = region_.domain();
+    bool any = false;
+    for (const auto& b : region_.statements())
+      if (b.sym->id == "prims.broadcast_in_dim" && !region_.defines(b.args[0])) any = true;
+    if (!any || d.size() < 2) return s;
+    s += "    int64_t tcc_rest = row;\n";
+    for (size_t k = d.size() - 1; k-- > 0;) s += str("    const int64_t i", k, " = tcc_rest % ", d[k], "LL; tcc_rest /= ", d[k], "LL;\n");
+    return s;
+  }
+
+  std::string column_loop(const std::string& clauses) const {
+    int64_t n = region_.columns();
+    if (target_ == Target::CUDA) return str("for (int64_t j = threadIdx.x; j < ", n, "LL; j += blockDim.x)");
+    return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", n, "LL; ++j)");
+  }
+
+  // How an element-level read of `v` is written inside a column loop.
+  std::string element_read(const Value& v) const {
+    auto it = name_.find(proxy_key(v));
+    if (it != name_.end()) return it->second;
+    if (!v.is_tensor()) return "";
+    size_t k = input_index_.at(proxy_key(v));
+    if (v.as_tensor().shape() == region_.domain()) return str("in", k, "[row * ", region_.columns(), "LL + j]");
+    return str("in", k, "[row]");  // a row input (the domain's last dimension is 1)
+  }
+
+  std::string row_read(const Value& v) const {
+    auto it = name_.find(proxy_key(v));
+    if (it != name_.end()) return it->second;
+    return str("in", input_index_.at(proxy_key(v)), "[row]");
+  }
+
+  // The expression of an elementwise prim over operand expressions.
+  std::string expression(const BoundSymbol& b, const std::function<std::string(const Value&)>& read) const {
+    const std::string& id = b.sym->id;
+    DType out = b.output.as_tensor().dtype();
+    // The dtype the prim computes in: its tensor operands' (comparisons' inputs, not their bool output).
+    DType in = out;
+    for (const auto& a : b.args)
+      if (a.is_tensor() && id != "prims.where") { in = a.as_tensor().dtype(); break; }
+    auto operand = [&](size_t k) {
+      const Value& a = b.args.at(k);
+      return a.is_tensor() ? read(a) : literal(number_of(a), id == "prims.where" && k == 0 ? DType(ScalarType::Bool8) : in);
+    };
+    std::string x = operand(0);
+    auto binary = [&](const char* op) { return str("(", x, " ", op, " ", operand(1), ")"); };
+    if (id == "prims.add") return binary("+");
+    if (id == "prims.sub") return binary("-");
+    if (id == "prims.mul") return binary("*");
+    if (id == "prims.div") return binary("/");
+    if (id == "prims.eq") return binary("==");
+    if (id == "prims.ne") return binary("!=");
+    if (id == "prims.lt") return binary("<");
+    if (id == "prims.le") return binary("<=");
+    if (id == "prims.gt") return binary(">");
+    if (id == "prims.ge") return binary(">=");
+    if (id == "prims.bitwise_and") return binary("&");
+    if (id == "prims.bitwise_or") return binary("|");
+    if (id == "prims.bitwise_xor") return binary("^");
+    if (id == "prims.bitwise_not") return in.is_bool() ? str("(!", x, ")") : str("(~", x, ")");
+    if (id == "prims.neg") return str("(-", x, ")");
+    if (id == "prims.abs") return in.is_float() ? str(math("fabs", in), "(", x, ")") : str("(", x, " < 0 ? -", x, " : ", x, ")");
+    // NaN wins, as in ATen's maximum and minimum.
+    if (id == "prims.maximum" || id == "prims.minimum") {
+      std::string y = operand(1);
+      const char* op = id == "prims.maximum" ? ">" : "<";
+      if (!in.is_float()) return str("(", x, " ", op, " ", y, " ? ", x, " : ", y, ")");
+      return str("((", x, " ", op, " ", y, " || ", x, " != ", x, ") ? ", x, " : ", y, ")");
+    }
+    if (id == "prims.where") return str("(", x, " ? ", operand(1), " : ", operand(2), ")");
+    if (id == "prims.pow") return str(math("pow", in), "(", x, ", ", operand(1), ")");
+    if (id == "prims.atan2") return str(math("atan2", in), "(", x, ", ", operand(1), ")");
+    if (id == "prims.reciprocal") return str("((", c_type(in), ")1 / ", x, ")");
+    if (id == "prims.rsqrt") return str("((", c_type(in), ")1 / ", math("sqrt", in), "(", x, "))");
+    if (id == "prims.round") return str(math("nearbyint", in), "(", x, ")");
+    if (id == "prims.isfinite") return str("isfinite(", x, ")");
+    if (id == "prims.signbit") return str("signbit(", x, ")");
+    if (id == "prims.convert_element_type") {
+      if (out.is_bool()) return str("(", x, " != 0)");
+      return str("((", c_type(out), ")", x, ")");
+    }
+    std::string fn = id.substr(id.find('.') + 1);  // the C library's name for the rest
+    return str(math(fn.c_str(), in), "(", x, ")");
+  }
+
+  // The element-level statements that `targets` need, in program order.
+  std::vector<const BoundSymbol*> element_statements_for(const std::vector<Value>& targets) const {
+    std::set<const void*> needed;
+    std::vector<Value> work = targets;
+    while (!work.empty()) {
+      Value v = work.back();
+      work.pop_back();
+      if (!v.is_tensor() || !region_.defines(v) || region_.level_of(v) != Level::Element || !needed.insert(proxy_key(v)).second) continue;
+      for (const auto& b : region_.statements())
+        if (proxy_key(b.output) == proxy_key(v))
+          for (const auto& a : b.args) work.push_back(a);
+    }
+    std::vector<const BoundSymbol*> out;
+    for (const auto& b : region_.statements())
+      if (b.output.is_tensor() && needed.count(proxy_key(b.output))) out.push_back(&b);
+    return out;
+  }
+
+  std::string element_statement(const BoundSymbol& b) const {
+    const Value& out = b.output;
+    std::string t = c_type(out.as_tensor().dtype());
+    std::string value;
+    if (b.sym->id == "prims.broadcast_in_dim") {
+      const Value& a = b.args[0];
+      if (region_.defines(a)) {
+        value = name_.at(proxy_key(a));
+      } else {
+        std::vector<int64_t> strides = broadcast_strides(a.as_tensor().shape(), region_.domain(), b.args[2].as_ints());
+        std::string offset;
+        for (size_t k = 0; k + 1 < strides.size(); ++k)
+          if (strides[k]) offset += str(" + i", k, " * ", strides[k], "LL");
+        if (!strides.empty() && strides.back()) offset += str(" + j * ", strides.back(), "LL");
+        value = str("in", input_index_.at(proxy_key(a)), "[0", offset, "]");
+      }
+    } else {
+      value = expression(b, [&](const Value& v) { return element_read(v); });
+    }
+    return str("      const ", t, " ", name_.at(proxy_key(out)), " = ", value, ";\n");
+  }
+
+  std::string element_code(const std::vector<Value>& targets) const {
+    std::string s;
+    for (const BoundSymbol* b : element_statements_for(targets)) s += element_statement(*b);
+    return s;
+  }
+
+  // One accumulation over the columns: `acc` combined with the element value `x` by `combine`.
+  std::string reduction_loop(const std::string& acc, const std::string& type, const std::string& init, const Value& input,
+                             const std::string& op, const std::string& pre = "") const {
+    std::string x = element_read(input);
+    std::string s = str("    ", type, " ", acc, " = ", init, ";\n");
+    bool is_extreme = op == "max" || op == "min";
+    bool track_nan = is_extreme && (type == "float" || type == "double");
+    if (track_nan) s += str("    bool ", acc, "_nan = false;\n");
+    std::string clauses = target_ == Target::CPU ? str(" reduction(", op, ":", acc, ")", track_nan ? str(" reduction(|:", acc, "_nan)") : "") : "";
+    s += str("    ", column_loop(clauses), " {\n", element_code({input}), pre);
+    std::string v = pre.empty() ? x : "tcc_d";
+    if (op == "+") s += str("      ", acc, " += ", v, ";\n");
+    else if (op == "*") s += str("      ", acc, " *= ", v, ";\n");
+    else s += str("      ", acc, " = ", v, " ", op == "max" ? ">" : "<", " ", acc, " ? ", v, " : ", acc, ";\n");
+    if (track_nan) s += str("      ", acc, "_nan |= ", v, " != ", v, ";\n");
+    s += "    }\n";
+    if (target_ == Target::CUDA) s += block_reduce(acc, type, op, track_nan);
+    if (track_nan) s += str("    if (", acc, "_nan) ", acc, " = tcc_nan<", type, ">();\n");
+    return s;
+  }
+
+  // CUDA: the threads' partial results combined through shared memory (in double, wide enough
+  // for every dtype a region reduces exactly: int64 sums beyond 2^53 are out of a kernel's range
+  // only on a GPU, where nothing runs here).
+  std::string block_reduce(const std::string& acc, const std::string& type, const std::string& op, bool track_nan) const {
+    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
+    std::string s = str("    tcc_partial[threadIdx.x] = (double)", acc, ";\n");
+    if (track_nan) s += str("    tcc_flag[threadIdx.x] = ", acc, "_nan;\n");
+    s += "    __syncthreads();\n";
+    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { double a = tcc_partial[threadIdx.x], b = tcc_partial[threadIdx.x + tcc_s]; tcc_partial[threadIdx.x] = ",
+             combine, ";", track_nan ? " tcc_flag[threadIdx.x] = tcc_flag[threadIdx.x] || tcc_flag[threadIdx.x + tcc_s];" : "",
+             " }\n      __syncthreads();\n    }\n");
+    s += str("    ", acc, " = (", type, ")tcc_partial[0];\n");
+    if (track_nan) s += str("    ", acc, "_nan = tcc_flag[0];\n");
+    s += "    __syncthreads();\n";
+    return s;
+  }
+
+  std::string reduction(const BoundSymbol& b) const {
+    const std::string& id = b.sym->id;
+    const Value& input = b.args[0];
+    DType d = input.as_tensor().dtype();
+    std::string t = c_type(d);
+    auto outs = b.output_proxies();
+    std::string n = str("(", t, ")", region_.columns());
+    if (id == "prims.sum") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("(", t, ")0"), input, "+");
+    if (id == "prims.prod") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("(", t, ")1"), input, "*");
+    if (id == "prims.amax") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("tcc_lowest<", t, ">()"), input, "max");
+    if (id == "prims.amin") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("tcc_highest<", t, ">()"), input, "min");
+    // var and var_mean: the mean, then the sum of squared deviations from it.
+    std::string var = name_.at(proxy_key(outs[0]));
+    std::string mean = outs.size() > 1 ? name_.at(proxy_key(outs[1])) : var + "_mean";
+    double correction = number_of(b.kwargs.at(0).second).as_float();
+    std::string s = reduction_loop(mean + "_sum", t, str("(", t, ")0"), input, "+");
+    s += str("    const ", t, " ", mean, " = ", mean, "_sum / ", n, ";\n");
+    s += reduction_loop(var + "_m2", t, str("(", t, ")0"), input, "+",
+                        str("      const ", t, " tcc_d = (", element_read(input), " - ", mean, ") * (", element_read(input), " - ", mean, ");\n"));
+    char c[40];
+    std::snprintf(c, sizeof c, "%.17g", correction);
+    s += str("    const ", t, " ", var, " = ", var, "_m2 / (", t, ")(", region_.columns(), " - ", c, " > 0 ? ", region_.columns(), " - ", c, " : 0);\n");
+    return s;
+  }
+
+  std::string row_body() const {
+    std::string s;
+    for (const auto& b : region_.statements()) {
+      if (is_reduction_prim(b.sym->id)) {
+        s += reduction(b);
+        continue;
+      }
+      if (region_.level_of(b.output) != Level::Row) continue;
+      std::string value = b.sym->id == "prims.broadcast_in_dim" ? row_read(b.args[0]) : expression(b, [&](const Value& v) { return row_read(v); });
+      s += str("    const ", c_type(b.output.as_tensor().dtype()), " ", name_.at(proxy_key(b.output)), " = ", value, ";\n");
+    }
+    // The outputs: element values in one last loop, row values once per row.
+    std::vector<Value> element_outputs;
+    std::string stores, row_stores;
+    for_each_output([&](const Value& v, size_t k) {
+      if (region_.level_of(v) == Level::Element && region_.defines(v)) {
+        element_outputs.push_back(v);
+        stores += str("      out", k, "[row * ", region_.columns(), "LL + j] = ", element_read(v), ";\n");
+      } else {
+        std::string guard = target_ == Target::CUDA ? "if (threadIdx.x == 0) " : "";
+        row_stores += str("    ", guard, "out", k, "[row] = ", row_read(v), ";\n");
+      }
+    });
+    if (!element_outputs.empty()) s += str("    ", column_loop(""), " {\n", element_code(element_outputs), stores, "    }\n");
+    return s + row_stores;
+  }
+};
+
+}  // namespace
+
+GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
+  Emitter emitter(fusion, target);
+  // Named by what it computes: the source with a placeholder name, hashed.
+  std::string placeholder = emitter.source("TCC_KERNEL");
+  std::string function = "tcc_" + sha256_hex(placeholder).substr(0, 16);
+  std::string source = emitter.source(function);
+  return {function, source};
+}
+
+}  // namespace thundercc::codegen
