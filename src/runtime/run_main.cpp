@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "runtime/caching_allocator.h"
 #include "thundercc/errors.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
@@ -105,6 +106,7 @@ int run(const RunOptions& o) {
     if (ex->version() != version)
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
+  install_caching_allocator();
   Plan plan(plan_json, o.plan_path);
   std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed)
                                                          : read_tensor_file(o.inputs_path, plan.inputs());
@@ -132,6 +134,7 @@ int run(const RunOptions& o) {
   std::vector<double> forward_ns(plan.forward_program().instructions().size(), 0.0);
   std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
   std::vector<at::Tensor> outputs;
+  reset_allocator_peak();
   for (int i = 0; i < std::max(o.repeat, 1); ++i) {
     restore();
     auto start = std::chrono::steady_clock::now();
@@ -144,6 +147,9 @@ int run(const RunOptions& o) {
               plan.forward_program().instructions().size(), plan.has_backward() ? " (forward) and a backward" : "", run_ns.size(),
               sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
   if (o.profile) {
+    AllocatorStats memory = allocator_stats();
+    std::printf("memory: peak %.1f MB live (inputs included), %.1f MB newly taken from the system during the timed runs\n",
+                memory.peak_live_bytes / 1e6, memory.fresh_bytes / 1e6);
     print_profile(plan.has_backward() ? "forward" : "", plan.forward_program(), forward_ns, run_ns.size());
     if (plan.has_backward()) print_profile("backward", *plan.backward_program(), backward_ns, run_ns.size());
   }
