@@ -147,7 +147,8 @@ bool RegionAnalysis::add_elementwise(const BoundSymbol& b, const Tensor& out) {
   else if (is_row_shape(out.shape())) level = Level::Row;
   else return false;
   for (const auto& a : b.args) {
-    if (!a.is_tensor()) continue;
+    // A 0-d input is a number to every element (prims take 0-d tensors beside any shape).
+    if (!a.is_tensor() || (a.as_tensor().ndim() == 0 && !defines(a))) continue;
     auto l = level_of(a);
     if (!l || (*l != level && columns() != 1)) return false;
   }

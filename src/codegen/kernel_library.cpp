@@ -9,8 +9,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "thundercc/errors.h"
+#include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
 
 namespace thundercc::codegen {
@@ -29,14 +31,19 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-// Runs a shell command; returns its exit status and what it printed.
-std::pair<int, std::string> run(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
+std::string read_all(FILE* pipe) {
   std::string output;
   char buffer[4096];
   size_t n;
   while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
+  return output;
+}
+
+// Runs a shell command; returns its exit status and what it printed.
+std::pair<int, std::string> run(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
+  std::string output = read_all(pipe);
   int status = pclose(pipe);
   return {status, output};
 }
@@ -93,21 +100,48 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   lib.compiler = compiler_version();
   lib.flags = kCompileFlags;
   fs::path cache(kernel_cache_dir());
+  // Missing kernels compile concurrently, one compiler per core.
+  struct Job {
+    const GeneratedKernel* kernel;
+    fs::path source, object, temporary;
+    FILE* pipe = nullptr;
+  };
   std::set<std::string> functions;
   std::vector<std::string> objects;
+  std::vector<Job> jobs;
   for (const auto& k : kernels) {
     if (!functions.insert(k.function).second) continue;  // the same kernel twice: one object
     std::string key = sha256_hex(lib.compiler + "\n" + lib.flags + "\n" + k.source);
-    fs::path object = cache / "objects" / (key + ".o");
-    bool made = ensure(object, [&](const fs::path& temporary) {
-      fs::path source = temporary.string() + ".cpp";
-      std::ofstream(source) << k.source;
-      auto [status, output] = run(str(quoted(compiler()), " ", kCompileFlags, " -c ", quoted(source.string()), " -o ", quoted(temporary.string())));
-      fs::remove(source);
-      if (status != 0) throw ThunderError("RuntimeError", str("fuser: the kernel ", k.function, " does not compile:\n", first_lines(output, 20)));
-    });
-    (made ? lib.compiled : lib.cached) += 1;
     objects.push_back(key);
+    fs::path object = cache / "objects" / (key + ".o");
+    if (fs::exists(object)) {
+      ++lib.cached;
+      continue;
+    }
+    // The source stays next to its object, for people reading what a region became.
+    jobs.push_back({&k, cache / "objects" / (key + ".cpp"), object, object.string() + ".tmp" + std::to_string(getpid())});
+  }
+  if (!jobs.empty()) fs::create_directories(cache / "objects");
+  size_t parallel = std::max(1u, std::thread::hardware_concurrency());
+  for (size_t first = 0; first < jobs.size(); first += parallel) {
+    size_t last = std::min(jobs.size(), first + parallel);
+    for (size_t i = first; i < last; ++i) {
+      Job& j = jobs[i];
+      write_file_atomically(j.source.string(), j.kernel->source);
+      std::string command = str(quoted(compiler()), " ", kCompileFlags, " -c ", quoted(j.source.string()), " -o ", quoted(j.temporary.string()), " 2>&1");
+      j.pipe = popen(command.c_str(), "r");
+      if (!j.pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
+    }
+    for (size_t i = first; i < last; ++i) {
+      Job& j = jobs[i];
+      std::string output = read_all(j.pipe);
+      if (pclose(j.pipe) != 0) {
+        fs::remove(j.temporary);
+        throw ThunderError("RuntimeError", str("fuser: the kernel ", j.kernel->function, " does not compile:\n", first_lines(output, 20)));
+      }
+      fs::rename(j.temporary, j.object);
+      ++lib.compiled;
+    }
   }
   std::sort(objects.begin(), objects.end());
   std::string key = lib.compiler + "\n-shared";

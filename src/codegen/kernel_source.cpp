@@ -38,23 +38,34 @@ std::string math(const char* name, DType d) { return std::string(name) + (d.type
 const char* kVectorMath[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh", "cos",  "cosh", "erf", "erfc", "exp",
                              "exp2", "expm1", "log",   "log10", "log1p", "log2",  "sin",  "sinh", "tan", "tanh"};
 
+// No standard headers: they would be most of a kernel's compile time. The C library's math
+// functions are declared here, the rest are compiler builtins.
+const char* kScalarMath[] = {"fabs", "sqrt", "floor", "ceil", "trunc", "nearbyint"};
+
 std::string cpu_prelude() {
-  std::string s =
-      "#include <cmath>\n#include <cstdint>\n#include <limits>\n"
-      "extern \"C\" {\n";
+  std::string s = "typedef long int64_t;\ntypedef int int32_t;\nextern \"C\" {\n";
   for (const char* f : kVectorMath) {
     s += str("__attribute__((simd(\"notinbranch\"))) float ", f, "f(float) noexcept;\n");
     s += str("__attribute__((simd(\"notinbranch\"))) double ", f, "(double) noexcept;\n");
   }
+  for (const char* f : kScalarMath) s += str("float ", f, "f(float) noexcept;\ndouble ", f, "(double) noexcept;\n");
   s += "__attribute__((simd(\"notinbranch\"))) float powf(float, float) noexcept;\n"
        "__attribute__((simd(\"notinbranch\"))) double pow(double, double) noexcept;\n"
        "__attribute__((simd(\"notinbranch\"))) float atan2f(float, float) noexcept;\n"
        "__attribute__((simd(\"notinbranch\"))) double atan2(double, double) noexcept;\n}\n"
-       "template <class T> static inline T tcc_inf() { return std::numeric_limits<T>::infinity(); }\n"
-       "template <class T> static inline T tcc_nan() { return std::numeric_limits<T>::quiet_NaN(); }\n"
-       "template <class T> static inline T tcc_lowest() { return std::numeric_limits<T>::has_infinity ? -tcc_inf<T>() : std::numeric_limits<T>::lowest(); }\n"
-       "template <class T> static inline T tcc_highest() { return std::numeric_limits<T>::has_infinity ? tcc_inf<T>() : std::numeric_limits<T>::max(); }\n"
-       "using std::isfinite; using std::signbit;\n";
+       "#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n"
+       "template <class T> static inline T tcc_inf();\n"
+       "template <> inline float tcc_inf<float>() { return __builtin_inff(); }\n"
+       "template <> inline double tcc_inf<double>() { return __builtin_inf(); }\n"
+       "template <class T> static inline T tcc_nan();\n"
+       "template <> inline float tcc_nan<float>() { return __builtin_nanf(\"\"); }\n"
+       "template <> inline double tcc_nan<double>() { return __builtin_nan(\"\"); }\n"
+       "template <class T> static inline T tcc_lowest() { return -tcc_inf<T>(); }\n"
+       "template <> inline int64_t tcc_lowest<int64_t>() { return -0x7fffffffffffffffL - 1; }\n"
+       "template <> inline int32_t tcc_lowest<int32_t>() { return -0x7fffffff - 1; }\n"
+       "template <class T> static inline T tcc_highest() { return tcc_inf<T>(); }\n"
+       "template <> inline int64_t tcc_highest<int64_t>() { return 0x7fffffffffffffffL; }\n"
+       "template <> inline int32_t tcc_highest<int32_t>() { return 0x7fffffff; }\n";
   return s;
 }
 
@@ -182,6 +193,7 @@ class Emitter {
     if (it != name_.end()) return it->second;
     if (!v.is_tensor()) return "";
     size_t k = input_index_.at(proxy_key(v));
+    if (v.as_tensor().ndim() == 0) return str("in", k, "[0]");
     if (v.as_tensor().shape() == region_.domain()) return str("in", k, "[row * ", region_.columns(), "LL + j]");
     return str("in", k, "[row]");  // a row input (the domain's last dimension is 1)
   }
@@ -189,7 +201,7 @@ class Emitter {
   std::string row_read(const Value& v) const {
     auto it = name_.find(proxy_key(v));
     if (it != name_.end()) return it->second;
-    return str("in", input_index_.at(proxy_key(v)), "[row]");
+    return str("in", input_index_.at(proxy_key(v)), v.as_tensor().ndim() == 0 ? "[0]" : "[row]");
   }
 
   // The expression of an elementwise prim over operand expressions.

@@ -15,11 +15,14 @@ def check_plans(directory, count):
 
 
 def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
-    """With the default executors (ATen runs whole torch ops) and with `torch_prims` (every op runs
-    as its decomposition into prims), which checks the decompositions and the prims' kernels."""
-    whole, decomposed = tmp_path / "whole", tmp_path / "decomposed"
+    """With the default executors (ATen runs whole torch ops), with `torch_prims` (every op runs
+    as its decomposition into prims), which checks the decompositions and the prims' kernels, and
+    with `fuser,torch`, which checks every generated kernel against eager on the samples of the
+    ops it fuses."""
+    whole, decomposed, fused = tmp_path / "whole", tmp_path / "decomposed", tmp_path / "fused"
     whole.mkdir()
     decomposed.mkdir()
+    fused.mkdir()
     traces = []
     for i, sample in enumerate(SAMPLES):
         fn, args, kwargs = sample.values
@@ -27,8 +30,14 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
         traces.append(save_case(whole, name, fn, args, kwargs))
         for io in ("inputs", "expected", "reference64"):
             if (whole / f"{name}.{io}.pt").exists():
-                (decomposed / f"{name}.{io}.pt").write_bytes((whole / f"{name}.{io}.pt").read_bytes())
+                for other in (decomposed, fused):
+                    (other / f"{name}.{io}.pt").write_bytes((whole / f"{name}.{io}.pt").read_bytes())
     thundercc("compile", *traces, "-o", whole)
     thundercc("compile", *traces, "-o", decomposed, "--executors", "torch_prims")
+    thundercc("compile", *traces, "-o", fused, "--executors", "fuser,torch")
     check_plans(whole, len(SAMPLES))
     check_plans(decomposed, len(SAMPLES))
+    check_plans(fused, len(SAMPLES))
+    regions = sum(p.read_text().count(" = fuser_") for p in fused.glob("*.py"))
+    print(f"\nfuser: {len(list(fused.glob('*.kernels.so')))} of {len(SAMPLES)} samples run generated kernels ({regions} fusion regions)")
+    assert regions > 500
