@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "thundercc/codegen/kernel_library.h"
+#include "thundercc/codegen/nvrtc.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/passes/passes.h"
@@ -64,8 +65,29 @@ std::vector<const Executor*> executor_list(const std::string& names) {
   return out;
 }
 
+// --emit-cuda: every fusion region's CUDA kernel in NAME.kernels.cu and, compiled by NVRTC, its
+// PTX in NAME.<region>.ptx (plans run the CPU kernels: nothing launches the CUDA ones yet).
+void add_cuda_kernels(AtomicFiles& files, const std::filesystem::path& dir, const std::string& stem, const std::string& path,
+                      const std::vector<const Trace*>& traces) {
+  std::string source, why;
+  bool nvrtc = codegen::nvrtc_available(&why);
+  for (const Trace* t : traces)
+    for (const auto& b : t->bound_symbols) {
+      if (b.sym->executor != "fuser" || !b.sym->id.starts_with("fuser_")) continue;
+      codegen::GeneratedKernel k = codegen::generate_kernel(b, codegen::Target::CUDA);
+      source += "// " + b.sym->id + "\n" + k.source + "\n";
+      if (!nvrtc) continue;
+      codegen::PtxResult r = codegen::compile_to_ptx(k.source, k.function + ".cu");
+      if (!r.ok) throw LoadError(path + ": NVRTC does not compile the CUDA kernel of " + b.sym->id + ":\n" + r.log);
+      files.add((dir / (stem + "." + b.sym->id + ".ptx")).string(), r.ptx);
+    }
+  if (source.empty()) return;
+  files.add((dir / (stem + ".kernels.cu")).string(), source);
+  if (!nvrtc) spdlog::warn("{}: wrote the CUDA kernels' source only: {}", path, why);
+}
+
 int compile(const std::vector<std::string>& paths, const std::string& out_dir, const std::string& executors,
-            bool print_after_all, GradMode mode) {
+            bool print_after_all, GradMode mode, bool emit_cuda) {
   auto list = executor_list(executors);
   int failures = 0;
   for (const auto& path : paths) {
@@ -94,6 +116,7 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
       } catch (const ThunderError& e) {
         throw LoadError(path + ": " + e.what());
       }
+      if (emit_cuda) add_cuda_kernels(files, dir, stem, path, traces);
       if (!kernels.kernels.functions.empty()) {
         files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
         spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
@@ -214,6 +237,9 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--executors", executors, "executors in priority order, comma separated (default: plugins', then torch)");
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
   compile_cmd->add_flag("--print-after-all", print_after_all, "also write each pass's trace (NAME.N.py)");
+  bool emit_cuda = false;
+  compile_cmd->add_flag("--emit-cuda", emit_cuda,
+                        "also write the fusion regions as CUDA kernels (NAME.kernels.cu) and their PTX by NVRTC (NAME.fuser_N.ptx)");
   compile_cmd->add_option("--transform", transform, "grad: one trace returning the input gradients (outputs seeded with ones)")
       ->check(CLI::IsMember({"grad"}));
 
@@ -238,7 +264,7 @@ int main(int argc, char** argv) {
     for (const auto& plugin : plugins) load_plugin(plugin, nullptr);
     if (*validate_cmd) return validate(validate_paths);
     if (*compile_cmd) return compile(compile_paths, out_dir, executors, print_after_all,
-                                         transform == "grad" ? GradMode::Inputs : GradMode::Auto);
+                                         transform == "grad" ? GradMode::Inputs : GradMode::Auto, emit_cuda);
     if (*print_cmd) return print(print_path, depth);
     if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only, ops_format);
   } catch (const LoadError& e) {

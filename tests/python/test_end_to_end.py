@@ -4,8 +4,13 @@ match eager PyTorch within Thunder's tolerances."""
 import os
 import subprocess
 
+from pathlib import Path
+
 from conftest import save_case
 from test_meta_vs_torch import SAMPLES
+
+
+PTXAS = Path("/usr/local/cuda/bin/ptxas")
 
 
 def check_plans(directory, count):
@@ -34,10 +39,18 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
                     (other / f"{name}.{io}.pt").write_bytes((whole / f"{name}.{io}.pt").read_bytes())
     thundercc("compile", *traces, "-o", whole)
     thundercc("compile", *traces, "-o", decomposed, "--executors", "torch_prims")
-    thundercc("compile", *traces, "-o", fused, "--executors", "fuser,torch")
+    thundercc("compile", *traces, "-o", fused, "--executors", "fuser,torch", "--emit-cuda")
     check_plans(whole, len(SAMPLES))
     check_plans(decomposed, len(SAMPLES))
     check_plans(fused, len(SAMPLES))
     regions = sum(p.read_text().count(" = fuser_") for p in fused.glob("*.py"))
     print(f"\nfuser: {len(list(fused.glob('*.kernels.so')))} of {len(SAMPLES)} samples run generated kernels ({regions} fusion regions)")
     assert regions > 500
+    # The same regions as CUDA kernels: NVRTC compiled each (compile fails otherwise); ptxas assembles each.
+    ptx = sorted(fused.glob("*.ptx"))
+    if PTXAS.exists() and ptx:
+        assert len(ptx) == regions
+        for p in ptx:
+            result = subprocess.run([PTXAS, "-arch=sm_80", p, "-o", os.devnull], capture_output=True, text=True)
+            assert result.returncode == 0, f"{p.name}: {result.stderr}"
+        print(f"fuser: {len(ptx)} CUDA kernels compiled by NVRTC and assembled by ptxas")

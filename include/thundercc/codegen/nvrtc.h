@@ -1,0 +1,22 @@
+// NVRTC, found at run time (never linked): CUDA kernel sources to PTX. The compiler needs no
+// CUDA toolkit to build; where one is installed (/usr/local/cuda, or $THUNDERCC_NVRTC naming
+// libnvrtc.so), `thundercc compile --emit-cuda` compiles every fusion region's CUDA kernel.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace thundercc::codegen {
+
+struct PtxResult {
+  bool ok = false;
+  std::string ptx;  // when ok
+  std::string log;  // NVRTC's messages
+};
+
+// Whether NVRTC can be loaded; `why` says what was tried when it cannot.
+bool nvrtc_available(std::string* why = nullptr);
+// Compiles one translation unit for `arch` (e.g. "compute_80"). Throws ThunderError without NVRTC.
+PtxResult compile_to_ptx(const std::string& source, const std::string& name, const std::string& arch = "compute_80");
+
+}  // namespace thundercc::codegen
