@@ -5,17 +5,13 @@
 
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 namespace thundercc::runtime {
 namespace {
 
 constexpr size_t kCachedFrom = size_t{1} << 20;  // smaller blocks: malloc reuses them well already
 constexpr size_t kGranule = size_t{64} << 10;
-
-struct Block {
-  void* data;
-  size_t size;  // as counted (rounded for cached blocks)
-};
 
 class CachingAllocator final : public c10::Allocator {
  public:
@@ -37,14 +33,17 @@ class CachingAllocator final : public c10::Allocator {
       if (stats_.live_bytes > stats_.peak_live_bytes) stats_.peak_live_bytes = stats_.live_bytes;
     }
     if (!data) data = c10::alloc_cpu(size == 0 ? 1 : size);
-    return {data, new Block{data, size}, &CachingAllocator::release, c10::Device(c10::DeviceType::CPU)};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      sizes_[data] = size;
+    }
+    // The context is the pointer itself, as raw_allocate (oneDNN's scratch memory) requires.
+    return {data, data, &CachingAllocator::release, c10::Device(c10::DeviceType::CPU)};
   }
 
-  static void release(void* context) {
-    auto* block = static_cast<Block*>(context);
-    instance().give_back(*block);
-    delete block;
-  }
+  c10::DeleterFnPtr raw_deleter() const override { return &CachingAllocator::release; }
+
+  static void release(void* data) { instance().give_back(data); }
 
   static CachingAllocator& instance() {
     static auto* allocator = new CachingAllocator();  // never destroyed: tensors outlive static destructors
@@ -63,19 +62,23 @@ class CachingAllocator final : public c10::Allocator {
   }
 
  private:
-  void give_back(const Block& block) {
+  void give_back(void* data) {
     std::lock_guard<std::mutex> lock(mutex_);
-    stats_.live_bytes -= block.size;
-    if (block.size < kCachedFrom) {
-      c10::free_cpu(block.data);
+    auto it = sizes_.find(data);
+    size_t size = it->second;
+    sizes_.erase(it);
+    stats_.live_bytes -= size;
+    if (size < kCachedFrom) {
+      c10::free_cpu(data);
       return;
     }
-    free_.emplace(block.size, block.data);
-    stats_.cached_bytes += block.size;
+    free_.emplace(size, data);
+    stats_.cached_bytes += size;
   }
 
   mutable std::mutex mutex_;
   mutable std::multimap<size_t, void*> free_;
+  mutable std::unordered_map<void*, size_t> sizes_;  // live blocks, as counted (large ones rounded)
   mutable AllocatorStats stats_;
 };
 

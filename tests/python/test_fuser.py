@@ -1,0 +1,118 @@
+"""The fusion executor end to end: programs captured, compiled with `--executors fuser,torch`,
+their regions checked in the printed trace, run through the generated kernels and compared with
+eager; the printed form against a golden file; the library's hash check and the kernel cache."""
+import os
+import subprocess
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import REPO, save_case
+
+torch.manual_seed(0)
+
+
+def gelu(x):
+    return 0.5 * x * (1.0 + torch.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+
+def chain(a, b):
+    x = a
+    for i in range(100):
+        x = [torch.add, torch.mul, torch.sub, torch.maximum][i % 4](x, b)
+    return x
+
+
+def rms_norm(x, w):
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+
+
+def mixed(a, i, m):
+    # integers, bools, where and comparisons in one region
+    return torch.where(m & (i > 0), a * i, -a.abs()), (i * 3 - 1).bitwise_xor(i), a.amin(-1), a.var(-1, correction=2)
+
+
+def with_nan(a):
+    a = a.clone()
+    return torch.maximum(a, torch.zeros_like(a)).amax(-1), torch.softmax(a, -1)
+
+
+# name, program, inputs, fusion regions in the execution trace
+PROGRAMS = [
+    ("gelu", gelu, (torch.randn(3, 50),), 1),
+    ("softmax", lambda x: torch.softmax(x, -1), (torch.randn(5, 33),), 1),
+    ("log_softmax", lambda x: F.log_softmax(x, -1, dtype=torch.float64), (torch.randn(2, 3, 17),), 1),
+    ("layer_norm", lambda x, w, b: F.layer_norm(x, (40,), w, b), (torch.randn(2, 6, 40), torch.randn(40), torch.randn(40)), 1),
+    ("rms_norm", rms_norm, (torch.randn(4, 24), torch.randn(24)), 1),
+    ("silu", F.silu, (torch.randn(7, 9),), 1),
+    ("chain", chain, (torch.randn(16), torch.randn(16)), 1),
+    ("broadcast_bias", lambda x, b: torch.tanh(x + b) * 2, (torch.randn(3, 4, 5), torch.randn(4, 1)), 1),
+    ("zero_dim", lambda x, s: x * s + 1, (torch.randn(()), torch.randn(())), 1),
+    ("empty", lambda x: torch.exp(x).sum(-1), (torch.randn(3, 0),), 1),
+    ("float64", lambda x: torch.softmax(x * 2, -1), (torch.randn(4, 8, dtype=torch.float64),), 1),
+    ("mixed", mixed, (torch.randn(4, 6), torch.randint(-3, 3, (4, 6)), torch.rand(4, 6) > 0.5), 1),
+]
+
+
+@pytest.mark.parametrize("name,fn,args,regions", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_fused_program_matches_eager(name, fn, args, regions, tmp_path, thundercc):
+    trace = save_case(tmp_path, name, fn, args)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    printed = (tmp_path / f"{name}.trace.py").read_text()
+    assert printed.count(" = fuser_") == regions, printed
+    assert (tmp_path / f"{name}.kernels.so").exists()
+    thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt",
+              "--expect", tmp_path / f"{name}.expected.pt")
+
+
+def test_nan_propagates_like_aten(tmp_path, thundercc):
+    a = torch.randn(3, 8)
+    a[1, 3] = float("nan")
+    trace = save_case(tmp_path, "nan", with_nan, (a,))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    out = tmp_path / "out.pt"
+    thundercc("run", tmp_path / "nan.plan.json", "--inputs", tmp_path / "nan.inputs.pt", "--outputs", out)
+    amax, softmax = torch.load(out)
+    assert torch.isnan(amax[1]) and not torch.isnan(amax[0]) and torch.isnan(softmax[1]).all()
+    torch.testing.assert_close(softmax[0], torch.softmax(a[0], -1))
+
+
+def test_softmax_prints_as_one_region(tmp_path, thundercc):
+    trace = save_case(tmp_path, "softmax", lambda x: torch.softmax(x, -1), (torch.randn(4, 64),))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    golden = REPO / "tests" / "golden" / "softmax.fuser.trace.py"
+    assert (tmp_path / "softmax.trace.py").read_text() == golden.read_text()
+
+
+def test_library_is_checked_before_loading(tmp_path, thundercc):
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    library = tmp_path / "gelu.kernels.so"
+    library.write_bytes(library.read_bytes() + b"\0")
+    result = thundercc("run", tmp_path / "gelu.plan.json", check=False)
+    assert result.returncode == 1
+    assert "not the library this plan was compiled with" in result.stderr
+    library.unlink()
+    result = thundercc("run", tmp_path / "gelu.plan.json", check=False)
+    assert result.returncode == 1 and "is missing" in result.stderr
+
+
+def test_kernel_cache_compiles_each_kernel_once(tmp_path, thundercc):
+    """Four identical layers share one kernel per region shape; a second compile finds them all cached."""
+    def layers(x, w):
+        for _ in range(4):
+            x = F.layer_norm(torch.tanh(x @ w), (32,))
+        return x
+
+    trace = save_case(tmp_path, "layers", layers, (torch.randn(8, 32), torch.randn(32, 32)))
+    env = dict(os.environ, THUNDERCC_CACHE_DIR=str(tmp_path / "cache"))
+    first = subprocess.run([os.environ["THUNDERCC"], "-v", "compile", trace, "-o", tmp_path, "--executors", "fuser,torch"],
+                           capture_output=True, text=True, env=env)
+    assert first.returncode == 0, first.stderr
+    assert "4 fusion kernels (1 compiled, 0 from the cache" in first.stderr
+    second = subprocess.run([os.environ["THUNDERCC"], "-v", "compile", trace, "-o", tmp_path, "--executors", "fuser,torch"],
+                            capture_output=True, text=True, env=env)
+    assert "4 fusion kernels (0 compiled, 1 from the cache" in second.stderr
+    thundercc("run", tmp_path / "layers.plan.json", "--inputs", tmp_path / "layers.inputs.pt",
+              "--expect", tmp_path / "layers.expected.pt")
