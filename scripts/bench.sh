@@ -19,6 +19,40 @@ ratio=$(awk '/ratio_run_over_aten/ {print $2}' <<<"$cpp")
 printf "  thundercc run             %8.1f ns/op   %.2fx ATen direct (median of per-round ratios)\n" "$run" "$ratio"
 printf "  PyTorch eager (Python)    %8.1f ns/op   thundercc run is %.2fx eager's cost\n" "$eager" "$(awk -v a="$run" -v b="$eager" 'BEGIN {print a/b}')"
 
+# The same 100 ops fused into one generated kernel (--executors fuser,torch).
+"$BUILD_DIR/thundercc" compile "$work/tiny_ops.json" -o "$work/fused" --executors fuser,torch
+fused=$("$BUILD_DIR/runner_overhead" "$work/fused/tiny_ops.plan.json")
+fused_run=$(awk '/thundercc_run_ns_per_op/ {print $2}' <<<"$fused")
+printf "  thundercc run, fused      %8.1f ns/op   %.2fx ATen direct (one generated kernel for the 100 ops)\n" "$fused_run" \
+  "$(awk '/ratio_run_over_aten/ {print $2}' <<<"$fused")"
+
+# Fusion: regions that become one generated kernel, against eager's chain of ops and against
+# ATen's own fused kernel (into a preallocated buffer where PyTorch has out=).
+echo "fused regions, one thread, median of 5 runs after 2 warm-ups (eager: median of 5):"
+for program in gelu_8m gelu_32m softmax layer_norm; do
+  /usr/bin/python3 scripts/capture.py "benchmarks/fusion_programs.py:make_$program" -o "$work/$program.json" >/dev/null
+  "$BUILD_DIR/thundercc" compile "$work/$program.json" -o "$work/fused" --executors fuser,torch
+  ours=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/fused/$program.plan.json" --repeat 5 --warmup 2 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+  eager=$(/usr/bin/python3 benchmarks/fusion_programs.py "$program" 5)
+  aten=$(/usr/bin/python3 benchmarks/fusion_programs.py "$program" 5 aten)
+  printf "  %-11s thundercc run %8.2f ms   eager %8.2f ms   %6.1fx faster than eager   %.2fx ATen's fused kernel (%.2f ms)\n" \
+    "$program" "$ours" "$eager" "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print b/a}')" \
+    "$(awk -v a="$ours" -v b="$aten" 'BEGIN {print a/b}')" "$aten"
+done
+# Bandwidth: the 32M GELU kernel reads and writes 128 MB each; a copy of the same size is the bar.
+copy=$(/usr/bin/python3 -c "
+import time, torch
+torch.set_num_threads(1)
+a = torch.randn(32 << 20); b = torch.empty_like(a); b.copy_(a)
+t = []
+for _ in range(5):
+    s = time.perf_counter(); b.copy_(a); t.append(time.perf_counter() - s)
+print(sorted(t)[2] * 1e3)")
+gelu=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/fused/gelu_32m.plan.json" --repeat 5 --warmup 2 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+printf "  bandwidth: fused gelu_32m %.1f GB/s, a 128 MB copy %.1f GB/s (%.0f%% of copy bandwidth)\n" \
+  "$(awk -v t="$gelu" 'BEGIN {print 0.268435456 / (t / 1e3)}')" "$(awk -v t="$copy" 'BEGIN {print 0.268435456 / (t / 1e3)}')" \
+  "$(awk -v a="$gelu" -v b="$copy" 'BEGIN {print 100 * b / a}')"
+
 # Compile time against trace size: GPT-2 block stacks of 1, 6 and 24 layers; their parameters
 # require grad, so each compile is a training step (grad transform, split, both claimed).
 echo "thundercc compile, GPT-2 block stacks, training step (median of 5 runs, whole process):"
