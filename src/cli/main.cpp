@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "thundercc/codegen/fusion_region.h"
 #include "thundercc/codegen/kernel_library.h"
 #include "thundercc/codegen/nvrtc.h"
 #include "thundercc/errors.h"
@@ -73,7 +74,7 @@ void add_cuda_kernels(AtomicFiles& files, const std::filesystem::path& dir, cons
   bool nvrtc = codegen::nvrtc_available(&why);
   for (const Trace* t : traces)
     for (const auto& b : t->bound_symbols) {
-      if (b.sym->executor != "fuser" || !b.sym->id.starts_with("fuser_")) continue;
+      if (!codegen::is_fusion_region(b)) continue;
       codegen::GeneratedKernel k = codegen::generate_kernel(b, codegen::Target::CUDA);
       source += "// " + b.sym->id + "\n" + k.source + "\n";
       if (!nvrtc) continue;

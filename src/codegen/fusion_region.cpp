@@ -42,6 +42,13 @@ bool reduces_last_dim(const Tensor& a, const std::vector<int64_t>& dims) {
   return d == a.ndim() - 1;
 }
 
+// Whether broadcast dimensions `dims` put `a`'s dimensions at the front of the result, in order.
+bool maps_to_leading_dims(const Tensor& a, const std::vector<int64_t>& dims) {
+  for (int64_t k = 0; k < a.ndim(); ++k)
+    if (dims.at(k) != k) return false;
+  return static_cast<int64_t>(dims.size()) == a.ndim();
+}
+
 Shape without_last(const Shape& s) { return Shape(s.begin(), s.end() - (s.empty() ? 0 : 1)); }
 
 const Tensor* first_tensor(const BoundSymbol& b) {
@@ -66,6 +73,8 @@ std::vector<int64_t> broadcast_strides(const Shape& input, const Shape& domain, 
   }
   return strides;
 }
+
+bool is_fusion_region(const BoundSymbol& b) { return b.sym->executor == "fuser" && b.sym->id.starts_with("fuser_"); }
 
 bool is_fusible_prim(const std::string& id) {
   return is_elementwise(id) || is_reduction_prim(id) || id == "prims.broadcast_in_dim";
@@ -168,19 +177,14 @@ bool RegionAnalysis::add_broadcast(const BoundSymbol& b) {
     }
     Level level = levels_.at(proxy_key(b.args[0]));
     // A row value spread along the last dimension: its dimensions are the domain's leading ones.
-    std::vector<int64_t> leading(a.ndim());
-    for (int64_t k = 0; k < a.ndim(); ++k) leading[k] = k;
-    if (dims != leading) return false;
+    if (!maps_to_leading_dims(a, dims)) return false;
     if (level == Level::Element && a.shape() != domain_) return false;
     levels_[proxy_key(out)] = Level::Element;
     return true;
   }
   if (is_row_shape(shape)) {
     auto level = level_of(b.args[0]);
-    if (level != Level::Row) return false;
-    std::vector<int64_t> leading(a.ndim());
-    for (int64_t k = 0; k < a.ndim(); ++k) leading[k] = k;
-    if (dims != leading) return false;
+    if (level != Level::Row || !maps_to_leading_dims(a, dims)) return false;
     levels_[proxy_key(out)] = Level::Row;
     return true;
   }

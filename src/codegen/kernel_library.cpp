@@ -6,11 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <thread>
 
+#include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
@@ -31,22 +30,24 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-std::string read_all(FILE* pipe) {
+// Starts a shell command, its output and errors read through the pipe.
+FILE* start(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
+  return pipe;
+}
+
+// Waits for a started command; returns its exit status and what it printed.
+std::pair<int, std::string> finish(FILE* pipe) {
   std::string output;
   char buffer[4096];
   size_t n;
   while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  return output;
-}
-
-// Runs a shell command; returns its exit status and what it printed.
-std::pair<int, std::string> run(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
-  std::string output = read_all(pipe);
   int status = pclose(pipe);
   return {status, output};
 }
+
+std::pair<int, std::string> run(const std::string& command) { return finish(start(command)); }
 
 std::string compiler() {
   const char* cxx = std::getenv("THUNDERCC_CXX");
@@ -62,22 +63,14 @@ const std::string& compiler_version() {
   return version;
 }
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 // A file of the cache under its final name, made by `make(temporary)` when absent.
 template <class Make>
-bool ensure(const fs::path& path, Make&& make) {
-  if (fs::exists(path)) return false;
+void ensure(const fs::path& path, Make&& make) {
+  if (fs::exists(path)) return;
   fs::create_directories(path.parent_path());
   fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
   make(temporary);
   fs::rename(temporary, path);
-  return true;
 }
 
 std::string first_lines(const std::string& text, int n) {
@@ -104,7 +97,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   struct Job {
     const GeneratedKernel* kernel;
     fs::path source, object, temporary;
-    FILE* pipe = nullptr;
+    std::pair<int, std::string> result;  // the compiler's status and messages
   };
   std::set<std::string> functions;
   std::vector<std::string> objects;
@@ -125,19 +118,19 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   size_t parallel = std::max(1u, std::thread::hardware_concurrency());
   for (size_t first = 0; first < jobs.size(); first += parallel) {
     size_t last = std::min(jobs.size(), first + parallel);
+    std::vector<FILE*> running;
     for (size_t i = first; i < last; ++i) {
-      Job& j = jobs[i];
-      write_file_atomically(j.source.string(), j.kernel->source);
-      std::string command = str(quoted(compiler()), " ", kCompileFlags, " -c ", quoted(j.source.string()), " -o ", quoted(j.temporary.string()), " 2>&1");
-      j.pipe = popen(command.c_str(), "r");
-      if (!j.pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
+      write_file_atomically(jobs[i].source.string(), jobs[i].kernel->source);
+      running.push_back(start(str(quoted(compiler()), " ", kCompileFlags, " -c ", quoted(jobs[i].source.string()), " -o ",
+                                  quoted(jobs[i].temporary.string()))));
     }
+    // Every started compiler is waited for before any failure is reported.
+    for (size_t i = first; i < last; ++i) jobs[i].result = finish(running[i - first]);
     for (size_t i = first; i < last; ++i) {
       Job& j = jobs[i];
-      std::string output = read_all(j.pipe);
-      if (pclose(j.pipe) != 0) {
-        fs::remove(j.temporary);
-        throw ThunderError("RuntimeError", str("fuser: the kernel ", j.kernel->function, " does not compile:\n", first_lines(output, 20)));
+      if (j.result.first != 0) {
+        for (size_t k = first; k < last; ++k) fs::remove(jobs[k].temporary);
+        throw ThunderError("RuntimeError", str("fuser: the kernel ", j.kernel->function, " does not compile:\n", first_lines(j.result.second, 20)));
       }
       fs::rename(j.temporary, j.object);
       ++lib.compiled;
@@ -154,7 +147,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
     auto [status, output] = run(command);
     if (status != 0) throw ThunderError("RuntimeError", "fuser: linking the kernel library failed:\n" + first_lines(output, 20));
   });
-  lib.bytes = read_file(library);
+  lib.bytes = read_file(library.string(), limits::kKernelLibraryBytes);
   lib.sha256 = sha256_hex(lib.bytes);
   return lib;
 }
@@ -164,7 +157,7 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
   std::vector<GeneratedKernel> kernels;
   for (const Trace* t : traces)
     for (const auto& b : t->bound_symbols)
-      if (b.sym->executor == "fuser" && b.sym->id.starts_with("fuser_")) {
+      if (is_fusion_region(b)) {
         kernels.push_back(generate_kernel(b, Target::CPU));
         out.kernels.functions[b.sym->id] = kernels.back().function;
       }

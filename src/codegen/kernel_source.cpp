@@ -101,6 +101,12 @@ std::string literal(const Value& v, DType as) {
   return str("(", t, ")(", buffer, ")");
 }
 
+// Binary prims that are one C operator.
+const std::map<std::string, const char*> kInfix{
+    {"prims.add", "+"}, {"prims.sub", "-"}, {"prims.mul", "*"},  {"prims.div", "/"},  {"prims.eq", "=="},
+    {"prims.ne", "!="}, {"prims.lt", "<"},  {"prims.le", "<="}, {"prims.gt", ">"},   {"prims.ge", ">="},
+    {"prims.bitwise_and", "&"}, {"prims.bitwise_or", "|"}, {"prims.bitwise_xor", "^"}};
+
 // The numeric value of a number argument (a constant, or a number proxy with its value).
 Value number_of(const Value& v) { return v.is_number_proxy() ? *v.as_number_proxy()->value : v; }
 
@@ -110,9 +116,11 @@ class Emitter {
     for (const auto& b : fusion.subsymbols)
       check(region_.add(b), [&] { return str("fuser: the region of ", fusion.sym->name, " is not one kernel"); });
     for (size_t k = 0; k < fusion.args.size(); ++k) input_index_[proxy_key(fusion.args[k])] = k;
-    for_each_output([&](const Value& v, size_t k) { output_index_[proxy_key(v)] = k; });
     for (const auto& b : region_.statements())
-      for (const auto& o : b.output_proxies()) name_[proxy_key(o)] = str("v", name_.size());
+      for (const auto& o : b.output_proxies()) {
+        name_[proxy_key(o)] = str("v", name_.size());
+        definer_[proxy_key(o)] = &b;
+      }
   }
 
   std::string source(const std::string& function) {
@@ -137,8 +145,8 @@ class Emitter {
   Target target_;
   RegionAnalysis region_;
   std::map<const void*, size_t> input_index_;
-  std::map<const void*, size_t> output_index_;
   std::map<const void*, std::string> name_;  // values the region defines
+  std::map<const void*, const BoundSymbol*> definer_;  // the statement defining each
 
   template <class F>
   void for_each_output(F&& f) const {
@@ -217,20 +225,7 @@ class Emitter {
       return a.is_tensor() ? read(a) : literal(number_of(a), id == "prims.where" && k == 0 ? DType(ScalarType::Bool8) : in);
     };
     std::string x = operand(0);
-    auto binary = [&](const char* op) { return str("(", x, " ", op, " ", operand(1), ")"); };
-    if (id == "prims.add") return binary("+");
-    if (id == "prims.sub") return binary("-");
-    if (id == "prims.mul") return binary("*");
-    if (id == "prims.div") return binary("/");
-    if (id == "prims.eq") return binary("==");
-    if (id == "prims.ne") return binary("!=");
-    if (id == "prims.lt") return binary("<");
-    if (id == "prims.le") return binary("<=");
-    if (id == "prims.gt") return binary(">");
-    if (id == "prims.ge") return binary(">=");
-    if (id == "prims.bitwise_and") return binary("&");
-    if (id == "prims.bitwise_or") return binary("|");
-    if (id == "prims.bitwise_xor") return binary("^");
+    if (auto infix = kInfix.find(id); infix != kInfix.end()) return str("(", x, " ", infix->second, " ", operand(1), ")");
     if (id == "prims.bitwise_not") return in.is_bool() ? str("(!", x, ")") : str("(~", x, ")");
     if (id == "prims.neg") return str("(-", x, ")");
     if (id == "prims.abs") return in.is_float() ? str(math("fabs", in), "(", x, ")") : str("(", x, " < 0 ? -", x, " : ", x, ")");
@@ -265,9 +260,7 @@ class Emitter {
       Value v = work.back();
       work.pop_back();
       if (!v.is_tensor() || !region_.defines(v) || region_.level_of(v) != Level::Element || !needed.insert(proxy_key(v)).second) continue;
-      for (const auto& b : region_.statements())
-        if (proxy_key(b.output) == proxy_key(v))
-          for (const auto& a : b.args) work.push_back(a);
+      for (const auto& a : definer_.at(proxy_key(v))->args) work.push_back(a);
     }
     std::vector<const BoundSymbol*> out;
     for (const auto& b : region_.statements())
@@ -303,7 +296,8 @@ class Emitter {
     return s;
   }
 
-  // One accumulation over the columns: `acc` combined with the element value `x` by `combine`.
+  // One accumulation over the columns: `acc` combined by `op` (+, *, max, min) with the element
+  // value of `input`, or with `tcc_d` where `pre` computes it from that value.
   std::string reduction_loop(const std::string& acc, const std::string& type, const std::string& init, const Value& input,
                              const std::string& op, const std::string& pre = "") const {
     std::string x = element_read(input);

@@ -49,14 +49,13 @@ class RegionBuilder {
 
   BoundSymbol fusion(size_t end) {
     Values inputs, outputs;
-    std::vector<const void*> seen;
     BoundSymbol f;
+    auto is_input = [&](const Value& a) {
+      return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
+    };
     for (const auto& b : region_.statements()) {
       for (const auto& a : b.args)
-        if (a.is_tensor() && !region_.defines(a) && std::find(seen.begin(), seen.end(), proxy_key(a)) == seen.end()) {
-          seen.push_back(proxy_key(a));
-          inputs.push_back(a);
-        }
+        if (a.is_tensor() && !region_.defines(a) && !is_input(a)) inputs.push_back(a);
       for (const auto& o : b.output_proxies()) {
         auto it = last_use_.find(proxy_key(o));
         if (it != last_use_.end() && it->second >= end) outputs.push_back(o);
@@ -102,7 +101,7 @@ Trace fuse_regions(const Trace& trace, SymbolTable& symbols) {
   RegionBuilder regions(trace, symbols, out);
   for (size_t i = 0; i < trace.bound_symbols.size(); ++i) {
     const BoundSymbol& b = trace.bound_symbols[i];
-    if (b.sym->executor == "fuser" && !b.subsymbols.empty() && b.sym->id.starts_with("fuser:prims.")) {
+    if (b.sym->id.starts_with("fuser:prims.")) {  // a prim the fuser claimed
       regions.take(b, i);
       continue;
     }

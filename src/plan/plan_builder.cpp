@@ -2,6 +2,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
@@ -77,7 +78,7 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     instruction["outputs"] = outputs;
     instruction["free"] = json::array();
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
-    if (ex.name() == "fuser") {
+    if (codegen::is_fusion_region(b)) {
       const std::string* function = nullptr;
       if (kernels)
         if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) function = &it->second;

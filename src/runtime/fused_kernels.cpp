@@ -19,19 +19,6 @@ namespace {
 using json = nlohmann::json;
 using FusedFunction = void (*)(const void* const*, void* const*);
 
-std::string read_bytes(const std::filesystem::path& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return {};
-  std::string bytes;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
-  std::fclose(f);
-  return bytes;
-}
-
-std::string describe(const TensorMeta& m) { return m.type_string(); }
-
 }  // namespace
 
 FusedKernelLibrary::FusedKernelLibrary(const json& kernels, const std::string& plan_path) {
@@ -42,7 +29,7 @@ FusedKernelLibrary::FusedKernelLibrary(const json& kernels, const std::string& p
   std::filesystem::path path = std::filesystem::path(plan_path).parent_path() / name_;
   if (!std::filesystem::is_regular_file(path))
     throw LoadError(where + "/library: the kernel library " + path.string() + " is missing (compile the trace again)");
-  std::string bytes = read_bytes(path);
+  std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
   std::string expected = kernels.at("sha256").get<std::string>();
   if (sha256_hex(bytes) != expected)
     throw LoadError(where + "/sha256: " + path.string() + " is not the library this plan was compiled with (its SHA-256 differs); compile the trace again");
@@ -88,7 +75,7 @@ Kernel FusedKernelLibrary::kernel(const json& fusion, const std::string& at, con
       const TensorMeta& m = reads[k];
       bool ok = t.dim() == static_cast<int64_t>(m.shape.size()) && std::equal(m.shape.begin(), m.shape.end(), t.sizes().begin()) &&
                 t.scalar_type() == to_aten(m.dtype) && t.device().is_cpu();
-      if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", describe(m), ", got another tensor"));
+      if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", m.type_string(), ", got another tensor"));
       inputs.push_back(t.contiguous());
       in.push_back(inputs.back().data_ptr());
     }

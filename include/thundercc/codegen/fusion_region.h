@@ -21,15 +21,6 @@ namespace thundercc::codegen {
 
 enum class Level : uint8_t { Element, Row };
 
-// How a kernel reads one of the region's inputs.
-struct InputAccess {
-  Tensor tensor;
-  Level level = Level::Element;
-  // Element inputs: the element stride of each domain dimension (0 where broadcast), for the
-  // input laid out contiguously.
-  std::vector<int64_t> strides;
-};
-
 class RegionAnalysis {
  public:
   // Whether the fuser can run a call of the prim `id` (its positional arguments first, as bound
@@ -62,6 +53,8 @@ class RegionAnalysis {
   std::unordered_map<const void*, Level> levels_;  // values the region defines
 };
 
+// Whether `b` is a fusion region the fuser's pass made (`fuser_N(...)`), which becomes one kernel.
+bool is_fusion_region(const BoundSymbol& b);
 // The prims the fuser claims (when `fusible` accepts the call).
 bool is_fusible_prim(const std::string& id);
 // The reduction prims a region takes (over the last dimension only).

@@ -17,6 +17,7 @@ namespace thundercc {
 namespace limits {
 inline constexpr size_t kTraceBytes = size_t{256} << 20;   // trace.json and plan.json
 inline constexpr size_t kTensorFileBytes = size_t{16} << 30;  // a .pt file
+inline constexpr size_t kKernelLibraryBytes = size_t{256} << 20;  // NAME.kernels.so
 }  // namespace limits
 
 // The whole file, or LoadError "PATH: cannot be read (...)" / "PATH: larger than the limit".
