@@ -97,3 +97,20 @@ for model in gpt2 llama; do
   printf "  %-6s thundercc run %8.1f ms (BLAS matmul %8.1f ms)   eager %8.1f ms   ratio %.3fx (%.2fx)\n" "$model" "$ours" "$blas" "$eager" \
     "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print a/b}')" "$(awk -v a="$blas" -v b="$eager" 'BEGIN {print a/b}')"
 done
+
+# Working memory: live CPU tensor bytes during one run beyond its inputs and the previous run's
+# outputs (thundercc's arena included), counted by the same allocator in both processes.
+echo "working peak memory, one run (thundercc: run --profile; eager: benchmarks/peak_memory.py):"
+for program in inference_blocks.py:make_gpt2 inference_blocks.py:make_llama fusion_programs.py:make_gelu_32m fusion_programs.py:make_softmax; do
+  name=${program#*:make_}
+  /usr/bin/python3 scripts/capture.py "benchmarks/$program" -o "$work/peak_$name.json" >/dev/null
+  eager=$(/usr/bin/python3 benchmarks/peak_memory.py "$BUILD_DIR/libthundercc_runtime.so" "benchmarks/$program")
+  line="  $(printf '%-9s' "$name") eager $(awk -v e="$eager" 'BEGIN {printf "%7.1f MB", e / 1e6}')"
+  for executors in torch fuser,torch; do
+    "$BUILD_DIR/thundercc" compile "$work/peak_$name.json" -o "$work/peak_${executors%%,*}" --executors "$executors"
+    memory=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/peak_${executors%%,*}/peak_$name.plan.json" --repeat 2 --warmup 1 --profile | grep '^memory:')
+    peak=$(sed -n 's/.*working peak \([0-9.]*\) MB (arena \([0-9.]*\) MB.*/\1 MB (arena \2)/p' <<<"$memory")
+    line+="   --executors $executors: $peak"
+  done
+  echo "$line"
+done

@@ -45,7 +45,20 @@ struct OperatorOptions {
   bool is_like = true;               // the function is `like` (traced as a decomposition), else `meta`
   bool omit_default_kwargs = false;  // print keyword arguments only where they differ from the defaults
   std::string id;                    // the operator's id (and its kernel's); default "<executor>:<module.>name"
+  std::vector<std::string> tags;     // the symbol's tags: kOutBuffer, kFreshOutputs, ...
 };
+
+// Memory planning (plan/memory_plan.h) trusts these tags of an operator. kOutBuffer: its kernel
+// writes every tensor output into the buffer the plan gives it (an out= variant), so the output
+// is fresh storage the plan may place in its arena; an operator without it may return views of
+// its inputs. kOutMayAliasInput: an output's buffer may be an input's of the same shape that
+// dies at this statement (each element is read before its place is written, as ATen's
+// elementwise kernels do).
+// kFreshOutputs: its outputs never share storage with its inputs (checked at run time: an output
+// found in the arena is an error), so they keep no input's buffer alive.
+inline constexpr const char* kOutBuffer = "OUT_BUFFER";
+inline constexpr const char* kFreshOutputs = "FRESH_OUTPUTS";
+inline constexpr const char* kOutMayAliasInput = "OUT_MAY_ALIAS_INPUT";
 
 class Executor {
  public:

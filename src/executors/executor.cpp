@@ -19,6 +19,7 @@ const Symbol& Executor::register_operator(const std::string& name, std::string_v
   s.is_prim = !options.is_like;
   s.executor = name_;
   s.omit_default_kwargs = options.omit_default_kwargs;
+  s.tags = options.tags;
   return SymbolTable::global().add(std::move(s));
 }
 

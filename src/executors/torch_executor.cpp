@@ -22,6 +22,47 @@ const std::set<std::string> kTorchNamedPrims{
     "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "fmod", "ge", "gt", "le", "lt", "maximum",
     "minimum", "mul", "ne", "nextafter", "pow", "remainder", "sub", "where", "lerp"};
 
+// Elementwise ops whose kernels call ATen's out= variants (src/runtime/torch_kernels.cpp), as
+// prims and, for the unary ones, as torch-language ops too.
+const std::set<std::string> kUnaryWithOut{
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh", "digamma", "erf",
+    "erfc", "erfinv", "exp", "exp2", "expm1", "floor", "lgamma", "log", "log10", "log1p", "log2", "neg", "reciprocal",
+    "round", "rsqrt", "sign", "signbit", "sin", "sinh", "sqrt", "tan", "tanh", "trunc"};
+const std::set<std::string> kPrimsWithOut{
+    "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "div", "eq", "fmod", "ge", "gt", "le", "lt", "maximum",
+    "minimum", "mul", "ne", "nextafter", "pow", "remainder", "sub", "zeta", "bitwise_left_shift", "bitwise_right_shift",
+    "shift_left", "shift_right_arithmetic", "where", "lerp", "convert_element_type"};
+
+const std::set<std::string> kTorchElementwiseWithOut{
+    "torch.add", "torch.sub", "torch.div", "torch.mul", "torch.true_divide", "torch.remainder", "torch.pow",
+    "torch.maximum", "torch.minimum", "torch.eq", "torch.ne", "torch.lt", "torch.le", "torch.gt", "torch.ge",
+    "torch.atan2", "torch.fmod", "torch.bitwise_and", "torch.bitwise_or", "torch.bitwise_xor", "torch.floor_divide",
+    "torch.nextafter", "torch.bitwise_left_shift", "torch.bitwise_right_shift", "torch.logical_and",
+    "torch.logical_or", "torch.logical_xor", "torch.hypot", "torch.copysign", "torch.logaddexp", "torch.xlogy",
+    "torch.fmax", "torch.fmin", "torch.float_power", "torch.nn.functional.gelu"};
+// Out= kernels that read an input more than once: never in place.
+const std::set<std::string> kTorchWithOut{"torch.softmax", "torch.log_softmax"};
+
+// Kernels whose results are always newly allocated, never a view or an input itself.
+const std::set<std::string> kFresh{
+    "prims.sum", "prims.amax", "prims.amin", "prims.var", "prims.var_mean", "prims.argmax", "prims.argmin",
+    "prims.matmul", "prims.linear", "prims.embedding", "prims.cat", "torch.sum", "torch.mean", "torch.amax",
+    "torch.amin", "torch.var", "torch.std", "torch.var_mean", "torch.argmax", "torch.argmin", "torch.logsumexp",
+    "torch.nn.functional.linear", "torch.matmul", "torch.bmm", "torch.nn.functional.layer_norm",
+    "torch.nn.functional.embedding", "torch.cat", "torch.stack", "torch.sigmoid", "torch.nn.functional.silu",
+    "torch.nn.functional.relu", "torch.nn.functional.softplus", "torch.tril", "torch.triu", "torch.masked_fill",
+    "torch.where", "torch.clamp"};
+
+// Tags for memory planning (extend.h): elementwise out= kernels may also write in place.
+std::vector<std::string> out_tags(const Symbol& sym) {
+  bool unary = kUnaryWithOut.count(sym.name) && (sym.is_prim || sym.id == "torch." + sym.name);
+  if (unary || (sym.is_prim && kPrimsWithOut.count(sym.name)) || kTorchElementwiseWithOut.count(sym.id))
+    return {kOutBuffer, kOutMayAliasInput};
+  if (kTorchWithOut.count(sym.id)) return {kOutBuffer};
+  if (kFresh.count(sym.id)) return {kFreshOutputs};
+  return {};
+}
+
 // Torch-language ops PyTorch has no function for (the functional forms of in-place ops).
 const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};
 
@@ -52,7 +93,7 @@ void register_torch_executor(ExecutorRegistry& registry) {
     // torch-language op may print alike but run different kernels.
     const Symbol& op = torch.register_operator(name, sym->signature.str(), sym->meta,
                                                {.module = module, .is_like = !sym->is_prim, .omit_default_kwargs = true,
-                                                .id = "torch:" + sym->id});
+                                                .id = "torch:" + sym->id, .tags = out_tags(*sym)});
     torch.register_implementation(sym->id, Implementation{.op = &op});
     if (sym->is_prim) prims_only.register_implementation(sym->id, Implementation{.op = &op});
   }

@@ -79,6 +79,7 @@ class RegionBuilder {
     s.id = s.name = "fuser_" + std::to_string(n);
     s.is_prim = true;
     s.executor = "fuser";
+    s.tags = {kOutBuffer};  // the generated kernel writes into the buffers it is given
     std::string params;
     for (size_t k = 0; k < arity; ++k) params += str(k ? ", " : "", "a", k);
     s.signature = Signature::parse(arity ? params + ", /" : "");

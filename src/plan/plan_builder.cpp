@@ -8,6 +8,7 @@
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/passes/passes.h"
+#include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
 
@@ -20,6 +21,10 @@ class SlotAssigner {
  public:
   int slot_of(const Value& proxy) {
     auto [it, inserted] = slots_.emplace(proxy_key(proxy), static_cast<int>(slots_.size()));
+    if (inserted) {
+      memory_.push_back(memory_value(proxy));
+      proxies_.push_back(proxy);
+    }
     return it->second;
   }
   int lookup(const Value& proxy) const {
@@ -28,14 +33,54 @@ class SlotAssigner {
     return it->second;
   }
   size_t size() const { return slots_.size(); }
+  const std::vector<MemoryValue>& memory() const { return memory_; }
+  const Value& proxy(int slot) const { return proxies_.at(slot); }
 
  private:
+  // What memory planning needs of a slot: the bytes of a CPU tensor (0 for anything else).
+  static MemoryValue memory_value(const Value& proxy) {
+    MemoryValue m;
+    if (!proxy.is_tensor()) return m;
+    const TensorMeta& meta = proxy.as_tensor().meta();
+    m.shape = meta.shape;
+    m.dtype = static_cast<int>(meta.dtype.type);
+    if (meta.device.is_cpu() && __builtin_mul_overflow(numel(meta.shape), int64_t{meta.dtype.bytes()}, &m.bytes)) m.bytes = 0;
+    if (!meta.device.is_cpu()) m.bytes = 0;
+    return m;
+  }
+
   std::unordered_map<const void*, int> slots_;
+  std::vector<MemoryValue> memory_;
+  std::vector<Value> proxies_;
 };
+
+// The arena: each planned output's place in it ("buffers", beside "outputs"), its size and what
+// planning saved, for the runner and for `compile -v`.
+void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<MemoryStep>& steps, const std::vector<int>& outputs) {
+  MemoryPlan memory = plan_memory(slots.memory(), steps, outputs);
+  if (memory.buffers == 0) return;
+  json& instructions = program["instructions"];
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto& offsets = memory.offsets[i];
+    if (std::all_of(offsets.begin(), offsets.end(), [](int64_t o) { return o < 0; })) continue;
+    json buffers = json::array();
+    for (size_t k = 0; k < offsets.size(); ++k)
+      buffers.push_back(offsets[k] < 0 ? json(nullptr)
+                                       : json{{"offset", offsets[k]}, {"tensor", encode_tensor_meta(slots.proxy(steps[i].writes[k]).as_tensor().meta())}});
+    instructions[i]["buffers"] = buffers;
+  }
+  // The runner checks these outputs are not in the arena: a wrong tag is an error, not a clobber.
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].fresh_outputs && !steps[i].out_buffer) instructions[i]["fresh"] = true;
+  program["arena"] = {{"bytes", memory.arena_bytes}, {"buffers", memory.buffers}, {"buffer_bytes", memory.buffer_bytes},
+                      {"in_place", memory.in_place}};
+}
 
 // One program (the forward, or the backward) as instructions over slots.
 json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
   SlotAssigner slots;
+  std::vector<MemoryStep> steps;  // one per instruction
+  std::vector<int>* reads = nullptr;  // the instruction being built reads these slots
   // Number proxies (inputs with known values) are passed to kernels as their values.
   auto arg = [&](const Value& proxy) -> json {
     if (proxy.is_number_proxy()) {
@@ -43,7 +88,9 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
       check(n->value.has_value(), [&] { return str("plan: the number '", n->name, "' has no value"); });
       return encode_value(*n->value, [](const Value&) { return json(); });
     }
-    return json{{"slot", slots.lookup(proxy)}};
+    int slot = slots.lookup(proxy);
+    if (reads) reads->push_back(slot);
+    return json{{"slot", slot}};
   };
 
   json inputs = json::array();
@@ -59,7 +106,10 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     if (b.sym == &python_del()) {
       json& target = instructions.empty() ? free_at_start : instructions.back()["free"];
       for (const auto& v : b.args)
-        if (v.is_tensor()) target.push_back(slots.lookup(v));
+        if (v.is_tensor()) {
+          target.push_back(slots.lookup(v));
+          if (!steps.empty()) steps.back().frees.push_back(slots.lookup(v));
+        }
       continue;
     }
     check(!b.sym->executor.empty(), [&] { return str("plan: no executor claimed ", print_bound_symbol(b, {.depth = 0})); });
@@ -67,12 +117,18 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     std::string plugin = ExecutorRegistry::global().plugin_of(ex.name());
     if (!plugin.empty()) plugins.emplace(ex.name(), ex.version());
     json instruction{{"op", b.sym->id}, {"executor", ex.name()}};
+    steps.push_back({.out_buffer = b.sym->has_tag(kOutBuffer), .out_may_alias_input = b.sym->has_tag(kOutMayAliasInput),
+                     .fresh_outputs = b.sym->has_tag(kFreshOutputs)});
+    reads = &steps.back().reads;
     json args = json::array();
     for (const auto& a : b.args) args.push_back(encode_value(a, arg));
     json kwargs = json::object();
     for (const auto& [k, v] : b.kwargs) kwargs[k] = encode_value(v, arg);
     json outputs = json::array();
-    for_each_proxy(b.output, [&](const Value& v) { outputs.push_back(v.is_tensor() ? json(slots.slot_of(v)) : json(nullptr)); });
+    for_each_proxy(b.output, [&](const Value& v) {
+      outputs.push_back(v.is_tensor() ? json(slots.slot_of(v)) : json(nullptr));
+      steps.back().writes.push_back(v.is_tensor() ? slots.slot_of(v) : -1);
+    });
     instruction["args"] = args;
     instruction["kwargs"] = kwargs;
     instruction["outputs"] = outputs;
@@ -89,12 +145,16 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
       instruction["fusion"] = {{"function", *function}, {"inputs", reads}, {"outputs", writes}};
     }
     instructions.push_back(instruction);
+    reads = nullptr;
   }
-  return json{{"inputs", inputs},
-              {"slots", slots.size()},
-              {"free_at_start", free_at_start},
-              {"instructions", instructions},
-              {"output", encode_value(trace.output, arg)}};
+  json output = encode_value(trace.output, arg);
+  json program{{"inputs", inputs}, {"slots", slots.size()}, {"free_at_start", free_at_start}, {"instructions", instructions}, {"output", output}};
+  std::vector<int> output_slots;
+  for_each_proxy(trace.output, [&](const Value& v) {
+    if (v.is_tensor()) output_slots.push_back(slots.lookup(v));
+  });
+  place_in_arena(program, slots, steps, output_slots);
+  return program;
 }
 
 }  // namespace

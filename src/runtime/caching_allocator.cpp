@@ -97,3 +97,12 @@ AllocatorStats allocator_stats() { return CachingAllocator::instance().stats(); 
 void reset_allocator_peak() { CachingAllocator::instance().reset_peak(); }
 
 }  // namespace thundercc::runtime
+
+// The same counting from another process: benchmarks/peak_memory.py loads this library into
+// PyTorch (the same LibTorch) with ctypes, so eager's peak is measured exactly as ours.
+extern "C" {
+void thundercc_install_caching_allocator() { thundercc::runtime::install_caching_allocator(); }
+void thundercc_reset_allocator_peak() { thundercc::runtime::reset_allocator_peak(); }
+size_t thundercc_allocator_live_bytes() { return thundercc::runtime::allocator_stats().live_bytes; }
+size_t thundercc_allocator_peak_bytes() { return thundercc::runtime::allocator_stats().peak_live_bytes; }
+}

@@ -22,5 +22,7 @@ struct AllocatorStats {
 void install_caching_allocator();
 AllocatorStats allocator_stats();
 void reset_allocator_peak();
+// Also exported as C functions (thundercc_install_caching_allocator, thundercc_reset_allocator_peak,
+// thundercc_allocator_live_bytes, thundercc_allocator_peak_bytes) for measuring PyTorch eager.
 
 }  // namespace thundercc::runtime

@@ -81,8 +81,9 @@ Kernel FusedKernelLibrary::kernel(const json& fusion, const std::string& at, con
     }
     std::vector<at::Tensor> outputs;
     std::vector<void*> out;
-    for (const auto& m : writes) {
-      outputs.push_back(at::empty(m.shape, at::TensorOptions().dtype(to_aten(m.dtype))));
+    for (size_t k = 0; k < writes.size(); ++k) {
+      const at::Tensor* planned = call.buffer(k);
+      outputs.push_back(planned ? *planned : at::empty(writes[k].shape, at::TensorOptions().dtype(to_aten(writes[k].dtype))));
       out.push_back(outputs.back().data_ptr());
     }
     f(in.data(), out.data());

@@ -166,4 +166,8 @@ void KernelCall::set_output(size_t k, at::Tensor t) {
 
 size_t KernelCall::num_outputs() const { return instruction_.outputs.size(); }
 
+const at::Tensor* KernelCall::buffer(size_t k) const {
+  return k < instruction_.buffers.size() && instruction_.buffers[k].defined() ? &instruction_.buffers[k] : nullptr;
+}
+
 }  // namespace thundercc::runtime

@@ -14,6 +14,7 @@
 #include "runtime/fused_kernels.h"
 #include "runtime/pickle_check.h"
 #include "thundercc/errors.h"
+#include "thundercc/extend.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
@@ -101,6 +102,7 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKe
     for (const auto& o : j.at("outputs")) ins.outputs.push_back(o.is_null() ? -1 : o.get<int>());
     ins.free = j.value("free", std::vector<int>{});
     ins.statement = j.value("statement", "");
+    ins.fresh = j.value("fresh", false);
     instructions_.push_back(std::move(ins));
   }
   collect_output_slots(plan.at("output"), output_slots_);
@@ -121,6 +123,7 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKe
     for (int s : instructions_[i].free) check_slot(s, at + "/free");
   }
   slots_.resize(num_slots_);
+  bind_arena(plan, where);
 }
 
 void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
@@ -135,6 +138,48 @@ void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
     if (!ok)
       throw ThunderError("RuntimeError", thundercc::str("input '", spec.name, "': expected ", spec.meta.type_string(), ", but got ",
                                              t.defined() ? describe(t) : std::string("nothing")));
+  }
+}
+
+bool PlanRunner::in_arena(const at::Tensor& t) const {
+  if (!t.defined() || !t.has_storage() || !t.storage().data()) return false;
+  auto* p = static_cast<const uint8_t*>(t.storage().data());
+  auto* base = static_cast<const uint8_t*>(arena_.data_ptr());
+  return p >= base && p < base + arena_.numel();
+}
+
+void PlanRunner::bind_arena(const json& program, const std::string& where) {
+  if (!program.contains("arena")) return;
+  int64_t arena_bytes = program["arena"].at("bytes").get<int64_t>();
+  try {
+    arena_ = at::empty({arena_bytes}, at::kByte);
+  } catch (const c10::Error& e) {
+    throw LoadError(thundercc::str(where, ": /arena/bytes: cannot allocate the plan's arena of ", arena_bytes, " bytes"));
+  }
+  auto* base = static_cast<uint8_t*>(arena_.data_ptr());
+  const json& instructions = program.at("instructions");
+  for (size_t i = 0; i < instructions.size(); ++i) {
+    if (!instructions[i].contains("buffers")) continue;
+    Instruction& ins = instructions_[i];
+    const json& buffers = instructions[i]["buffers"];
+    std::string at = "/instructions/" + std::to_string(i) + "/buffers";
+    if (buffers.size() != ins.outputs.size())
+      throw LoadError(thundercc::str(where, ": ", at, ": ", buffers.size(), " buffers for ", ins.outputs.size(), " outputs"));
+    ins.buffers.resize(buffers.size());
+    for (size_t k = 0; k < buffers.size(); ++k) {
+      if (buffers[k].is_null()) continue;
+      std::string buffer_at = at + "/" + std::to_string(k);
+      if (ins.outputs[k] < 0) throw LoadError(thundercc::str(where, ": ", buffer_at, ": output ", k, " is not a tensor"));
+      int64_t offset = buffers[k].at("offset").get<int64_t>();
+      TensorMeta meta = decode_tensor_meta(buffers[k].at("tensor"), buffer_at + "/tensor", where);
+      int64_t bytes = 0;
+      // Every buffer lies inside the arena: a bad plan is an error, never a write out of bounds.
+      if (!meta.device.is_cpu() || __builtin_mul_overflow(numel(meta.shape), int64_t{meta.dtype.bytes()}, &bytes) || offset < 0 ||
+          offset % 64 != 0 || bytes > arena_bytes - offset)
+        throw LoadError(thundercc::str(where, ": ", buffer_at, ": a ", meta.type_string(), " at offset ", offset,
+                                       " does not lie in the arena of ", arena_bytes, " bytes"));
+      ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)));
+    }
   }
 }
 
@@ -159,6 +204,15 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
     } catch (const std::exception& e) {
       fail(i, e.what());
     }
+    for (size_t k = 0; k < ins.buffers.size(); ++k)
+      if (ins.buffers[k].defined() &&
+          (!slots_[ins.outputs[k]].defined() || slots_[ins.outputs[k]].data_ptr() != ins.buffers[k].data_ptr()))
+        fail(i, thundercc::str("its kernel did not write output ", k, " into the buffer the plan gave it (operators tagged ", kOutBuffer,
+                               " must)"));
+    if (ins.fresh && arena_.defined())
+      for (size_t k = 0; k < ins.outputs.size(); ++k)
+        if (ins.outputs[k] >= 0 && in_arena(slots_[ins.outputs[k]]))
+          fail(i, thundercc::str("output ", k, " is a view of a planned buffer, but its operator is tagged ", kFreshOutputs));
     for (int s : ins.free) slots_[s].reset();
   }
   std::vector<at::Tensor> outputs;

@@ -89,10 +89,11 @@ std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
   return out;
 }
 
-// Elementwise unary ops ATen has under the same name, for both the prims and the torch language.
+// Elementwise unary ops ATen has under the same name, with out= variants, for both the prims and
+// the torch language.
 #define THUNDERCC_ATEN_UNARY(X)                                                                             \
   X(abs) X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(bitwise_not) X(ceil) X(cos) X(cosh) X(digamma) \
-  X(erf) X(erfc) X(erfinv) X(exp) X(exp2) X(expm1) X(floor) X(isfinite) X(lgamma) X(log) X(log10) X(log1p)  \
+  X(erf) X(erfc) X(erfinv) X(exp) X(exp2) X(expm1) X(floor) X(lgamma) X(log) X(log10) X(log1p)  \
   X(log2) X(neg) X(reciprocal) X(round) X(rsqrt) X(sign) X(signbit) X(sin) X(sinh) X(sqrt) X(tan) X(tanh)   \
   X(trunc)
 
@@ -100,12 +101,31 @@ void add_unary(KernelRegistry& r, const std::string& id, Tensor (*fn)(const Tens
   r.add(id, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
 }
 
+// Output 0 written by `into` (an out= call) into the buffer the plan gives it, else made by `make`:
+// the kernel of an operator tagged kOutBuffer (src/executors/torch_executor.cpp).
+template <class Into, class Make>
+void write_output(KernelCall& c, Into&& into, Make&& make) {
+  if (const Tensor* planned = c.buffer(0)) {
+    Tensor out = *planned;
+    into(out);
+    c.set_output(0, std::move(out));
+  } else {
+    c.set_output(0, make());
+  }
+}
+
 void register_unary_kernels(KernelRegistry& r) {
-#define THUNDERCC_UNARY(name)                                                          \
-  add_unary(r, "torch:prims." #name, [](const Tensor& a) { return at::name(a); }); \
-  add_unary(r, "torch:torch." #name, [](const Tensor& a) { return at::name(a); });
+#define THUNDERCC_UNARY(name)                                                                                          \
+  for (const char* id : {"torch:prims." #name, "torch:torch." #name})                                                 \
+    r.add(id, [](KernelCall& c) {                                                                                      \
+      const Tensor& a = c.arg(0).tensor();                                                                             \
+      write_output(c, [&](Tensor& out) { at::name##_out(out, a); }, [&] { return at::name(a); });                      \
+    });
   THUNDERCC_ATEN_UNARY(THUNDERCC_UNARY)
 #undef THUNDERCC_UNARY
+  // No out= variant in ATen.
+  add_unary(r, "torch:prims.isfinite", [](const Tensor& a) { return at::isfinite(a); });
+  add_unary(r, "torch:torch.isfinite", [](const Tensor& a) { return at::isfinite(a); });
   add_unary(r, "torch:prims.real", [](const Tensor& a) { return at::real(a); });
   add_unary(r, "torch:prims.imag", [](const Tensor& a) { return at::imag(a); });
   add_unary(r, "torch:prims.ndtri", [](const Tensor& a) { return at::special_ndtri(a); });
@@ -137,38 +157,59 @@ void unfold_kernel(KernelCall& c) {
 
 void register_prim_kernels(KernelRegistry& r) {
 
-  auto binary = [&](const char* name, Tensor (*fn)(const Tensor&, const Tensor&)) {
+  // Binary prims: number operands as 0-d tensors; written into the planned buffer when there is one.
+  using Binary = void (*)(Tensor* out, Tensor* result, const Tensor&, const Tensor&);
+  auto binary = [&](const char* name, Binary fn) {
     r.add(std::string("torch:prims.") + name, [fn](KernelCall& c) {
       const Tensor& like = first_tensor(c);
-      c.set_output(0, fn(operand(c.arg(0), like), operand(c.arg(1), like)));
+      Tensor a = operand(c.arg(0), like), b = operand(c.arg(1), like);
+      write_output(c, [&](Tensor& out) { fn(&out, nullptr, a, b); }, [&] {
+        Tensor result;
+        fn(nullptr, &result, a, b);
+        return result;
+      });
     });
   };
-#define THUNDERCC_BINARY(name) binary(#name, [](const Tensor& a, const Tensor& b) { return at::name(a, b); });
+#define THUNDERCC_BINARY_AS(prim, aten, ...)                                           \
+  binary(prim, [](Tensor* out, Tensor* result, const Tensor& a, const Tensor& b) { \
+    if (out) at::aten##_out(*out, a, b __VA_ARGS__);                               \
+    else *result = at::aten(a, b __VA_ARGS__);                                     \
+  });
+#define THUNDERCC_BINARY(name) THUNDERCC_BINARY_AS(#name, name)
   THUNDERCC_BINARY(add) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or)
   THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(fmod) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(gt)
   THUNDERCC_BINARY(le) THUNDERCC_BINARY(lt) THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(mul)
   THUNDERCC_BINARY(ne) THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(pow) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(sub)
   THUNDERCC_BINARY(bitwise_left_shift) THUNDERCC_BINARY(bitwise_right_shift)
+  THUNDERCC_BINARY_AS("zeta", special_zeta)
+  THUNDERCC_BINARY_AS("shift_left", bitwise_left_shift)
+  THUNDERCC_BINARY_AS("shift_right_arithmetic", bitwise_right_shift)
 #undef THUNDERCC_BINARY
-  binary("zeta", [](const Tensor& a, const Tensor& b) { return at::special_zeta(a, b); });
-  binary("shift_left", [](const Tensor& a, const Tensor& b) { return at::bitwise_left_shift(a, b); });
-  binary("shift_right_arithmetic", [](const Tensor& a, const Tensor& b) { return at::bitwise_right_shift(a, b); });
+#undef THUNDERCC_BINARY_AS
   // prims.div truncates integers (C semantics) and divides inexact values exactly.
-  binary("div", [](const Tensor& a, const Tensor& b) {
-    return a.is_floating_point() || a.is_complex() ? at::div(a, b) : at::div(a, b, "trunc");
+  binary("div", [](Tensor* out, Tensor* result, const Tensor& a, const Tensor& b) {
+    c10::optional<c10::string_view> mode;
+    if (!a.is_floating_point() && !a.is_complex()) mode = "trunc";
+    if (out) at::div_out(*out, a, b, mode);
+    else *result = at::div(a, b, mode);
   });
 
   r.add("torch:prims.where", [](KernelCall& c) {
     // A number operand takes the other operand's dtype, never the predicate's (bool).
     const Tensor& like = c.arg(1).is_tensor() ? c.arg(1).tensor() : c.arg(2).is_tensor() ? c.arg(2).tensor() : first_tensor(c);
     Tensor pred = c.arg(0).is_tensor() ? c.arg(0).tensor() : at::scalar_tensor(c.arg(0).scalar(), like.options().dtype(at::kBool));
-    c.set_output(0, at::where(pred, operand(c.arg(1), like), operand(c.arg(2), like)));
+    Tensor a = operand(c.arg(1), like), b = operand(c.arg(2), like);
+    write_output(c, [&](Tensor& out) { at::where_out(out, pred, a, b); }, [&] { return at::where(pred, a, b); });
   });
   r.add("torch:prims.lerp", [](KernelCall& c) {
     const Tensor& like = first_tensor(c);
-    c.set_output(0, at::lerp(operand(c.arg(0), like), operand(c.arg(1), like), operand(c.arg(2), like)));
+    Tensor a = operand(c.arg(0), like), b = operand(c.arg(1), like), w = operand(c.arg(2), like);
+    write_output(c, [&](Tensor& out) { at::lerp_out(out, a, b, w); }, [&] { return at::lerp(a, b, w); });
   });
-  r.add("torch:prims.convert_element_type", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().to(c.arg(1).dtype())); });
+  r.add("torch:prims.convert_element_type", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    write_output(c, [&](Tensor& out) { out.copy_(a); }, [&] { return a.to(c.arg(1).dtype()); });
+  });
   r.add("torch:prims.device_put", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().to(c.arg(1).device())); });
   r.add("torch:prims.full", [](KernelCall& c) {
     c.set_output(0, at::full(c.arg(0).ints(), c.arg(1).scalar(), creation_options(c, at::kFloat, at::kCPU)));
@@ -344,7 +385,23 @@ void register_torch_language_kernels(KernelRegistry& r) {
       c.set_output(0, fn(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number()));
     });
   };
-#define THUNDERCC_BINARY(name) binary("torch." #name, [](const Tensor& a, const Tensor& b) { return at::name(a, b); });
+  // Elementwise binary ops with out= variants, written into the planned buffer when there is one.
+  using Binary = void (*)(Tensor* out, Tensor* result, const Tensor&, const Tensor&);
+  auto binary_out = [&](const char* id, Binary fn) {
+    r.add(std::string("torch:") + id, [fn](KernelCall& c) {
+      Tensor a = c.arg(0).tensor_or_wrapped_number(), b = c.arg(1).tensor_or_wrapped_number();
+      write_output(c, [&](Tensor& out) { fn(&out, nullptr, a, b); }, [&] {
+        Tensor result;
+        fn(nullptr, &result, a, b);
+        return result;
+      });
+    });
+  };
+#define THUNDERCC_BINARY(name)                                                          \
+  binary_out("torch." #name, [](Tensor* out, Tensor* result, const Tensor& a, const Tensor& b) { \
+    if (out) at::name##_out(*out, a, b);                                                \
+    else *result = at::name(a, b);                                                      \
+  });
   THUNDERCC_BINARY(mul) THUNDERCC_BINARY(true_divide) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(pow)
   THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
   THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
@@ -394,17 +451,21 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.add", [](KernelCall& c) {
     ArgView alpha_arg = c.kwarg("alpha");
     auto alpha = alpha_arg.present() ? alpha_arg.scalar() : at::Scalar(1);
-    c.set_output(0, at::add(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha));
+    Tensor a = c.arg(0).tensor_or_wrapped_number(), b = c.arg(1).tensor_or_wrapped_number();
+    write_output(c, [&](Tensor& out) { at::add_out(out, a, b, alpha); }, [&] { return at::add(a, b, alpha); });
   });
   r.add("torch:torch.sub", [](KernelCall& c) {
     ArgView alpha_arg = c.kwarg("alpha");
     auto alpha = alpha_arg.present() ? alpha_arg.scalar() : at::Scalar(1);
-    c.set_output(0, at::sub(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), alpha));
+    Tensor a = c.arg(0).tensor_or_wrapped_number(), b = c.arg(1).tensor_or_wrapped_number();
+    write_output(c, [&](Tensor& out) { at::sub_out(out, a, b, alpha); }, [&] { return at::sub(a, b, alpha); });
   });
   r.add("torch:torch.div", [](KernelCall& c) {
-    auto mode = c.kwarg("rounding_mode");
+    auto mode_arg = c.kwarg("rounding_mode");
+    c10::optional<std::string> mode_name = mode_arg.is_none() ? c10::nullopt : c10::optional<std::string>(mode_arg.string());
+    c10::optional<c10::string_view> mode = mode_name ? c10::optional<c10::string_view>(*mode_name) : c10::nullopt;
     Tensor a = c.arg(0).tensor_or_wrapped_number(), b = c.arg(1).tensor_or_wrapped_number();
-    c.set_output(0, mode.is_none() ? at::div(a, b) : at::div(a, b, mode.string()));
+    write_output(c, [&](Tensor& out) { at::div_out(out, a, b, mode); }, [&] { return at::div(a, b, mode); });
   });
   r.add("torch:torch.where", [](KernelCall& c) {
     c.set_output(0, at::where(c.arg(0).tensor(), c.arg(1).tensor_or_wrapped_number(), c.arg(2).tensor_or_wrapped_number()));
@@ -422,7 +483,9 @@ void register_torch_language_kernels(KernelRegistry& r) {
       c.set_output(0, at::clamp(a, c.arg(1).optional_scalar(), c.arg(2).optional_scalar()));
   });
   r.add("torch:torch.nn.functional.gelu", [](KernelCall& c) {
-    c.set_output(0, at::gelu(c.arg(0).tensor(), c.kwarg("approximate").is_none() ? "none" : c.kwarg("approximate").string()));
+    const Tensor& a = c.arg(0).tensor();
+    std::string approximate = c.kwarg("approximate").is_none() ? "none" : c.kwarg("approximate").string();
+    write_output(c, [&](Tensor& out) { at::gelu_out(out, a, approximate); }, [&] { return at::gelu(a, approximate); });
   });
   r.add("torch:torch.nn.functional.softplus", [](KernelCall& c) {
     c.set_output(0, at::softplus(c.arg(0).tensor(), c.arg(1).scalar(), c.arg(2).scalar()));
@@ -479,10 +542,16 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, at::logsumexp(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag()));
   });
   r.add("torch:torch.softmax", [](KernelCall& c) {
-    c.set_output(0, at::softmax(c.arg(0).tensor(), c.arg(1).integer(), c.kwarg("dtype").optional_dtype()));
+    const Tensor& a = c.arg(0).tensor();
+    int64_t dim = c.arg(1).integer();
+    auto dtype = c.kwarg("dtype").optional_dtype();
+    write_output(c, [&](Tensor& out) { at::softmax_out(out, a, dim, dtype); }, [&] { return at::softmax(a, dim, dtype); });
   });
   r.add("torch:torch.log_softmax", [](KernelCall& c) {
-    c.set_output(0, at::log_softmax(c.arg(0).tensor(), c.arg(1).integer(), c.kwarg("dtype").optional_dtype()));
+    const Tensor& a = c.arg(0).tensor();
+    int64_t dim = c.arg(1).integer();
+    auto dtype = c.kwarg("dtype").optional_dtype();
+    write_output(c, [&](Tensor& out) { at::log_softmax_out(out, a, dim, dtype); }, [&] { return at::log_softmax(a, dim, dtype); });
   });
 
   // Shapes.

@@ -68,6 +68,9 @@ class KernelCall {
   ArgView kwarg(std::string_view name) const;  // a keyword argument (absent: is_none())
   void set_output(size_t k, at::Tensor t);
   size_t num_outputs() const;
+  // The buffer the plan gives output k (a tensor of the output's shape and dtype in the plan's
+  // arena), or null. An operator tagged kOutBuffer writes output k into it and sets it as output k.
+  const at::Tensor* buffer(size_t k) const;
 
  private:
   const Instruction& instruction_;
@@ -82,8 +85,10 @@ struct Instruction {
   std::vector<BoundArg> args;
   std::vector<std::pair<std::string, BoundArg>> kwargs;
   std::vector<int> outputs;  // -1 for outputs that are not tensors
+  std::vector<at::Tensor> buffers;  // per output: its planned buffer, or undefined
   std::vector<int> free;
   std::string statement;
+  bool fresh = false;  // the plan assumed its outputs are no views: checked after each run of it
 };
 
 class KernelRegistry {

@@ -32,8 +32,14 @@ class PlanRunner {
   // `instruction_ns`, also times each instruction (summed into it).
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
   const std::vector<Instruction>& instructions() const { return instructions_; }
+  // The bytes of the arena the plan's memory plan laid out (0: none), allocated at load.
+  int64_t arena_bytes() const { return arena_.defined() ? arena_.numel() : 0; }
 
  private:
+  // Allocates the arena and makes each planned output's tensor in it, once for all runs.
+  void bind_arena(const nlohmann::json& program, const std::string& where);
+  bool in_arena(const at::Tensor& t) const;  // whether its storage lies in the arena
+
   // A kernel's failure as an error naming the plan, the instruction and its arguments.
   [[noreturn]] void fail(size_t index, const std::string& problem) const;
 
@@ -45,6 +51,7 @@ class PlanRunner {
   std::vector<int> output_slots_;
   size_t num_slots_ = 0;
   std::vector<at::Tensor> slots_;
+  at::Tensor arena_;  // what the instructions' buffers point into
 };
 
 // A whole plan: its forward program and, for a training step, its backward. The forward of a

@@ -1,0 +1,107 @@
+"""Memory planning end to end: programs whose intermediates the plan places in its arena (by
+liveness, in place where an elementwise op's input dies), run repeatedly and compared with eager;
+outputs never in the arena; a plan whose buffers leave the arena is refused; `run --profile`
+reports the working peak, the arena included, and takes nothing fresh once warm."""
+import json
+import re
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import save_case
+
+torch.manual_seed(0)
+
+
+def elementwise_chain(x, y):
+    # each value dies at its one use: the planner writes most of them in place
+    a = torch.exp(x)
+    b = a * y
+    c = torch.tanh(b)
+    d = c - x
+    return d.sum(-1), torch.sigmoid(d)
+
+
+def views_between(x):
+    # reshape and transpose make views of planned buffers: their bases must outlive them
+    a = torch.exp(x)
+    v = a.reshape(8, 4, 6).transpose(1, 2)
+    b = torch.sin(x)  # made while the view of `a` lives
+    return (v * 2).sum(0), b.reshape(8, 24) + a
+
+
+def attention(q, k, v):
+    s = torch.softmax(q @ k.transpose(-1, -2) / 8.0, -1)
+    return F.gelu(s @ v) + q
+
+
+PROGRAMS = [
+    ("elementwise_chain", elementwise_chain, (torch.randn(6, 32), torch.randn(6, 32))),
+    ("views_between", views_between, (torch.randn(8, 24),)),
+    ("attention", attention, (torch.randn(2, 16, 8), torch.randn(2, 16, 8), torch.randn(2, 16, 8))),
+]
+
+
+def instructions(plan):
+    yield from plan["instructions"]
+    yield from plan.get("backward", {}).get("instructions", [])
+
+
+@pytest.mark.parametrize("executors", ["torch", "fuser,torch", "torch_prims"])
+@pytest.mark.parametrize("name,fn,args", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_planned_program_matches_eager(name, fn, args, executors, tmp_path, thundercc):
+    trace = save_case(tmp_path, name, fn, args)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", executors)
+    plan = json.loads((tmp_path / f"{name}.plan.json").read_text())
+    arena = plan.get("arena")
+    if (name, executors) == ("elementwise_chain", "fuser,torch"):
+        assert arena is None  # one fused kernel, writing only the program's outputs
+    else:
+        assert arena and arena["buffers"] > 0, plan.keys()
+        assert 0 < arena["bytes"] <= arena["buffer_bytes"]
+    output_slots = set(re.findall(r'"slot": (\d+)', json.dumps(plan["output"])))
+    for ins in instructions(plan):
+        for slot, buffer in zip(ins["outputs"], ins.get("buffers", [])):
+            if buffer is not None:
+                assert str(slot) not in output_slots  # the caller's tensors are never in the arena
+                assert buffer["offset"] % 64 == 0
+    # Several runs through the same arena give eager's result every time.
+    thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt",
+              "--expect", tmp_path / f"{name}.expected.pt", "--repeat", "3", "--warmup", "1")
+
+
+def test_prims_chain_writes_in_place(tmp_path, thundercc):
+    trace = save_case(tmp_path, "chain", elementwise_chain, (torch.randn(6, 32), torch.randn(6, 32)))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "torch_prims")
+    arena = json.loads((tmp_path / "chain.plan.json").read_text())["arena"]
+    # exp, mul, tanh, sub, neg, exp and add each write over their dying input: one buffer for all
+    assert arena["in_place"] >= 5
+    assert arena["bytes"] == 6 * 32 * 4
+
+
+def test_buffer_outside_the_arena_is_refused(tmp_path, thundercc):
+    trace = save_case(tmp_path, "chain", elementwise_chain, (torch.randn(6, 32), torch.randn(6, 32)))
+    thundercc("compile", trace, "-o", tmp_path)
+    path = tmp_path / "chain.plan.json"
+    plan = json.loads(path.read_text())
+    planned = next(ins for ins in plan["instructions"] if any(b is not None for b in ins.get("buffers", [])))
+    buffer = next(b for b in planned["buffers"] if b is not None)
+    buffer["offset"] = plan["arena"]["bytes"]  # aligned, but past the end
+    path.write_text(json.dumps(plan))
+    result = thundercc("run", path, check=False)
+    assert result.returncode == 1
+    assert "does not lie in the arena" in result.stderr
+
+
+def test_profile_reports_the_working_peak(tmp_path, thundercc):
+    trace = save_case(tmp_path, "big", lambda x: torch.tanh(torch.exp(x) * 2) + 1, (torch.randn(1024, 1024),))
+    thundercc("compile", trace, "-o", tmp_path)
+    result = thundercc("run", tmp_path / "big.plan.json", "--profile", "--repeat", "3", "--warmup", "1")
+    memory = re.search(r"memory: working peak ([\d.]+) MB \(arena ([\d.]+) MB\), ([\d.]+) MB newly taken", result.stdout)
+    assert memory, result.stdout
+    peak, arena, fresh = map(float, memory.groups())
+    # exp's output is planned and tanh writes over it (4.2 MB); add's output is the caller's.
+    assert arena == pytest.approx(4.2, abs=0.05)
+    assert peak == pytest.approx(8.4, abs=0.1)
+    assert fresh == pytest.approx(4.2, abs=0.05)  # one output per run, its block reused after the first
