@@ -25,8 +25,7 @@ bool is_cheap(const BoundSymbol& b) {
 
 int64_t bytes_of(const Value& v) {
   if (!v.is_tensor()) return 0;
-  const Tensor& t = v.as_tensor();
-  return t.numel() * static_cast<int64_t>(t.dtype().bytes());
+  return v.as_tensor().meta().bytes();
 }
 
 }  // namespace

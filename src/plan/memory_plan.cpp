@@ -10,7 +10,6 @@ namespace {
 struct Buffer {
   int64_t bytes = 0;
   size_t first = 0, last = 0;  // the statements it is live through, both included
-  bool escapes = false;        // a program output keeps it
 };
 
 int64_t aligned(int64_t bytes) { return (bytes + MemoryPlan::kAlignment - 1) / MemoryPlan::kAlignment * MemoryPlan::kAlignment; }
@@ -18,15 +17,15 @@ int64_t aligned(int64_t bytes) { return (bytes + MemoryPlan::kAlignment - 1) / M
 class Liveness {
  public:
   Liveness(const std::vector<MemoryValue>& values, const std::vector<MemoryStep>& steps, const std::vector<int>& outputs)
-      : values_(values), steps_(steps), last_use_(values.size(), steps.size()), is_output_(values.size(), false),
+      : values_(values), steps_(steps), last_use_(values.size(), steps.size()), reaches_output_(values.size(), false),
         keeps_(values.size()), owns_(values.size(), -1) {
     for (size_t i = 0; i < steps.size(); ++i)
       for (int s : steps[i].frees) last_use_[s] = i;
-    for (int s : outputs)
-      if (s >= 0) is_output_[s] = true;
     // A value reaches the caller if it is an output or what a possible view of it made is: such a
-    // value gets no buffer (written in place over a dying input, it would take that buffer with it).
-    reaches_output_ = is_output_;
+    // value gets no buffer (written in place over a dying input, it would take that buffer with it),
+    // so no value keeping a buffer is ever an output.
+    for (int s : outputs)
+      if (s >= 0) reaches_output_[s] = true;
     for (size_t i = steps.size(); i-- > 0;) {
       const MemoryStep& step = steps[i];
       if (step.out_buffer || step.fresh_outputs) continue;
@@ -60,10 +59,10 @@ class Liveness {
         if (values_[o].bytes <= 0 || reaches_output_[o]) continue;  // fresh storage the kernel makes itself
         int b = step.out_may_alias_input ? dying_input_buffer(i, o, assigned[i]) : -1;
         if (b >= 0) {
-          in_place_.push_back(b);
+          ++in_place_;
         } else {
           b = static_cast<int>(buffers_.size());
-          buffers_.push_back({values_[o].bytes, i, i, false});
+          buffers_.push_back({values_[o].bytes, i, i});
         }
         owns_[o] = b;
         keep(o, {b});
@@ -74,16 +73,11 @@ class Liveness {
   }
 
   const std::vector<Buffer>& buffers() const { return buffers_; }
-  size_t in_place() const {
-    return std::count_if(in_place_.begin(), in_place_.end(), [&](int b) { return !buffers_[b].escapes; });
-  }
+  size_t in_place() const { return in_place_; }
 
  private:
   void keep(int slot, std::vector<int> buffers) {
-    for (int b : buffers) {
-      buffers_[b].last = std::max(buffers_[b].last, last_use_[slot]);
-      buffers_[b].escapes = buffers_[b].escapes || is_output_[slot];
-    }
+    for (int b : buffers) buffers_[b].last = std::max(buffers_[b].last, last_use_[slot]);
     keeps_[slot] = std::move(buffers);
   }
 
@@ -93,7 +87,7 @@ class Liveness {
     const MemoryStep& step = steps_[i];
     for (int r : step.reads) {
       int b = owns_[r];
-      if (b < 0 || buffers_[b].escapes || buffers_[b].last > i) continue;
+      if (b < 0 || buffers_[b].last > i) continue;
       if (values_[r].shape != values_[o].shape || values_[r].dtype != values_[o].dtype) continue;
       if (std::find(taken_here.begin(), taken_here.end(), b) != taken_here.end()) continue;
       bool read_whole = std::all_of(step.reads.begin(), step.reads.end(), [&](int x) {
@@ -107,22 +101,20 @@ class Liveness {
   const std::vector<MemoryValue>& values_;
   const std::vector<MemoryStep>& steps_;
   std::vector<size_t> last_use_;  // the step after which a slot is freed (steps.size(): never)
-  std::vector<bool> is_output_;
   std::vector<bool> reaches_output_;
   std::vector<std::vector<int>> keeps_;  // per slot: the buffers its storage may be in
   std::vector<int> owns_;                // per slot: the buffer it is the whole tensor of, or -1
   std::vector<Buffer> buffers_;
-  std::vector<int> in_place_;  // the buffer of each output written in place
+  size_t in_place_ = 0;  // outputs written over an input's buffer
 };
 
 // Greedy by size: each buffer, largest first, at the lowest offset where no buffer live at the
-// same time lies. Returns the offsets (-1 for buffers not planned) and the arena's size.
+// same time lies. Returns the offsets and the arena's size.
 std::pair<std::vector<int64_t>, int64_t> place(const std::vector<Buffer>& buffers) {
-  std::vector<size_t> order;
-  for (size_t b = 0; b < buffers.size(); ++b)
-    if (!buffers[b].escapes) order.push_back(b);
+  std::vector<size_t> order(buffers.size());
+  for (size_t b = 0; b < buffers.size(); ++b) order[b] = b;
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return buffers[x].bytes > buffers[y].bytes; });
-  std::vector<int64_t> offsets(buffers.size(), -1);
+  std::vector<int64_t> offsets(buffers.size());
   std::vector<size_t> placed;
   int64_t arena = 0;
   std::vector<std::pair<int64_t, int64_t>> busy;
@@ -153,11 +145,8 @@ MemoryPlan plan_memory(const std::vector<MemoryValue>& values, const std::vector
   MemoryPlan plan;
   plan.arena_bytes = arena;
   plan.in_place = liveness.in_place();
-  for (size_t b = 0; b < liveness.buffers().size(); ++b)
-    if (buffer_offsets[b] >= 0) {
-      ++plan.buffers;
-      plan.buffer_bytes += aligned(liveness.buffers()[b].bytes);
-    }
+  plan.buffers = liveness.buffers().size();
+  for (const Buffer& b : liveness.buffers()) plan.buffer_bytes += aligned(b.bytes);
   plan.offsets.resize(steps.size());
   for (size_t i = 0; i < steps.size(); ++i)
     for (int b : assigned[i]) plan.offsets[i].push_back(b < 0 ? -1 : buffer_offsets[b]);

@@ -44,8 +44,7 @@ class SlotAssigner {
     const TensorMeta& meta = proxy.as_tensor().meta();
     m.shape = meta.shape;
     m.dtype = static_cast<int>(meta.dtype.type);
-    if (meta.device.is_cpu() && __builtin_mul_overflow(numel(meta.shape), int64_t{meta.dtype.bytes()}, &m.bytes)) m.bytes = 0;
-    if (!meta.device.is_cpu()) m.bytes = 0;
+    m.bytes = meta.device.is_cpu() ? meta.bytes() : 0;
     return m;
   }
 
@@ -107,8 +106,9 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
       json& target = instructions.empty() ? free_at_start : instructions.back()["free"];
       for (const auto& v : b.args)
         if (v.is_tensor()) {
-          target.push_back(slots.lookup(v));
-          if (!steps.empty()) steps.back().frees.push_back(slots.lookup(v));
+          int slot = slots.lookup(v);
+          target.push_back(slot);
+          if (!steps.empty()) steps.back().frees.push_back(slot);
         }
       continue;
     }
@@ -126,8 +126,9 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     for (const auto& [k, v] : b.kwargs) kwargs[k] = encode_value(v, arg);
     json outputs = json::array();
     for_each_proxy(b.output, [&](const Value& v) {
-      outputs.push_back(v.is_tensor() ? json(slots.slot_of(v)) : json(nullptr));
-      steps.back().writes.push_back(v.is_tensor() ? slots.slot_of(v) : -1);
+      int slot = v.is_tensor() ? slots.slot_of(v) : -1;
+      outputs.push_back(slot < 0 ? json(nullptr) : json(slot));
+      steps.back().writes.push_back(slot);
     });
     instruction["args"] = args;
     instruction["kwargs"] = kwargs;

@@ -172,10 +172,8 @@ void PlanRunner::bind_arena(const json& program, const std::string& where) {
       if (ins.outputs[k] < 0) throw LoadError(thundercc::str(where, ": ", buffer_at, ": output ", k, " is not a tensor"));
       int64_t offset = buffers[k].at("offset").get<int64_t>();
       TensorMeta meta = decode_tensor_meta(buffers[k].at("tensor"), buffer_at + "/tensor", where);
-      int64_t bytes = 0;
       // Every buffer lies inside the arena: a bad plan is an error, never a write out of bounds.
-      if (!meta.device.is_cpu() || __builtin_mul_overflow(numel(meta.shape), int64_t{meta.dtype.bytes()}, &bytes) || offset < 0 ||
-          offset % 64 != 0 || bytes > arena_bytes - offset)
+      if (!meta.device.is_cpu() || offset < 0 || offset % 64 != 0 || meta.bytes() > arena_bytes - offset)
         throw LoadError(thundercc::str(where, ": ", buffer_at, ": a ", meta.type_string(), " at offset ", offset,
                                        " does not lie in the arena of ", arena_bytes, " bytes"));
       ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)));

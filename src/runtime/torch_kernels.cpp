@@ -114,6 +114,17 @@ void write_output(KernelCall& c, Into&& into, Make&& make) {
   }
 }
 
+// An elementwise binary op and its out= variant: written into the planned buffer when there is one.
+using BinaryFn = Tensor (*)(const Tensor&, const Tensor&);
+using BinaryOutFn = void (*)(Tensor& out, const Tensor&, const Tensor&);
+void write_binary(KernelCall& c, const Tensor& a, const Tensor& b, BinaryFn fn, BinaryOutFn into) {
+  write_output(c, [&](Tensor& out) { into(out, a, b); }, [&] { return fn(a, b); });
+}
+// The BinaryFn, BinaryOutFn pair of an ATen op.
+#define THUNDERCC_ATEN_BINARY_FNS(aten)                            \
+  [](const Tensor& a, const Tensor& b) { return at::aten(a, b); }, \
+      [](Tensor& out, const Tensor& a, const Tensor& b) { at::aten##_out(out, a, b); }
+
 void register_unary_kernels(KernelRegistry& r) {
 #define THUNDERCC_UNARY(name)                                                                                          \
   for (const char* id : {"torch:prims." #name, "torch:torch." #name})                                                 \
@@ -157,24 +168,14 @@ void unfold_kernel(KernelCall& c) {
 
 void register_prim_kernels(KernelRegistry& r) {
 
-  // Binary prims: number operands as 0-d tensors; written into the planned buffer when there is one.
-  using Binary = void (*)(Tensor* out, Tensor* result, const Tensor&, const Tensor&);
-  auto binary = [&](const char* name, Binary fn) {
-    r.add(std::string("torch:prims.") + name, [fn](KernelCall& c) {
+  // Binary prims: number operands as 0-d tensors of the other operand's type.
+  auto binary = [&](const char* name, BinaryFn fn, BinaryOutFn into) {
+    r.add(std::string("torch:prims.") + name, [fn, into](KernelCall& c) {
       const Tensor& like = first_tensor(c);
-      Tensor a = operand(c.arg(0), like), b = operand(c.arg(1), like);
-      write_output(c, [&](Tensor& out) { fn(&out, nullptr, a, b); }, [&] {
-        Tensor result;
-        fn(nullptr, &result, a, b);
-        return result;
-      });
+      write_binary(c, operand(c.arg(0), like), operand(c.arg(1), like), fn, into);
     });
   };
-#define THUNDERCC_BINARY_AS(prim, aten, ...)                                           \
-  binary(prim, [](Tensor* out, Tensor* result, const Tensor& a, const Tensor& b) { \
-    if (out) at::aten##_out(*out, a, b __VA_ARGS__);                               \
-    else *result = at::aten(a, b __VA_ARGS__);                                     \
-  });
+#define THUNDERCC_BINARY_AS(prim, aten) binary(prim, THUNDERCC_ATEN_BINARY_FNS(aten));
 #define THUNDERCC_BINARY(name) THUNDERCC_BINARY_AS(#name, name)
   THUNDERCC_BINARY(add) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or)
   THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(fmod) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(gt)
@@ -187,12 +188,12 @@ void register_prim_kernels(KernelRegistry& r) {
 #undef THUNDERCC_BINARY
 #undef THUNDERCC_BINARY_AS
   // prims.div truncates integers (C semantics) and divides inexact values exactly.
-  binary("div", [](Tensor* out, Tensor* result, const Tensor& a, const Tensor& b) {
-    c10::optional<c10::string_view> mode;
-    if (!a.is_floating_point() && !a.is_complex()) mode = "trunc";
-    if (out) at::div_out(*out, a, b, mode);
-    else *result = at::div(a, b, mode);
-  });
+  static constexpr auto rounding = [](const Tensor& a) -> c10::optional<c10::string_view> {
+    if (a.is_floating_point() || a.is_complex()) return c10::nullopt;
+    return "trunc";
+  };
+  binary("div", [](const Tensor& a, const Tensor& b) { return at::div(a, b, rounding(a)); },
+         [](Tensor& out, const Tensor& a, const Tensor& b) { at::div_out(out, a, b, rounding(a)); });
 
   r.add("torch:prims.where", [](KernelCall& c) {
     // A number operand takes the other operand's dtype, never the predicate's (bool).
@@ -385,23 +386,12 @@ void register_torch_language_kernels(KernelRegistry& r) {
       c.set_output(0, fn(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number()));
     });
   };
-  // Elementwise binary ops with out= variants, written into the planned buffer when there is one.
-  using Binary = void (*)(Tensor* out, Tensor* result, const Tensor&, const Tensor&);
-  auto binary_out = [&](const char* id, Binary fn) {
-    r.add(std::string("torch:") + id, [fn](KernelCall& c) {
-      Tensor a = c.arg(0).tensor_or_wrapped_number(), b = c.arg(1).tensor_or_wrapped_number();
-      write_output(c, [&](Tensor& out) { fn(&out, nullptr, a, b); }, [&] {
-        Tensor result;
-        fn(nullptr, &result, a, b);
-        return result;
-      });
+  auto binary_out = [&](const char* id, BinaryFn fn, BinaryOutFn into) {
+    r.add(std::string("torch:") + id, [fn, into](KernelCall& c) {
+      write_binary(c, c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), fn, into);
     });
   };
-#define THUNDERCC_BINARY(name)                                                          \
-  binary_out("torch." #name, [](Tensor* out, Tensor* result, const Tensor& a, const Tensor& b) { \
-    if (out) at::name##_out(*out, a, b);                                                \
-    else *result = at::name(a, b);                                                      \
-  });
+#define THUNDERCC_BINARY(name) binary_out("torch." #name, THUNDERCC_ATEN_BINARY_FNS(name));
   THUNDERCC_BINARY(mul) THUNDERCC_BINARY(true_divide) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(pow)
   THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
   THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
