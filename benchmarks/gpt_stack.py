@@ -36,3 +36,14 @@ def make_6():
 
 def make_24():
     return make_stack(24)
+
+
+def make_96():
+    return make_stack(96)
+
+
+def make_96_inference():
+    """The issue "Performance"'s compile benchmark: 96 layers, parameters without grad."""
+    model, args = make_stack(96)
+    model.requires_grad_(False)
+    return model, args

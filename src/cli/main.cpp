@@ -19,6 +19,7 @@
 #include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
+#include "thundercc/support/phase_timer.h"
 #include "thundercc/transforms/autodiff.h"
 
 namespace {
@@ -87,22 +88,35 @@ void add_cuda_kernels(AtomicFiles& files, const std::filesystem::path& dir, cons
   if (!nvrtc) spdlog::warn("{}: wrote the CUDA kernels' source only: {}", path, why);
 }
 
-int compile(const std::vector<std::string>& paths, const std::string& out_dir, const std::string& executors,
-            bool print_after_all, GradMode mode, bool emit_cuda) {
-  auto list = executor_list(executors);
+struct CompileOptions {
+  std::string out_dir = ".";
+  std::string executors;  // empty: the default list
+  bool print_after_all = false;
+  GradMode mode = GradMode::Auto;
+  bool emit_cuda = false;
+  bool time_passes = false;
+};
+
+int compile(const std::vector<std::string>& paths, const CompileOptions& options) {
+  auto list = executor_list(options.executors);
+  if (options.time_passes) PhaseTimer::enable();
   int failures = 0;
   for (const auto& path : paths) {
     failures += !for_file(path, [&] {
+      PhaseTimer whole("compile " + path);
       auto loaded = load_trace_file(path);
       CompiledProgram program;
       try {
-        program = compile_program(loaded.traced, list, mode);
+        PhaseTimer timer("passes");
+        program = compile_program(loaded.traced, list, options.mode, options.print_after_all);
       } catch (const ThunderError& e) {
         throw LoadError(path + ": " + e.what());
       }
       std::string stem = std::filesystem::path(path).stem().string();
-      std::filesystem::path dir(out_dir);
+      std::filesystem::path dir(options.out_dir);
       AtomicFiles files;  // published only once all are written
+      std::optional<PhaseTimer> timer;
+      timer.emplace("print traces");
       if (program.backward) {
         files.add((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
         files.add((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
@@ -112,27 +126,32 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
       std::vector<const Trace*> traces{&program.execution};
       if (program.backward) traces.push_back(&*program.backward);
       codegen::PlanKernelBuild kernels;
+      timer.emplace("fusion kernels");
       try {
         kernels = codegen::build_plan_kernels(traces, stem + ".kernels.so");
       } catch (const ThunderError& e) {
         throw LoadError(path + ": " + e.what());
       }
-      if (emit_cuda) add_cuda_kernels(files, dir, stem, path, traces);
+      if (options.emit_cuda) add_cuda_kernels(files, dir, stem, path, traces);
       if (!kernels.kernels.functions.empty()) {
         files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
         spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
                      kernels.library.compiled, kernels.library.cached, codegen::kernel_cache_dir());
       }
-      files.add((dir / (stem + ".plan.json")).string(),
-                build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels)
-                        .dump(1) + "\n");
-      if (print_after_all) {
+      timer.emplace("build plan");
+      auto plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels);
+      timer.emplace("write plan JSON");
+      files.add((dir / (stem + ".plan.json")).string(), plan.dump(1) + "\n");
+      timer.reset();
+      if (options.print_after_all) {
         files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)
           files.add((dir / (stem + "." + std::to_string(i + 1) + ".py")).string(), print_trace(program.stages[i].trace));
       }
+      timer.emplace("write files");
       std::filesystem::create_directories(dir);
       files.commit();
+      timer.reset();
       if (program.backward)
         spdlog::info("{}: wrote {} and {} (saved for backward: {} bytes)", path, (dir / (stem + ".forward.trace.py")).string(),
                      (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
@@ -140,6 +159,7 @@ int compile(const std::vector<std::string>& paths, const std::string& out_dir, c
         spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
     });
   }
+  if (options.time_passes) std::cerr << PhaseTimer::report();
   return failures == 0 ? 0 : 1;
 }
 
@@ -229,20 +249,19 @@ int main(int argc, char** argv) {
   print_cmd->add_option("--depth", depth, "levels of subsymbols to show (0: none)")->check(CLI::NonNegativeNumber);
 
   std::vector<std::string> compile_paths, plugins;
-  std::string out_dir = ".", executors;
-  bool print_after_all = false;
+  CompileOptions compile_options;
   std::string transform;
   auto* compile_cmd = app.add_subcommand("compile", "write the execution trace (NAME.trace.py) and the plan (NAME.plan.json)");
   compile_cmd->add_option("traces", compile_paths, "trace.json files")->required();
-  compile_cmd->add_option("-o,--output-dir", out_dir, "where to write (default: the current folder)");
-  compile_cmd->add_option("--executors", executors, "executors in priority order, comma separated (default: plugins', then torch)");
+  compile_cmd->add_option("-o,--output-dir", compile_options.out_dir, "where to write (default: the current folder)");
+  compile_cmd->add_option("--executors", compile_options.executors, "executors in priority order, comma separated (default: plugins', then torch)");
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
-  compile_cmd->add_flag("--print-after-all", print_after_all, "also write each pass's trace (NAME.N.py)");
-  bool emit_cuda = false;
-  compile_cmd->add_flag("--emit-cuda", emit_cuda,
+  compile_cmd->add_flag("--print-after-all", compile_options.print_after_all, "also write each pass's trace (NAME.N.py)");
+  compile_cmd->add_flag("--emit-cuda", compile_options.emit_cuda,
                         "also write the fusion regions as CUDA kernels (NAME.kernels.cu) and their PTX by NVRTC (NAME.fuser_N.ptx)");
   compile_cmd->add_option("--transform", transform, "grad: one trace returning the input gradients (outputs seeded with ones)")
       ->check(CLI::IsMember({"grad"}));
+  compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
 
   bool prims_only = false, torch_only = false, ids_only = false;
   auto* ops_cmd = app.add_subcommand("ops", "list every symbol with its signature");
@@ -264,8 +283,10 @@ int main(int argc, char** argv) {
   try {
     for (const auto& plugin : plugins) load_plugin(plugin, nullptr);
     if (*validate_cmd) return validate(validate_paths);
-    if (*compile_cmd) return compile(compile_paths, out_dir, executors, print_after_all,
-                                         transform == "grad" ? GradMode::Inputs : GradMode::Auto, emit_cuda);
+    if (*compile_cmd) {
+      compile_options.mode = transform == "grad" ? GradMode::Inputs : GradMode::Auto;
+      return compile(compile_paths, compile_options);
+    }
     if (*print_cmd) return print(print_path, depth);
     if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only, ops_format);
   } catch (const LoadError& e) {

@@ -31,8 +31,7 @@ class Claimer {
   const ValueMap& aliases() const { return aliases_; }
 
   // Appends the claimed form of `original` to `out`; `outermost` names the statement in errors.
-  void claim(const BoundSymbol& original, std::vector<BoundSymbol>& out, const BoundSymbol& outermost) {
-    BoundSymbol b = original;
+  void claim(BoundSymbol b, std::vector<BoundSymbol>& out, const BoundSymbol& outermost) {
     aliases_.apply(b);
     if (!b.sym->executor.empty()) {  // already an executor's operator
       out.push_back(std::move(b));
@@ -68,15 +67,14 @@ class Claimer {
   }
 
   // Emits `b` as `ex` runs it (can_run(ex, b) holds).
-  void rewrite(const Executor& ex, const BoundSymbol& original, std::vector<BoundSymbol>& out) {
-    BoundSymbol b = original;
+  void rewrite(const Executor& ex, BoundSymbol b, std::vector<BoundSymbol>& out) {
     aliases_.apply(b);
     const Implementation* impl = implementation(ex, b);
     if (!impl) {
       for (const auto& s : b.subsymbols) rewrite(ex, s, out);
       return;
     }
-    if (impl->op) return out.push_back(operator_call(ex, *impl->op, b));
+    if (impl->op) return out.push_back(operator_call(ex, *impl->op, std::move(b)));
     Args args = b.sym->bind(b.args, b.kwargs);
     Replacement r = replace_bound_symbol(b, [&] { return impl->execution_transform(args); });
     for (auto& e : r.bound_symbols) claim(e, out, b);
@@ -85,7 +83,7 @@ class Claimer {
   }
 
   // `b` run as `op`: the call bound to the operator's own signature.
-  static BoundSymbol operator_call(const Executor& ex, const Symbol& op, const BoundSymbol& b) {
+  static BoundSymbol operator_call(const Executor& ex, const Symbol& op, BoundSymbol b) {
     Args bound = [&] {
       try {
         return op.bind(b.args, b.kwargs);
@@ -99,23 +97,23 @@ class Claimer {
     call.sym = &op;
     std::tie(call.args, call.kwargs) = op.normalize(bound);
     call.output = b.output;
-    call.subsymbols = {b};
     call.source = b.source;
     call.tags = b.tags;
+    call.subsymbols.push_back(std::move(b));
     return call;
   }
 };
 
 }  // namespace
 
-Trace transform_for_execution(const Trace& trace, const std::vector<const Executor*>& executors) {
+Trace transform_for_execution(Trace trace, const std::vector<const Executor*>& executors) {
   Trace out = trace.derive("Transform for execution");
   TracingScope scope(out);  // execution transforms name their new proxies in this trace's series
   Claimer claimer(executors);
   std::vector<BoundSymbol> claimed;
-  for (const auto& b : trace.bound_symbols) {
+  for (auto& b : trace.bound_symbols) {
     size_t first = claimed.size();
-    claimer.claim(b, claimed, b);
+    claimer.claim(BoundSymbol(b), claimed, b);
     // Claimed statements keep the tags of the statement they came from (BACKWARD, DONT_DCE).
     for (size_t i = first; i < claimed.size(); ++i)
       for (const auto& tag : b.tags)

@@ -9,12 +9,12 @@
 
 namespace thundercc {
 
-Trace common_subexpression_elimination(const Trace& trace) {
+Trace common_subexpression_elimination(Trace trace) {
   Trace out = trace.derive("Common Subexpression Elimination");
   ValueMap replaced;
   std::unordered_map<std::string, Value> seen;  // the printed call -> its output
-  for (const auto& original : trace.bound_symbols) {
-    BoundSymbol b = original;
+  for (auto& original : trace.bound_symbols) {
+    BoundSymbol b = std::move(original);
     replaced.apply(b);
     if (!b.sym->has_tag("RANDOM_OP") && !b.sym->has_tag("DONT_DCE") && !b.output.is_none()) {
       // The printed call names its proxies, which are unique, so equal text means equal calls.

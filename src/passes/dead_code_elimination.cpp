@@ -8,21 +8,22 @@
 
 namespace thundercc {
 
-Trace dead_code_elimination(const Trace& trace) {
+Trace dead_code_elimination(Trace trace) {
   Trace out = trace.derive("Dead Code Elimination");
   std::unordered_set<const void*> needed;
   for_each_proxy(trace.output, [&](const Value& v) { needed.insert(proxy_key(v)); });
-  std::vector<const BoundSymbol*> kept;
+  std::vector<BoundSymbol*> kept;
   for (auto it = trace.bound_symbols.rbegin(); it != trace.bound_symbols.rend(); ++it) {
-    const auto& b = *it;
+    auto& b = *it;
     bool keep = b.sym->has_tag("DONT_DCE") || std::find(b.tags.begin(), b.tags.end(), "DONT_DCE") != b.tags.end();
     for_each_proxy(b.output, [&](const Value& v) { keep = keep || needed.count(proxy_key(v)); });
     if (!keep) continue;
     kept.push_back(&b);
     for (const auto& in : b.input_proxies()) needed.insert(proxy_key(in));
   }
-  for (auto it = kept.rbegin(); it != kept.rend(); ++it) out.bound_symbols.push_back(**it);
-  out.output = trace.output;
+  out.bound_symbols.reserve(kept.size());
+  for (auto it = kept.rbegin(); it != kept.rend(); ++it) out.bound_symbols.push_back(std::move(**it));
+  out.output = std::move(trace.output);
   return out;
 }
 

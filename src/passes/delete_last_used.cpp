@@ -30,7 +30,7 @@ const Symbol& python_del() {
   return sym;
 }
 
-Trace delete_last_used(const Trace& trace) {
+Trace delete_last_used(Trace trace) {
   Trace out = trace.derive("Delete Last Used");
   std::unordered_set<const void*> returned;
   for_each_proxy(trace.output, [&](const Value& v) { returned.insert(proxy_key(v)); });
@@ -62,7 +62,6 @@ Trace delete_last_used(const Trace& trace) {
   std::unordered_set<const void*> deleted;
   for (size_t i = 0; i < trace.bound_symbols.size(); ++i) {
     const auto& b = trace.bound_symbols[i];
-    out.bound_symbols.push_back(b);
     std::vector<Value> dead;
     auto consider = [&](const Value& v) {
       if (deleted.count(proxy_key(v)) || !dead_after(v, i)) return;
@@ -73,9 +72,10 @@ Trace delete_last_used(const Trace& trace) {
     for_each_proxy(b.output, [&](const Value& v) {
       if (!last_use.count(proxy_key(v))) consider(v);
     });
+    out.bound_symbols.push_back(std::move(trace.bound_symbols[i]));
     del(dead);
   }
-  out.output = trace.output;
+  out.output = std::move(trace.output);
   return out;
 }
 

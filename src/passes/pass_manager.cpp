@@ -1,6 +1,7 @@
 #include "thundercc/passes/pass_manager.h"
 
 #include "thundercc/errors.h"
+#include "thundercc/support/phase_timer.h"
 
 namespace thundercc {
 
@@ -23,8 +24,12 @@ std::vector<PassStage> PassManager::run(const Trace& trace, const PassContext& c
   stages.reserve(passes_.size());  // `current` points into it
   const Trace* current = &trace;
   for (const auto& pass : passes_) {
-    Trace next = pass.run(*current, context);
+    PhaseTimer timer(pass.name);
+    // A stage that is not kept moves into the pass that replaces it.
+    bool moves = !context.keep_stages && current != &trace;
+    Trace next = pass.run(moves ? std::move(stages.back().trace) : Trace(*current), context);
     next.provenance = pass.name;
+    if (!context.keep_stages && !stages.empty()) stages.pop_back();  // `current` is no longer needed
     stages.push_back({pass.name, std::move(next)});
     current = &stages.back().trace;
   }

@@ -4,20 +4,21 @@
 #include <algorithm>
 
 #include "thundercc/passes/passes.h"
+#include "thundercc/support/phase_timer.h"
 #include "thundercc/transforms/autodiff.h"
 
 namespace thundercc {
 namespace {
 
-Pass pass(std::string name, Trace (*fn)(const Trace&)) {
-  return {std::move(name), [fn](const Trace& t, const PassContext&) { return fn(t); }};
+Pass pass(std::string name, Trace (*fn)(Trace)) {
+  return {std::move(name), [fn](Trace t, const PassContext&) { return fn(std::move(t)); }};
 }
 
 void add_claiming(PassManager& pm, const std::vector<const Executor*>& executors) {
-  pm.add({"Transform for execution", [](const Trace& t, const PassContext& c) { return transform_for_execution(t, c.executors); }});
+  pm.add({"Transform for execution", [](Trace t, const PassContext& c) { return transform_for_execution(std::move(t), c.executors); }});
   for (const Executor* ex : executors)
     for (const auto& p : ex->passes())
-      pm.add({p.name, [run = p.run](const Trace& t, const PassContext& c) { return run(t, *c.symbols); }});
+      pm.add({p.name, [run = p.run](Trace t, const PassContext& c) { return run(t, *c.symbols); }});
 }
 
 bool any_input_requires_grad(const Trace& t) {
@@ -62,40 +63,52 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors) {
   return pm;
 }
 
-CompiledProgram compile_program(const Trace& captured, const std::vector<const Executor*>& executors, GradMode mode) {
+CompiledProgram compile_program(const Trace& captured, const std::vector<const Executor*>& executors, GradMode mode,
+                                bool keep_stages) {
   CompiledProgram out;
   out.symbols = std::make_shared<SymbolTable>(&SymbolTable::global());
-  PassContext context{executors, out.symbols.get()};
+  PassContext context{executors, out.symbols.get(), keep_stages};
+  auto keep = [&](const std::string& name, const Trace& t) {
+    if (keep_stages) out.stages.push_back({name, t});
+  };
+  // The last stage's trace, moved out once the stages are kept.
+  auto result = [&](std::vector<PassStage> stages, const std::string& prefix) {
+    Trace last = keep_stages ? stages.back().trace : std::move(stages.back().trace);
+    if (keep_stages) append(out.stages, std::move(stages), prefix);
+    return last;
+  };
   // Only a program with in-place ops gets the extra stage.
   std::optional<Trace> functional;
   if (has_mutation(captured)) {
+    PhaseTimer timer("Functionalization");
     functional = functionalization(captured);
-    out.stages.push_back({"Functionalization", *functional});
+    keep("Functionalization", *functional);
   }
   const Trace& traced = functional ? *functional : captured;
   if (mode == GradMode::Inputs) {
+    std::optional<PhaseTimer> timer(std::in_place, "grad transform");
     Trace grad = grad_of_inputs(dead_code_elimination(traced), executors);
-    out.stages.push_back({grad.provenance, grad});
-    append(out.stages, execution_passes(executors).run(grad, context), "");
-    out.execution = out.stages.back().trace;
+    timer.reset();
+    keep(grad.provenance, grad);
+    out.execution = result(execution_passes(executors).run(grad, context), "");
     return out;
   }
   if (!any_input_requires_grad(traced)) {
-    append(out.stages, execution_passes(executors).run(traced, context), "");
-    out.execution = out.stages.back().trace;
+    out.execution = result(execution_passes(executors).run(traced, context), "");
     return out;
   }
+  std::optional<PhaseTimer> timer;
+  timer.emplace("joint forward-backward (grad transform)");
   Trace joint = joint_forward_backward(dead_code_elimination(traced), executors);
-  out.stages.push_back({joint.provenance, joint});
-  append(out.stages, joint_passes().run(joint, context), "");
-  ForwardBackward fb = split_forward_backward(out.stages.back().trace);
+  timer.reset();
+  keep(joint.provenance, joint);
+  Trace simplified = result(joint_passes().run(joint, context), "");
+  timer.emplace("forward-backward split");
+  ForwardBackward fb = split_forward_backward(simplified);
+  timer.reset();
   out.saved_bytes = fb.saved_bytes;
-  auto forward = claiming_passes(executors).run(fb.forward, context);
-  auto backward = claiming_passes(executors).run(fb.backward, context);
-  out.execution = forward.back().trace;
-  out.backward = backward.back().trace;
-  append(out.stages, std::move(forward), "forward: ");
-  append(out.stages, std::move(backward), "backward: ");
+  out.execution = result(claiming_passes(executors).run(fb.forward, context), "forward: ");
+  out.backward = result(claiming_passes(executors).run(fb.backward, context), "backward: ");
   return out;
 }
 

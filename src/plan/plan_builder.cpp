@@ -66,7 +66,7 @@ void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<
     for (size_t k = 0; k < offsets.size(); ++k)
       buffers.push_back(offsets[k] < 0 ? json(nullptr)
                                        : json{{"offset", offsets[k]}, {"tensor", encode_tensor_meta(slots.proxy(steps[i].writes[k]).as_tensor().meta())}});
-    instructions[i]["buffers"] = buffers;
+    instructions[i]["buffers"] = std::move(buffers);
   }
   // The runner checks these outputs are not in the arena: a wrong tag is an error, not a clobber.
   for (size_t i = 0; i < steps.size(); ++i)
@@ -130,9 +130,9 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
       outputs.push_back(slot < 0 ? json(nullptr) : json(slot));
       steps.back().writes.push_back(slot);
     });
-    instruction["args"] = args;
-    instruction["kwargs"] = kwargs;
-    instruction["outputs"] = outputs;
+    instruction["args"] = std::move(args);
+    instruction["kwargs"] = std::move(kwargs);
+    instruction["outputs"] = std::move(outputs);
     instruction["free"] = json::array();
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
     if (codegen::is_fusion_region(b)) {
@@ -143,13 +143,18 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
       json reads = json::array(), writes = json::array();
       for (const auto& a : b.args) reads.push_back(encode_tensor_meta(a.as_tensor().meta()));
       for_each_proxy(b.output, [&](const Value& v) { writes.push_back(encode_tensor_meta(v.as_tensor().meta())); });
-      instruction["fusion"] = {{"function", *function}, {"inputs", reads}, {"outputs", writes}};
+      instruction["fusion"] = {{"function", *function}, {"inputs", std::move(reads)}, {"outputs", std::move(writes)}};
     }
-    instructions.push_back(instruction);
+    instructions.push_back(std::move(instruction));
     reads = nullptr;
   }
-  json output = encode_value(trace.output, arg);
-  json program{{"inputs", inputs}, {"slots", slots.size()}, {"free_at_start", free_at_start}, {"instructions", instructions}, {"output", output}};
+  // Assigned member by member: a braced initializer list would copy each (large) array.
+  json program = json::object();
+  program["inputs"] = std::move(inputs);
+  program["slots"] = slots.size();
+  program["free_at_start"] = std::move(free_at_start);
+  program["instructions"] = std::move(instructions);
+  program["output"] = encode_value(trace.output, arg);
   std::vector<int> output_slots;
   for_each_proxy(trace.output, [&](const Value& v) {
     if (v.is_tensor()) output_slots.push_back(slots.lookup(v));
@@ -164,12 +169,12 @@ json build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
   std::set<std::pair<std::string, std::string>> plugins;
   json plan{{"format", kPlanFormat}, {"version", kPlanFormatVersion}, {"name", execution.name}};
   json forward = build_program(execution, plugins, kernels);
-  for (auto& [key, value] : forward.items()) plan[key] = value;
+  for (auto& [key, value] : forward.items()) plan[key] = std::move(value);
   if (backward) {
     json program = build_program(*backward, plugins, kernels);
     program["saved"] = tensors_in(backward->inputs.at(0).value).size();
     program["saved_bytes"] = saved_bytes;
-    plan["backward"] = program;
+    plan["backward"] = std::move(program);
   }
   json plugin_list = json::array();
   for (const auto& [name, version] : plugins) plugin_list.push_back({{"name", name}, {"version", version}});

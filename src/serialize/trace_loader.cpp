@@ -1,7 +1,6 @@
 // Loading trace.json: parse, check against schemas/trace.schema.json (compiled in), decode, then
 // re-trace every bound symbol so its meta function checks the recorded metadata.
 
-
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/pyliteral.h"
@@ -9,6 +8,7 @@
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
+#include "thundercc/support/phase_timer.h"
 
 namespace thundercc {
 namespace {
@@ -92,19 +92,29 @@ Trace retrace(const Trace& recorded, const std::string& where) {
 }
 
 LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
-  json doc = parse_json_document(text, where);
-  check_schema(doc, SchemaKind::Trace, where);
+  json doc;
+  {
+    PhaseTimer timer("parse JSON");
+    doc = parse_json_document(text, where);
+  }
+  {
+    PhaseTimer timer("check schema");
+    check_schema(doc, SchemaKind::Trace, where);
+  }
   LoadedTrace loaded;
   try {
+    PhaseTimer timer("decode");
     loaded.recorded = decode_trace(doc, where);
   } catch (const ThunderError& e) {
     throw LoadError(str(where, ": ", e.what()));
   }
+  PhaseTimer timer("re-trace (meta functions)");
   loaded.traced = retrace(loaded.recorded, where);
   return loaded;
 }
 
 LoadedTrace load_trace_file(const std::string& path) {
+  PhaseTimer timer("load " + path);
   return load_trace_text(read_file(path, limits::kTraceBytes), path);
 }
 

@@ -64,6 +64,8 @@ expect 0 '' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/out"
 expect 0 '' -- diff "$tmp/out/add_mul.trace.py" tests/golden/add_mul.trace.py
 expect 0 'add_mul.1.py' -- bash -c "'$THUNDERCC' compile traces/add_mul.json -o '$tmp/all' --print-after-all && ls '$tmp/all'"
 expect 0 '# Constructed by Common Subexpression Elimination' -- cat "$tmp/all/add_mul.2.py"
+expect 0 '^ +[0-9.]+ ms +[0-9.]+%      Delete Last Used$' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/timed" --time-passes
+expect 0 '^ +[0-9.]+ ms  total$' -- "$THUNDERCC" compile traces/cross_entropy.json -o "$tmp/timed" --time-passes
 expect 0 'median .* ms, min .* ms, max .* ms' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --fill random --seed 1 --repeat 3
 expect 0 't2 = torch.add\(a, t1\)' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --profile
 /usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(3, 1, dtype=torch.float64)), '$tmp/wrong.pt')"

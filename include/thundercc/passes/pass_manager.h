@@ -16,11 +16,12 @@ namespace thundercc {
 struct PassContext {
   std::vector<const Executor*> executors;
   SymbolTable* symbols = nullptr;  // the compilation's own symbols, over the global table
+  bool keep_stages = true;         // false: PassManager::run returns only the last stage
 };
 
 struct Pass {
   std::string name;  // the provenance it gives its trace: "Dead Code Elimination"
-  std::function<Trace(const Trace&, const PassContext&)> run;
+  std::function<Trace(Trace, const PassContext&)> run;
 };
 
 struct PassStage {
@@ -34,7 +35,8 @@ class PassManager {
   // Inserts `pass` right after the pass named `anchor` (an error when there is none).
   PassManager& insert_after(const std::string& anchor, Pass pass);
   const std::vector<Pass>& passes() const { return passes_; }
-  // Runs every pass in order; returns every stage, the last one being the result.
+  // Runs every pass in order; returns every stage (only the last, without context.keep_stages),
+  // the last one being the result.
   std::vector<PassStage> run(const Trace& trace, const PassContext& context) const;
 
  private:

@@ -1,5 +1,7 @@
 // The passes from a traced program to its execution traces. Each returns a new trace of the same
 // series (sharing names) whose provenance names the pass, as Thunder's "# Constructed by" line does.
+// Passes take their trace by value: a caller done with it moves it in, and its bound symbols move
+// on instead of being copied with their subsymbols.
 #pragma once
 
 #include <optional>
@@ -17,15 +19,15 @@ Trace functionalization(const Trace& trace);
 // Whether a bound symbol modifies its first argument (an IN_PLACE symbol, or inplace=True).
 bool mutates_first_argument(const BoundSymbol& b);
 // Keeps what the outputs need, and bound symbols tagged DONT_DCE.
-Trace dead_code_elimination(const Trace& trace);
+Trace dead_code_elimination(Trace trace);
 // Reuses the result of an earlier identical call (same symbol and arguments), except random ops.
-Trace common_subexpression_elimination(const Trace& trace);
+Trace common_subexpression_elimination(Trace trace);
 // Lets executors claim the bound symbols, in list order (see claim_executors.cpp).
-Trace transform_for_execution(const Trace& trace, const std::vector<const Executor*>& executors);
+Trace transform_for_execution(Trace trace, const std::vector<const Executor*>& executors);
 // The fuser's pass: consecutive fuser-claimed prims grouped into fusion regions (fusion_regions.cpp).
 Trace fuse_regions(const Trace& trace, SymbolTable& compilation_symbols);
 // After each statement, `del` the values no later statement reads.
-Trace delete_last_used(const Trace& trace);
+Trace delete_last_used(Trace trace);
 
 // The `del` statement's symbol: prints `del a, t1`.
 const Symbol& python_del();
@@ -49,7 +51,8 @@ enum class GradMode {
 };
 
 struct CompiledProgram {
-  std::vector<PassStage> stages;  // every trace made, in order (names prefixed "forward: ", "backward: ")
+  // With keep_stages, every trace made, in order (names prefixed "forward: ", "backward: ").
+  std::vector<PassStage> stages;
   Trace execution;                // the inference trace, or the training step's forward
   std::optional<Trace> backward;  // the training step's backward
   int64_t saved_bytes = 0;        // what the forward saves for the backward
@@ -58,6 +61,6 @@ struct CompiledProgram {
 };
 
 CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors,
-                                GradMode mode = GradMode::Auto);
+                                GradMode mode = GradMode::Auto, bool keep_stages = false);
 
 }  // namespace thundercc
