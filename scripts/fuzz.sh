@@ -25,7 +25,7 @@ case "$TARGET" in trace_loader | compile | plan_loader | pt_reader) ;; *) usage 
 
 # Clang and its libFuzzer runtime (Debian's libclang-rt-dev), only if missing; the project's own
 # dependencies are scripts/setup.sh's.
-packages=(cmake ninja-build nlohmann-json3-dev libcli11-dev libspdlog-dev libvalijson-dev libtorch-dev)
+packages=(cmake ninja-build nlohmann-json3-dev libcli11-dev libspdlog-dev libvalijson-dev libdnnl-dev libtorch-dev)
 command -v clang++ >/dev/null 2>&1 || packages+=(clang)
 # libFuzzer's runtime: libclang-rt-dev, unless clang's own packages already brought it.
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || packages+=(libclang-rt-dev)

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libspdlog-dev catch2 libvalijson-dev libtorch-dev python3-torch)
+PACKAGES=(cmake ninja-build g++ nlohmann-json3-dev libcli11-dev libspdlog-dev catch2 libvalijson-dev libdnnl-dev libtorch-dev python3-torch)
 scripts/install_packages.sh test_sanitizers "${PACKAGES[@]}"
 
 BUILD_DIR=${BUILD_DIR:-build-asan}

@@ -1,13 +1,20 @@
-// Float32 matrix products on oneDNN, which LibTorch carries built in. Debian's LibTorch sends
-// at::linear and at::matmul to the reference BLAS: on this machine, one thread, a [1024, 768] x
-// [768, 3072] linear takes 2.03 s there and 0.080 s on oneDNN with both conversions, a batch of
-// 48 [256, 64] x [64, 256] products 0.133 s and 0.018 s. THUNDERCC_MATMUL=blas keeps at::'s
-// choice, for comparison (scripts/bench.sh times the training steps both ways).
+// Float32 matrix products on oneDNN's matmul primitive (libdnnl, the library LibTorch itself
+// loads), reading the operands where they lie (plain or transposed strides) and writing the
+// result where the caller says: a planned buffer, or a new tensor. Debian's LibTorch sends
+// at::linear and at::matmul to the reference BLAS, and its own oneDNN path (at::mkldnn_linear)
+// converts both operands to oneDNN's layout and the result back: on this machine, one thread, a
+// [1024, 768] x [768, 3072] linear with bias takes 2.03 s on the BLAS, 100-180 ms through
+// mkldnn_linear and 27 ms here. A primitive (about 0.4 ms to create) is made once per shape and
+// layout. THUNDERCC_MATMUL=blas keeps at::'s choice, for comparison (scripts/bench.sh).
 #include "runtime/matrix_products.h"
 
 #include <ATen/ATen.h>
+#include <dnnl.hpp>
+
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace thundercc::runtime {
 namespace {
@@ -15,7 +22,7 @@ namespace {
 bool onednn_enabled() {
   static const bool enabled = [] {
     const char* choice = std::getenv("THUNDERCC_MATMUL");
-    return at::hasMKLDNN() && !(choice && std::strcmp(choice, "blas") == 0);
+    return !(choice && std::strcmp(choice, "blas") == 0);
   }();
   return enabled;
 }
@@ -25,43 +32,111 @@ bool on_onednn(const at::Tensor& a, const at::Tensor& b) {
          b.scalar_type() == at::kFloat && a.numel() > 0 && b.numel() > 0;
 }
 
-// a [M, K] times weight [N, K] transposed, plus bias [N]: oneDNN's inner product.
-at::Tensor inner_product(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias) {
-  c10::optional<at::Tensor> b;
-  if (bias && bias->defined()) b = bias->contiguous().to_mkldnn();
-  return at::mkldnn_linear(a.contiguous().to_mkldnn(), weight.contiguous().to_mkldnn(), b).to_dense();
+// A stack of matrices as oneDNN reads it: [batch, rows, columns] with their strides. A batch of
+// one is broadcast by oneDNN against the other operand's.
+struct Matrices {
+  at::Tensor tensor;  // keeps the memory alive (a copy when the layout needed one)
+  dnnl::memory::dims dims, strides;
+};
+
+// `t` ([..., rows, columns]) with its batch dimensions broadcast to `batch`: a view where the
+// layout allows (one batch stride, and rows or columns contiguous), a contiguous copy otherwise.
+Matrices matrices(const at::Tensor& t, at::IntArrayRef batch) {
+  int64_t rows = t.size(-2), columns = t.size(-1);
+  bool single = t.numel() == rows * columns;
+  at::Tensor v;
+  if (single) {
+    v = t.reshape({1, rows, columns});
+  } else {
+    std::vector<int64_t> sizes(batch.begin(), batch.end());
+    sizes.insert(sizes.end(), {rows, columns});
+    v = t.expand(sizes).reshape({-1, rows, columns});
+  }
+  auto plain = [&](const at::Tensor& m) {
+    int64_t r = m.stride(1), c = m.stride(2);
+    return (c == 1 && r >= columns) || (r == 1 && c >= rows) || rows == 1 || columns == 1;
+  };
+  if (!plain(v) || (v.size(0) > 1 && v.stride(0) == 0)) v = v.contiguous();
+  int64_t batch_stride = v.size(0) > 1 ? v.stride(0) : rows * columns;
+  return {v, {v.size(0), rows, columns}, {batch_stride, v.stride(1), v.stride(2)}};
+}
+
+dnnl::engine& engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+// out = src x weights (+ bias [1, 1, N]), out contiguous [batch, M, N].
+void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out) {
+  using dnnl::memory;
+  const memory::dims& s = src.dims;
+  const memory::dims& w = weights.dims;
+  memory::dims dst_dims{std::max(s[0], w[0]), s[1], w[2]};
+  memory::dims dst_strides{s[1] * w[2], w[2], 1};
+  auto f32 = memory::data_type::f32;
+  memory::desc src_md(s, f32, src.strides), weights_md(w, f32, weights.strides), dst_md(dst_dims, f32, dst_strides);
+  memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
+
+  static std::mutex mutex;
+  static std::map<std::vector<int64_t>, dnnl::matmul> primitives;
+  std::vector<int64_t> key(s.begin(), s.end());
+  for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
+  key.push_back(bias != nullptr);
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = primitives.find(key);
+  if (it == primitives.end()) {
+    auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
+    it = primitives.emplace(key, dnnl::matmul(dnnl::matmul::primitive_desc(desc, engine()))).first;
+  }
+  dnnl::stream stream(engine());
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, engine(), src.tensor.data_ptr())},
+                                       {DNNL_ARG_WEIGHTS, memory(weights_md, engine(), weights.tensor.data_ptr())},
+                                       {DNNL_ARG_DST, memory(dst_md, engine(), out.data_ptr())}};
+  if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, engine(), bias->data_ptr()));
+  it->second.execute(stream, args);
+  stream.wait();
+}
+
+// The result tensor: `out` when it is a contiguous float32 tensor of `sizes`, else a new one.
+at::Tensor destination(const at::Tensor* out, at::IntArrayRef sizes, const at::Tensor& like) {
+  if (out && out->sizes() == sizes && out->is_contiguous() && out->scalar_type() == at::kFloat) return *out;
+  return at::empty(sizes, like.options().memory_format(at::MemoryFormat::Contiguous));
+}
+
+// `result` written into `out` when there is one (ATen's path, or a layout oneDNN could not take).
+at::Tensor into(const at::Tensor* out, at::Tensor result) {
+  if (!out || result.is_same(*out)) return result;
+  out->copy_(result);
+  return *out;
 }
 
 }  // namespace
 
-at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias) {
-  if (a.dim() < 1 || weight.dim() != 2 || !on_onednn(a, weight) || (bias && bias->defined() && bias->scalar_type() != at::kFloat))
-    return at::linear(a, weight, bias);
-  if (a.dim() == 1) return inner_product(a.unsqueeze(0), weight, bias).squeeze(0);
+at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, const at::Tensor* out) {
+  bool has_bias = bias && bias->defined();
+  if (a.dim() < 1 || weight.dim() != 2 || !on_onednn(a, weight) || (has_bias && bias->scalar_type() != at::kFloat))
+    return into(out, at::linear(a, weight, bias));
+  int64_t k = a.size(-1), n = weight.size(0);
   auto sizes = a.sizes().vec();
-  sizes.back() = weight.size(0);
-  return inner_product(a.reshape({-1, a.size(-1)}), weight, bias).reshape(sizes);
+  sizes.back() = n;
+  at::Tensor result = destination(out, sizes, a);
+  // a as one [M, K] matrix, the weight read transposed in place.
+  Matrices src = matrices(a.reshape({-1, k}), {}), weights = matrices(weight.t(), {});
+  at::Tensor b;
+  if (has_bias) b = bias->dim() == 1 && bias->size(0) == n ? bias->contiguous() : bias->expand({n}).contiguous();
+  onednn_matmul(src, weights, has_bias ? &b : nullptr, result);
+  return into(out, result);
 }
 
-at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b) {
-  if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b)) return at::matmul(a, b);
-  // (..., M, K) x (K, N): one inner product with the transpose of b.
-  if (b.dim() == 2) return fast_linear(a, b.t(), c10::nullopt);
-  // Batched: the batch dimensions broadcast, then one inner product per matrix.
-  auto batch_a = a.sizes().slice(0, a.dim() - 2).vec(), batch_b = b.sizes().slice(0, b.dim() - 2).vec();
+at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
+  if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b)) return into(out, at::matmul(a, b));
+  auto batch_a = a.sizes().slice(0, a.dim() - 2), batch_b = b.sizes().slice(0, b.dim() - 2);
   auto batch = at::infer_size(batch_a, batch_b);
-  auto with_batch = [&](const at::Tensor& t) {
-    auto sizes = batch;
-    sizes.insert(sizes.end(), t.sizes().end() - 2, t.sizes().end());
-    return t.expand(sizes).reshape({-1, t.size(-2), t.size(-1)});
-  };
-  at::Tensor a3 = with_batch(a), b3 = with_batch(b).transpose(1, 2);
-  std::vector<at::Tensor> products;
-  products.reserve(a3.size(0));
-  for (int64_t i = 0; i < a3.size(0); ++i) products.push_back(inner_product(a3[i], b3[i], c10::nullopt));
   auto sizes = batch;
   sizes.insert(sizes.end(), {a.size(-2), b.size(-1)});
-  return at::stack(products).reshape(sizes);
+  at::Tensor result = destination(out, sizes, a);
+  onednn_matmul(matrices(a, batch), matrices(b, batch), nullptr, result);
+  return into(out, result);
 }
 
 }  // namespace thundercc::runtime

@@ -1,5 +1,6 @@
 // Matrix products for the runtime's kernels (matrix_products.cpp): linear, matmul and bmm on
-// oneDNN for float32 CPU tensors, at::* otherwise.
+// oneDNN for float32 CPU tensors, at::* otherwise. Given `out` (a planned buffer of the result's
+// shape and dtype), they write the result there and return it.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -7,7 +8,9 @@
 
 namespace thundercc::runtime {
 
-at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias);
-at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b);  // at::matmul's semantics (and bmm's)
+at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
+                       const at::Tensor* out = nullptr);
+// at::matmul's semantics (and bmm's).
+at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out = nullptr);
 
 }  // namespace thundercc::runtime

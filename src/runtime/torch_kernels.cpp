@@ -334,12 +334,16 @@ void register_prim_kernels(KernelRegistry& r) {
   // CPU float16 matmul accumulates in float32 too), bool as "any product is true".
   r.add("torch:prims.matmul", [](KernelCall& c) {
     const Tensor &a = c.arg(0).tensor(), &b = c.arg(1).tensor();
-    if (a.scalar_type() == at::kHalf) return c.set_output(0, fast_matmul(a.to(at::kFloat), b.to(at::kFloat)).to(at::kHalf));
-    if (a.scalar_type() == at::kBool) return c.set_output(0, at::matmul(a.to(at::kLong), b.to(at::kLong)).ne(0));
-    c.set_output(0, fast_matmul(a, b));
+    auto product = [&]() -> Tensor {
+      if (a.scalar_type() == at::kHalf) return fast_matmul(a.to(at::kFloat), b.to(at::kFloat)).to(at::kHalf);
+      return at::matmul(a.to(at::kLong), b.to(at::kLong)).ne(0);
+    };
+    if (a.scalar_type() == at::kHalf || a.scalar_type() == at::kBool)
+      return write_output(c, [&](Tensor& out) { out.copy_(product()); }, product);
+    c.set_output(0, fast_matmul(a, b, c.buffer(0)));
   });
   r.add("torch:prims.linear", [](KernelCall& c) {
-    c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
+    c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.buffer(0)));
   });
   r.add("torch:prims.embedding", [](KernelCall& c) {
     c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), c.kwarg("padding_idx").integer()));
@@ -381,11 +385,6 @@ void register_prim_kernels(KernelRegistry& r) {
 
 void register_torch_language_kernels(KernelRegistry& r) {
   // Python numbers become wrapped-number tensors, so ATen promotes them as PyTorch does.
-  auto binary = [&](const char* id, Tensor (*fn)(const Tensor&, const Tensor&)) {
-    r.add(std::string("torch:") + id, [fn](KernelCall& c) {
-      c.set_output(0, fn(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number()));
-    });
-  };
   auto binary_out = [&](const char* id, BinaryFn fn, BinaryOutFn into) {
     r.add(std::string("torch:") + id, [fn, into](KernelCall& c) {
       write_binary(c, c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), fn, into);
@@ -396,8 +395,8 @@ void register_torch_language_kernels(KernelRegistry& r) {
   THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
   THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
   THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or) THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(floor_divide)
-  binary("torch.matmul", fast_matmul);
-  binary("torch.bmm", fast_matmul);
+  for (const char* id : {"torch:torch.matmul", "torch:torch.bmm"})
+    r.add(id, [](KernelCall& c) { c.set_output(0, fast_matmul(c.arg(0).tensor(), c.arg(1).tensor(), c.buffer(0))); });
   THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(bitwise_left_shift)
   THUNDERCC_BINARY(bitwise_right_shift) THUNDERCC_BINARY(logical_and) THUNDERCC_BINARY(logical_or)
   THUNDERCC_BINARY(logical_xor) THUNDERCC_BINARY(hypot) THUNDERCC_BINARY(copysign) THUNDERCC_BINARY(logaddexp)
@@ -686,7 +685,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
 
   // Neural networks.
   r.add("torch:torch.nn.functional.linear", [](KernelCall& c) {
-    c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor()));
+    c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.buffer(0)));
   });
   r.add("torch:torch.nn.functional.embedding", [](KernelCall& c) {
     int64_t padding_idx = c.arg(2).is_none() ? -1 : c.arg(2).integer();

@@ -18,8 +18,9 @@ def thundercc():
     assert Path(binary).exists(), f"build thundercc first ({binary})"
     os.environ["THUNDERCC"] = binary
 
-    def run(*args, check=True):
-        result = subprocess.run([binary, *map(str, args)], capture_output=True, text=True)
+    def run(*args, check=True, env=None):
+        environment = {**os.environ, **env} if env else None
+        result = subprocess.run([binary, *map(str, args)], capture_output=True, text=True, env=environment)
         if check and result.returncode != 0:
             raise AssertionError(f"thundercc {' '.join(map(str, args))} exited {result.returncode}:\n{result.stderr}")
         return result

@@ -105,3 +105,31 @@ def test_profile_reports_the_working_peak(tmp_path, thundercc):
     assert arena == pytest.approx(4.2, abs=0.05)
     assert peak == pytest.approx(8.4, abs=0.1)
     assert fresh == pytest.approx(4.2, abs=0.05)  # one output per run, its block reused after the first
+
+
+def matrix_products(x, w, b, y, z):
+    # oneDNN reads each operand where it lies (plain, transposed, broadcast batch) and writes the
+    # product into its planned buffer; layouts it cannot take are copied first, 1-d operands go to ATen
+    h = F.linear(x, w, b)  # [3, 5, 7] x [6, 7]^T + [6]
+    u = torch.relu(h) @ y  # [3, 5, 6] x [6, 4]: batch broadcast against a single matrix
+    v = u.transpose(-1, -2) @ z[0]  # transposed [3, 4, 5] x [5, 2]
+    m = torch.bmm(h.transpose(1, 2), h)  # [3, 6, 5] x [3, 5, 6], the first transposed
+    s = torch.matmul(y[:, 0], y)  # 1-d x 2-d
+    t = torch.matmul(x[:, :, ::2], torch.ones(4, 3)[None])  # strided columns: copied first
+    e = torch.matmul(z.expand(3, 5, 2)[:, None], v[None, 0].transpose(-1, -2).unsqueeze(0))  # [3,1,5,2] x [1,1,2,4]
+    return F.linear(v, torch.ones(3, 2)), m.sum(), s, t, e, F.linear(x[0, 0], w)
+
+
+def test_matrix_products_write_into_planned_buffers(tmp_path, thundercc):
+    args = (torch.randn(3, 5, 7), torch.randn(6, 7), torch.randn(6), torch.randn(6, 4), torch.randn(1, 5, 2))
+    trace = save_case(tmp_path, "products", matrix_products, args)
+    thundercc("compile", trace, "-o", tmp_path)
+    plan = json.loads((tmp_path / "products.plan.json").read_text())
+    ops = ("torch:torch.nn.functional.linear", "torch:torch.matmul", "torch:torch.bmm")
+    products = [ins for ins in plan["instructions"] if ins["op"] in ops]
+    planned = [ins for ins in products if any(b is not None for b in ins.get("buffers", []))]
+    assert len(planned) >= 4, [ins["statement"] for ins in products]
+    for matmul in ("onednn", "blas"):
+        env = {"THUNDERCC_MATMUL": matmul}
+        thundercc("run", tmp_path / "products.plan.json", "--inputs", tmp_path / "products.inputs.pt",
+                  "--expect", tmp_path / "products.expected.pt", "--repeat", "3", "--warmup", "1", env=env)
