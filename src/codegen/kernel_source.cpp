@@ -30,6 +30,10 @@ const char* c_type(DType d) {
   }
 }
 
+// Bool tensors are bytes in memory; read and written as unsigned char (bool has no vector type:
+// GCC leaves a loop that loads or stores bool unvectorized), computed with as bool.
+const char* storage_type(DType d) { return d.is_bool() ? "unsigned char" : c_type(d); }
+
 // The C math function for a float or double argument: "tanhf" or "tanh".
 std::string math(const char* name, DType d) { return std::string(name) + (d.type == ScalarType::Float32 ? "f" : ""); }
 
@@ -54,6 +58,7 @@ std::string cpu_prelude() {
        "__attribute__((simd(\"notinbranch\"))) float atan2f(float, float) noexcept;\n"
        "__attribute__((simd(\"notinbranch\"))) double atan2(double, double) noexcept;\n}\n"
        "#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n"
+       "template <class T> static inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
        "template <class T> static inline T tcc_inf();\n"
        "template <> inline float tcc_inf<float>() { return __builtin_inff(); }\n"
        "template <> inline double tcc_inf<double>() { return __builtin_inf(); }\n"
@@ -71,6 +76,7 @@ std::string cpu_prelude() {
 
 std::string cuda_prelude() {
   return "typedef long long int64_t;\ntypedef int int32_t;\n"
+         "template <class T> __device__ inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
          "template <class T> __device__ inline T tcc_inf();\n"
          "template <> __device__ inline float tcc_inf<float>() { return __int_as_float(0x7f800000); }\n"
          "template <> __device__ inline double tcc_inf<double>() { return __longlong_as_double(0x7ff0000000000000LL); }\n"
@@ -158,19 +164,19 @@ class Emitter {
     if (target_ == Target::CPU) return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out)";
     std::string params;
     for (size_t k = 0; k < fusion_.args.size(); ++k)
-      params += str(k ? ", " : "", "const ", c_type(fusion_.args[k].as_tensor().dtype()), "* __restrict__ in", k);
-    for_each_output([&](const Value& v, size_t k) { params += str(", ", c_type(v.as_tensor().dtype()), "* __restrict__ out", k); });
+      params += str(k ? ", " : "", "const ", storage_type(fusion_.args[k].as_tensor().dtype()), "* __restrict__ in", k);
+    for_each_output([&](const Value& v, size_t k) { params += str(", ", storage_type(v.as_tensor().dtype()), "* __restrict__ out", k); });
     return "extern \"C\" __global__ void " + function + "(" + params + ")";
   }
 
   std::string unpack_buffers() const {
     std::string s;
     for (size_t k = 0; k < fusion_.args.size(); ++k) {
-      const char* t = c_type(fusion_.args[k].as_tensor().dtype());
+      const char* t = storage_type(fusion_.args[k].as_tensor().dtype());
       s += str("  const ", t, "* __restrict in", k, " = static_cast<const ", t, "*>(tcc_in[", k, "]);\n");
     }
     for_each_output([&](const Value& v, size_t k) {
-      const char* t = c_type(v.as_tensor().dtype());
+      const char* t = storage_type(v.as_tensor().dtype());
       s += str("  ", t, "* __restrict out", k, " = static_cast<", t, "*>(tcc_out[", k, "]);\n");
     });
     return s;
@@ -201,15 +207,20 @@ class Emitter {
     if (it != name_.end()) return it->second;
     if (!v.is_tensor()) return "";
     size_t k = input_index_.at(proxy_key(v));
-    if (v.as_tensor().ndim() == 0) return str("in", k, "[0]");
-    if (v.as_tensor().shape() == region_.domain()) return str("in", k, "[row * ", region_.columns(), "LL + j]");
-    return str("in", k, "[row]");  // a row input (the domain's last dimension is 1)
+    if (v.as_tensor().ndim() == 0) return input_read(v, str("in", k, "[0]"));
+    if (v.as_tensor().shape() == region_.domain()) return input_read(v, str("in", k, "[row * ", region_.columns(), "LL + j]"));
+    return input_read(v, str("in", k, "[row]"));  // a row input (the domain's last dimension is 1)
+  }
+
+  // An input element as a value: bool inputs are bytes (storage_type).
+  static std::string input_read(const Value& v, const std::string& element) {
+    return v.as_tensor().dtype().is_bool() ? str("(", element, " != 0)") : element;
   }
 
   std::string row_read(const Value& v) const {
     auto it = name_.find(proxy_key(v));
     if (it != name_.end()) return it->second;
-    return str("in", input_index_.at(proxy_key(v)), v.as_tensor().ndim() == 0 ? "[0]" : "[row]");
+    return input_read(v, str("in", input_index_.at(proxy_key(v)), v.as_tensor().ndim() == 0 ? "[0]" : "[row]"));
   }
 
   // The expression of an elementwise prim over operand expressions.
@@ -236,7 +247,9 @@ class Emitter {
       if (!in.is_float()) return str("(", x, " ", op, " ", y, " ? ", x, " : ", y, ")");
       return str("((", x, " ", op, " ", y, " || ", x, " != ", x, ") ? ", x, " : ", y, ")");
     }
-    if (id == "prims.where") return str("(", x, " ? ", operand(1), " : ", operand(2), ")");
+    // Through a function: both operands are evaluated, so no load is conditional (GCC does not
+    // vectorize a loop with a conditional load).
+    if (id == "prims.where") return str("tcc_where<", c_type(out), ">(", x, ", ", operand(1), ", ", operand(2), ")");
     if (id == "prims.pow") return str(math("pow", in), "(", x, ", ", operand(1), ")");
     if (id == "prims.atan2") return str(math("atan2", in), "(", x, ", ", operand(1), ")");
     if (id == "prims.reciprocal") return str("((", c_type(in), ")1 / ", x, ")");
@@ -282,7 +295,7 @@ class Emitter {
         for (size_t k = 0; k + 1 < strides.size(); ++k)
           if (strides[k]) offset += str(" + i", k, " * ", strides[k], "LL");
         if (!strides.empty() && strides.back()) offset += str(" + j * ", strides.back(), "LL");
-        value = str("in", input_index_.at(proxy_key(a)), "[0", offset, "]");
+        value = input_read(a, str("in", input_index_.at(proxy_key(a)), "[0", offset, "]"));
       }
     } else {
       value = expression(b, [&](const Value& v) { return element_read(v); });
@@ -304,7 +317,7 @@ class Emitter {
     std::string s = str("    ", type, " ", acc, " = ", init, ";\n");
     bool is_extreme = op == "max" || op == "min";
     bool track_nan = is_extreme && (type == "float" || type == "double");
-    if (track_nan) s += str("    bool ", acc, "_nan = false;\n");
+    if (track_nan) s += str("    int ", acc, "_nan = 0;\n");  // int: a bool reduction does not vectorize
     std::string clauses = target_ == Target::CPU ? str(" reduction(", op, ":", acc, ")", track_nan ? str(" reduction(|:", acc, "_nan)") : "") : "";
     s += str("    ", column_loop(clauses), " {\n", element_code({input}), pre);
     std::string v = pre.empty() ? x : "tcc_d";
