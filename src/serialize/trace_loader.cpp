@@ -92,7 +92,8 @@ Trace retrace(const Trace& recorded, const std::string& where) {
 }
 
 LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
-  json doc;
+  LoadedTrace loaded;
+  json& doc = loaded.document;
   {
     PhaseTimer timer("parse JSON");
     doc = parse_json_document(text, where);
@@ -101,7 +102,6 @@ LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
     PhaseTimer timer("check schema");
     check_schema(doc, SchemaKind::Trace, where);
   }
-  LoadedTrace loaded;
   try {
     PhaseTimer timer("decode");
     loaded.recorded = decode_trace(doc, where);

@@ -63,6 +63,9 @@ Trace retrace(const Trace& recorded, const std::string& where);
 struct LoadedTrace {
   Trace recorded;
   Trace traced;
+  // The parsed file. Kept here so that its owner chooses when to free it: freeing a large
+  // document takes a good share of loading it (the compile command frees it at exit).
+  nlohmann::json document;
 };
 
 // Reads, schema-checks, decodes and re-traces a trace.json.
