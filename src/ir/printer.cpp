@@ -44,18 +44,29 @@ std::string statement(const BoundSymbol& bsym) {
   }
   std::string call = print_call(*bsym.sym, bsym.args, kwargs);
   if (bsym.output.is_none()) return call;
-  std::string line = print_output(bsym.output) + " = " + call;
-  if (bsym.output.is_tensor() || bsym.output.is_number_proxy())
-    line += "  # " + py_repr(bsym.output) + ": \"" + type_string(bsym.output) + "\"";
+  std::string line = print_output(bsym.output);
+  line += " = ";
+  line += call;
+  if (bsym.output.is_tensor() || bsym.output.is_number_proxy()) {
+    line += "  # ";
+    line += py_repr(bsym.output);
+    line += ": \"";
+    line += type_string(bsym.output);
+    line += '"';
+  }
   return line;
 }
 
 void print_nested(std::string& out, const BoundSymbol& bsym, const std::string& indent, bool commented, int depth,
                   const PrintOptions& options) {
-  for (const auto& h : bsym.header) out += indent + "# " + h + "\n";
-  out += indent + (commented ? "# " : "") + statement(bsym) + "\n";
-  if (depth >= options.depth) return;
-  for (const auto& sub : bsym.subsymbols) print_nested(out, sub, indent + "  ", true, depth + 1, options);
+  for (const auto& h : bsym.header) ((out += indent) += "# ") += h + "\n";
+  out += indent;
+  if (commented) out += "# ";
+  out += statement(bsym);
+  out += '\n';
+  if (depth >= options.depth || bsym.subsymbols.empty()) return;
+  std::string deeper = indent + "  ";
+  for (const auto& sub : bsym.subsymbols) print_nested(out, sub, deeper, true, depth + 1, options);
 }
 
 void note_value_modules(const Value& v, std::set<std::string>& modules) {
@@ -80,17 +91,22 @@ std::string type_string(const Value& proxy) {
 }
 
 std::string print_call(const Symbol& sym, const Values& args, const Kwargs& kwargs) {
-  std::string s = sym.qualified_name() + "(";
+  std::string s = sym.qualified_name();
+  s += '(';
   bool first = true;
   for (const auto& a : args) {
-    s += (first ? "" : ", ") + py_repr(a);
+    if (!first) s += ", ";
+    s += py_repr(a);
     first = false;
   }
   for (const auto& [k, v] : kwargs) {
-    s += (first ? "" : ", ") + k + "=" + py_repr(v);
+    if (!first) s += ", ";
+    (s += k) += '=';
+    s += py_repr(v);
     first = false;
   }
-  return s + ")";
+  s += ')';
+  return s;
 }
 
 std::string print_bound_symbol(const BoundSymbol& bsym, const PrintOptions& options) {

@@ -1,5 +1,7 @@
 #include "thundercc/ir/value.h"
 
+#include <charconv>
+
 #include "thundercc/errors.h"
 #include "thundercc/ir/trace.h"
 
@@ -28,9 +30,19 @@ void check_shape(const Shape& s, DType dtype) {
 }
 
 std::string TensorMeta::type_string() const {
-  std::string out = device.str() + " " + std::string(dtype.short_name()) + "[";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
+  // Printed for every proxy of every statement: one string, appended to in place.
+  std::string out = device.str();
+  out.reserve(out.size() + 8 + 8 * shape.size());
+  out += ' ';
+  out += dtype.short_name();
+  out += '[';
+  char digits[24];
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, shape[i]).ptr);
+  }
+  out += ']';
+  return out;
 }
 
 Tensor Tensor::make(Shape shape, DType dtype, Device device, bool requires_grad) {
