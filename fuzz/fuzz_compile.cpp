@@ -16,7 +16,7 @@ namespace {
 
 void compile(const thundercc::Trace& traced, thundercc::GradMode mode) {
   auto executors = thundercc::ExecutorRegistry::global().default_list();
-  thundercc::CompiledProgram program = thundercc::compile_program(traced, executors, mode);
+  thundercc::CompiledProgram program = thundercc::compile_program(traced, executors, mode, /*keep_stages=*/true);
   std::string out = thundercc::print_trace(program.execution);
   if (program.backward) out += thundercc::print_trace(*program.backward);
   for (const auto& stage : program.stages) out += thundercc::print_trace(stage.trace);  // --print-after-all

@@ -156,7 +156,7 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       timer.emplace("write plan JSON");
       files.add((dir / (stem + ".plan.json")).string(), plan.dump(1) + "\n");
       timer.reset();
-      keep_until_exit(std::move(plan));
+      if (&path == &paths.back()) keep_until_exit(std::move(plan));
       if (options.print_after_all) {
         files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)
@@ -166,13 +166,16 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       std::filesystem::create_directories(dir);
       files.commit();
       timer.reset();
-      keep_until_exit(std::move(loaded));
-      keep_until_exit(std::move(program));
       if (program.backward)
         spdlog::info("{}: wrote {} and {} (saved for backward: {} bytes)", path, (dir / (stem + ".forward.trace.py")).string(),
                      (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
       else
         spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
+      // Only the last file's: with several files, memory would pile up file after file.
+      if (&path == &paths.back()) {
+        keep_until_exit(std::move(loaded));
+        keep_until_exit(std::move(program));
+      }
     });
   }
   if (options.time_passes) std::cerr << PhaseTimer::report();

@@ -9,12 +9,17 @@
 #include "runtime/matrix_products.h"
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 #include <dnnl.hpp>
 
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+
+#if DNNL_VERSION_MAJOR != 2
+#error "matrix_products.cpp uses oneDNN 2.x's API (dnnl::matmul::desc), the version Debian's LibTorch loads"
+#endif
 
 namespace thundercc::runtime {
 namespace {
@@ -77,23 +82,33 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   memory::desc src_md(s, f32, src.strides), weights_md(w, f32, weights.strides), dst_md(dst_dims, f32, dst_strides);
   memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
 
+  dnnl::engine& cpu = engine();  // made before the cache, so destroyed after it
+  // Primitives by layout and thread count (a primitive keeps the threads it was made for). Shapes
+  // that change every call would grow the cache without end: past a bound it starts over.
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, dnnl::matmul> primitives;
+  constexpr size_t kMaxPrimitives = 1024;
   std::vector<int64_t> key(s.begin(), s.end());
   for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = primitives.find(key);
-  if (it == primitives.end()) {
-    auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
-    it = primitives.emplace(key, dnnl::matmul(dnnl::matmul::primitive_desc(desc, engine()))).first;
+  key.push_back(at::get_num_threads());
+  dnnl::matmul primitive;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = primitives.find(key);
+    if (it == primitives.end()) {
+      if (primitives.size() >= kMaxPrimitives) primitives.clear();
+      auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
+      it = primitives.emplace(key, dnnl::matmul(dnnl::matmul::primitive_desc(desc, cpu))).first;
+    }
+    primitive = it->second;  // a handle: executing it needs no lock
   }
-  dnnl::stream stream(engine());
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, engine(), src.tensor.data_ptr())},
-                                       {DNNL_ARG_WEIGHTS, memory(weights_md, engine(), weights.tensor.data_ptr())},
-                                       {DNNL_ARG_DST, memory(dst_md, engine(), out.data_ptr())}};
-  if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, engine(), bias->data_ptr()));
-  it->second.execute(stream, args);
+  dnnl::stream stream(cpu);
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.tensor.data_ptr())},
+                                       {DNNL_ARG_WEIGHTS, memory(weights_md, cpu, weights.tensor.data_ptr())},
+                                       {DNNL_ARG_DST, memory(dst_md, cpu, out.data_ptr())}};
+  if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, bias->data_ptr()));
+  primitive.execute(stream, args);
   stream.wait();
 }
 
@@ -103,11 +118,20 @@ at::Tensor destination(const at::Tensor* out, at::IntArrayRef sizes, const at::T
   return at::empty(sizes, like.options().memory_format(at::MemoryFormat::Contiguous));
 }
 
-// `result` written into `out` when there is one (ATen's path, or a layout oneDNN could not take).
+// `result` written into `out` when there is one (a layout oneDNN could not take).
 at::Tensor into(const at::Tensor* out, at::Tensor result) {
   if (!out || result.is_same(*out)) return result;
   out->copy_(result);
   return *out;
+}
+
+// ATen's product, written by its out= variant straight into `out` when there is one.
+template <class Product, class ProductOut>
+at::Tensor aten(const at::Tensor* out, Product product, ProductOut product_out) {
+  if (!out) return product();
+  at::Tensor result = *out;
+  product_out(result);
+  return result;
 }
 
 }  // namespace
@@ -115,7 +139,7 @@ at::Tensor into(const at::Tensor* out, at::Tensor result) {
 at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, const at::Tensor* out) {
   bool has_bias = bias && bias->defined();
   if (a.dim() < 1 || weight.dim() != 2 || !on_onednn(a, weight) || (has_bias && bias->scalar_type() != at::kFloat))
-    return into(out, at::linear(a, weight, bias));
+    return aten(out, [&] { return at::linear(a, weight, bias); }, [&](at::Tensor& o) { at::linear_out(o, a, weight, bias); });
   int64_t k = a.size(-1), n = weight.size(0);
   auto sizes = a.sizes().vec();
   sizes.back() = n;
@@ -129,7 +153,8 @@ at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10:
 }
 
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
-  if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b)) return into(out, at::matmul(a, b));
+  if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b))
+    return aten(out, [&] { return at::matmul(a, b); }, [&](at::Tensor& o) { at::matmul_out(o, a, b); });
   auto batch_a = a.sizes().slice(0, a.dim() - 2), batch_b = b.sizes().slice(0, b.dim() - 2);
   auto batch = at::infer_size(batch_a, batch_b);
   auto sizes = batch;
