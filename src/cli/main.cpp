@@ -117,6 +117,8 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
   for (const auto& path : paths) {
     failures += !for_file(path, [&] {
       PhaseTimer whole("compile " + path);
+      // Only the last file's objects wait for exit: with several files, memory would pile up.
+      bool last_file = &path == &paths.back();
       auto loaded = load_trace_file(path);
       CompiledProgram program;
       try {
@@ -156,7 +158,7 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       timer.emplace("write plan JSON");
       files.add((dir / (stem + ".plan.json")).string(), plan.dump(1) + "\n");
       timer.reset();
-      if (&path == &paths.back()) keep_until_exit(std::move(plan));
+      if (last_file) keep_until_exit(std::move(plan));
       if (options.print_after_all) {
         files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)
@@ -171,8 +173,7 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
                      (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
       else
         spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
-      // Only the last file's: with several files, memory would pile up file after file.
-      if (&path == &paths.back()) {
+      if (last_file) {
         keep_until_exit(std::move(loaded));
         keep_until_exit(std::move(program));
       }

@@ -59,7 +59,12 @@ std::string statement(const BoundSymbol& bsym) {
 
 void print_nested(std::string& out, const BoundSymbol& bsym, const std::string& indent, bool commented, int depth,
                   const PrintOptions& options) {
-  for (const auto& h : bsym.header) ((out += indent) += "# ") += h + "\n";
+  for (const auto& h : bsym.header) {
+    out += indent;
+    out += "# ";
+    out += h;
+    out += '\n';
+  }
   out += indent;
   if (commented) out += "# ";
   out += statement(bsym);

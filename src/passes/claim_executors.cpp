@@ -111,9 +111,9 @@ Trace transform_for_execution(Trace trace, const std::vector<const Executor*>& e
   TracingScope scope(out);  // execution transforms name their new proxies in this trace's series
   Claimer claimer(executors);
   std::vector<BoundSymbol> claimed;
-  for (auto& b : trace.bound_symbols) {
+  for (const auto& b : trace.bound_symbols) {
     size_t first = claimed.size();
-    claimer.claim(BoundSymbol(b), claimed, b);
+    claimer.claim(b, claimed, b);  // a copy: `b` names the statement in errors and gives its tags
     // Claimed statements keep the tags of the statement they came from (BACKWARD, DONT_DCE).
     for (size_t i = first; i < claimed.size(); ++i)
       for (const auto& tag : b.tags)

@@ -19,15 +19,13 @@ PassManager& PassManager::insert_after(const std::string& anchor, Pass pass) {
   throw ThunderError("ValueError", str("no pass named '", anchor, "' to insert '", pass.name, "' after"));
 }
 
-std::vector<PassStage> PassManager::run(const Trace& trace, const PassContext& context) const {
+std::vector<PassStage> PassManager::run(Trace trace, const PassContext& context) const {
   std::vector<PassStage> stages;
   stages.reserve(passes_.size());  // `current` points into it
-  const Trace* current = &trace;
+  Trace* current = &trace;
   for (const auto& pass : passes_) {
     PhaseTimer timer(pass.name);
-    // A stage that is not kept moves into the pass that replaces it.
-    bool moves = !context.keep_stages && current != &trace;
-    Trace next = pass.run(moves ? std::move(stages.back().trace) : Trace(*current), context);
+    Trace next = pass.run(context.keep_stages ? Trace(*current) : std::move(*current), context);
     next.provenance = pass.name;
     if (!context.keep_stages && !stages.empty()) stages.pop_back();  // `current` is no longer needed
     stages.push_back({pass.name, std::move(next)});

@@ -90,7 +90,7 @@ CompiledProgram compile_program(const Trace& captured, const std::vector<const E
     Trace grad = grad_of_inputs(dead_code_elimination(traced), executors);
     timer.reset();
     keep(grad.provenance, grad);
-    out.execution = result(execution_passes(executors).run(grad, context), "");
+    out.execution = result(execution_passes(executors).run(std::move(grad), context), "");
     return out;
   }
   if (!any_input_requires_grad(traced)) {
@@ -102,13 +102,13 @@ CompiledProgram compile_program(const Trace& captured, const std::vector<const E
   Trace joint = joint_forward_backward(dead_code_elimination(traced), executors);
   timer.reset();
   keep(joint.provenance, joint);
-  Trace simplified = result(joint_passes().run(joint, context), "");
+  Trace simplified = result(joint_passes().run(std::move(joint), context), "");
   timer.emplace("forward-backward split");
   ForwardBackward fb = split_forward_backward(simplified);
   timer.reset();
   out.saved_bytes = fb.saved_bytes;
-  out.execution = result(claiming_passes(executors).run(fb.forward, context), "forward: ");
-  out.backward = result(claiming_passes(executors).run(fb.backward, context), "backward: ");
+  out.execution = result(claiming_passes(executors).run(std::move(fb.forward), context), "forward: ");
+  out.backward = result(claiming_passes(executors).run(std::move(fb.backward), context), "backward: ");
   return out;
 }
 

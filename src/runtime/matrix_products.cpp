@@ -17,6 +17,8 @@
 #include <map>
 #include <mutex>
 
+#include "thundercc/runtime/kernels.h"
+
 #if DNNL_VERSION_MAJOR != 2
 #error "matrix_products.cpp uses oneDNN 2.x's API (dnnl::matmul::desc), the version Debian's LibTorch loads"
 #endif
@@ -125,21 +127,12 @@ at::Tensor into(const at::Tensor* out, at::Tensor result) {
   return *out;
 }
 
-// ATen's product, written by its out= variant straight into `out` when there is one.
-template <class Product, class ProductOut>
-at::Tensor aten(const at::Tensor* out, Product product, ProductOut product_out) {
-  if (!out) return product();
-  at::Tensor result = *out;
-  product_out(result);
-  return result;
-}
-
 }  // namespace
 
 at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, const at::Tensor* out) {
   bool has_bias = bias && bias->defined();
   if (a.dim() < 1 || weight.dim() != 2 || !on_onednn(a, weight) || (has_bias && bias->scalar_type() != at::kFloat))
-    return aten(out, [&] { return at::linear(a, weight, bias); }, [&](at::Tensor& o) { at::linear_out(o, a, weight, bias); });
+    return into_buffer_or_make(out, [&](at::Tensor& o) { at::linear_out(o, a, weight, bias); }, [&] { return at::linear(a, weight, bias); });
   int64_t k = a.size(-1), n = weight.size(0);
   auto sizes = a.sizes().vec();
   sizes.back() = n;
@@ -154,7 +147,7 @@ at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10:
 
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
   if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b))
-    return aten(out, [&] { return at::matmul(a, b); }, [&](at::Tensor& o) { at::matmul_out(o, a, b); });
+    return into_buffer_or_make(out, [&](at::Tensor& o) { at::matmul_out(o, a, b); }, [&] { return at::matmul(a, b); });
   auto batch_a = a.sizes().slice(0, a.dim() - 2), batch_b = b.sizes().slice(0, b.dim() - 2);
   auto batch = at::infer_size(batch_a, batch_b);
   auto sizes = batch;

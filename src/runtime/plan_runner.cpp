@@ -15,6 +15,7 @@
 #include "runtime/pickle_check.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
+#include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
@@ -173,7 +174,7 @@ void PlanRunner::bind_arena(const json& program, const std::string& where) {
       int64_t offset = buffers[k].at("offset").get<int64_t>();
       TensorMeta meta = decode_tensor_meta(buffers[k].at("tensor"), buffer_at + "/tensor", where);
       // Every buffer lies inside the arena: a bad plan is an error, never a write out of bounds.
-      if (!meta.device.is_cpu() || offset < 0 || offset % 64 != 0 || meta.bytes() > arena_bytes - offset)
+      if (!meta.device.is_cpu() || offset < 0 || offset % MemoryPlan::kAlignment != 0 || meta.bytes() > arena_bytes - offset)
         throw LoadError(thundercc::str(where, ": ", buffer_at, ": a ", meta.type_string(), " at offset ", offset,
                                        " does not lie in the arena of ", arena_bytes, " bytes"));
       ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)));

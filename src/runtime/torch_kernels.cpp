@@ -105,13 +105,7 @@ void add_unary(KernelRegistry& r, const std::string& id, Tensor (*fn)(const Tens
 // the kernel of an operator tagged kOutBuffer (src/executors/torch_executor.cpp).
 template <class Into, class Make>
 void write_output(KernelCall& c, Into&& into, Make&& make) {
-  if (const Tensor* planned = c.buffer(0)) {
-    Tensor out = *planned;
-    into(out);
-    c.set_output(0, std::move(out));
-  } else {
-    c.set_output(0, make());
-  }
+  c.set_output(0, into_buffer_or_make(c.buffer(0), into, make));
 }
 
 // An elementwise binary op and its out= variant: written into the planned buffer when there is one.

@@ -50,8 +50,6 @@ PhaseTimer::~PhaseTimer() {
 
 void PhaseTimer::enable() { timings().enabled = true; }
 
-bool PhaseTimer::enabled() { return timings().enabled; }
-
 std::string PhaseTimer::report() {
   const Timings& t = timings();
   double total = 0;

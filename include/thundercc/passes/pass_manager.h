@@ -36,8 +36,9 @@ class PassManager {
   PassManager& insert_after(const std::string& anchor, Pass pass);
   const std::vector<Pass>& passes() const { return passes_; }
   // Runs every pass in order; returns every stage (only the last, without context.keep_stages),
-  // the last one being the result.
-  std::vector<PassStage> run(const Trace& trace, const PassContext& context) const;
+  // the last one being the result. Without kept stages, each trace, `trace` included, moves into
+  // the pass that replaces it.
+  std::vector<PassStage> run(Trace trace, const PassContext& context) const;
 
  private:
   std::vector<Pass> passes_;

@@ -79,6 +79,16 @@ class KernelCall {
 
 using Kernel = std::function<void(KernelCall&)>;
 
+// The result of an operator tagged kOutBuffer: written by `into` (an out= call) into `buffer`
+// when the plan gives one (KernelCall::buffer), else made by `make`.
+template <class Into, class Make>
+at::Tensor into_buffer_or_make(const at::Tensor* buffer, Into&& into, Make&& make) {
+  if (!buffer) return make();
+  at::Tensor out = *buffer;
+  into(out);
+  return out;
+}
+
 struct Instruction {
   std::string op;
   const Kernel* kernel = nullptr;
