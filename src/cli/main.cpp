@@ -25,7 +25,9 @@
 // jemalloc's options, read when it starts (CMakeLists.txt links it; without it, an unused symbol):
 // its memory on transparent huge pages. Page faults are a large share of a compile in a VM; a
 // 96-layer GPT-2 stack takes a quarter of the faults and compiles about 1.5x faster.
-extern "C" const char* malloc_conf = "thp:always,metadata_thp:always";
+extern "C" {
+const char* malloc_conf = "thp:always,metadata_thp:always";
+}
 
 namespace {
 
