@@ -5,6 +5,7 @@
 
 #include "test_util.h"
 #include "thundercc/ir/printer.h"
+#include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 
 using namespace thundercc;
@@ -128,4 +129,96 @@ TEST_CASE("requires_grad flows from inputs through prims") {
   doc["bound_symbols"][1]["output"]["tensor"]["requires_grad"] = true;
   auto loaded = load_trace_text(doc.dump(), "grad.json");
   CHECK(loaded.traced.output.as_tensor().requires_grad());
+}
+
+namespace {
+
+// Every node of a document, by JSON pointer.
+void collect_pointers(const json& j, const json::json_pointer& at, std::vector<json::json_pointer>& out) {
+  out.push_back(at);
+  if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it) collect_pointers(it.value(), at / it.key(), out);
+  else if (j.is_array())
+    for (size_t i = 0; i < j.size(); ++i) collect_pointers(j[i], at / i, out);
+}
+
+}  // namespace
+
+TEST_CASE("the compiled trace schema agrees with valijson on every bundled trace and its mutations") {
+  // Values of every kind the schema tells apart, put in place of each node in turn; and members
+  // removed, added and renamed, items dropped and repeated.
+  const std::vector<json> replacements = {
+      nullptr, true, 0, -1, 3, 1.5, "", "x", "t0", "float32", "cpu", "inf", json::array(), json::array({1, 2}),
+      json::array({1, 2, 3}), json::array({nullptr, 1, nullptr}), json::object(), json{{"ref", "t0"}}, json{{"ref", 1}},
+      json{{"float", "inf"}}, json{{"float", "big"}}, json{{"complex", {1.0, 2}}}, json{{"tuple", json::array({1})}},
+      json{{"list", 1}}, json{{"slice", {1, nullptr, 2}}}, json{{"ellipsis", true}}, json{{"ellipsis", false}},
+      json{{"dict", {{"a", 1}}}}, json{{"dict", {{1, 1}}}}, json{{"dtype", "int64"}}, json{{"torch_dtype", "int3"}},
+      json{{"device", "cuda:0"}}, json{{"tensor", {{"name", "q"}, {"shape", {2}}, {"dtype", "float32"}, {"device", "cpu"}}}},
+      json{{"number", {{"name", "n"}, {"kind", "int"}}}}, json{{"number", {{"kind", "float"}, {"value", 1.0}}}},
+      json{{"ref", "t0"}, {"list", json::array()}},
+      // Near misses: one keyword of the schema broken in each.
+      json{{"complex", {1.0}}}, json{{"complex", {1, 2, 3}}}, json{{"complex", {"a", 1}}}, json{{"slice", {1, 2}}},
+      json{{"slice", {1, 2.5, nullptr}}}, json{{"dict", {{"a"}}}}, json{{"dict", {{"a", 1, 2}}}}, json{{"dict", {{"a", {{"x", 1}}}}}},
+      json{{"float", "nan"}, {"x", 1}}, json{{"tuple", {{{"ref", "t0"}}, {{"float", "nan"}}}}},
+      json{{"number", {{"name", "n"}, {"kind", "int"}, {"value", 1}, {"extra", 1}}}},
+      json{{"number", {{"name", "n"}, {"kind", "integer"}}}},
+      json{{"tensor", {{"name", "q"}, {"shape", {-1}}, {"dtype", "float32"}, {"device", "cpu"}}}},
+      json{{"tensor", {{"name", "q"}, {"shape", {1.0}}, {"dtype", "float32"}, {"device", "cpu"}}}},
+      json{{"tensor", {{"name", "q"}, {"shape", {2}}, {"dtype", "float32"}, {"device", "cpu"}, {"requires_grad", 1}}}},
+      json{{"tensor", {{"shape", {2}}, {"dtype", "float32"}, {"device", "cpu"}}}},
+      json{{"name", "z"}, {"tensor", {{"shape", {2}}, {"dtype", "float32"}, {"device", "cpu"}}}},
+      json{{"name", "z"}, {"tensor", {{"name", "y"}, {"shape", {2}}, {"dtype", "float32"}, {"device", "cpu"}}}},
+      json{{"name", "z"}, {"tensor", {{"shape", {2}}, {"dtype", "float32"}, {"device", "cpu"}}}, {"number", {{"kind", "int"}}}},
+      json{{"name", "z"}, {"number", {{"kind", "int"}, {"value", {{"ref", "t0"}}}}}}, json{{"name", "z"}},
+      json{{"symbol", "s"}, {"args", json::array()}, {"output", nullptr}},
+      json{{"symbol", ""}, {"args", json::array()}, {"output", nullptr}},
+      json{{"symbol", std::string("\0x", 2)}, {"args", json::array()}, {"output", nullptr}},
+      json{{"symbol", "s"}, {"args", json::array()}, {"output", nullptr}, {"kwargs", {{"k", {{"bad", 1}}}}}},
+      json{{"symbol", "s"}, {"args", json::array()}, {"output", nullptr}, {"kwargs", {{"k", 1}}}, {"source", 1}}};
+  int compared = 0, rejected = 0;
+  auto compare = [&](const json& doc) {
+    bool reference = schema_internals::valijson_accepts(doc, SchemaKind::Trace);
+    bool compiled = schema_internals::compiled_accepts_trace(doc);
+    if (compiled != reference) FAIL_CHECK("valijson " << reference << ", compiled " << compiled << " for " << doc.dump());
+    ++compared;
+    rejected += !reference;
+  };
+  for (const char* name : {"add_mul", "mul", "cross_entropy", "mlp"}) {
+    json original = json::parse(read_text(std::string("traces/") + name + ".json"));
+    compare(original);
+    std::vector<json::json_pointer> pointers;
+    collect_pointers(original, json::json_pointer(), pointers);
+    for (const auto& at : pointers) {
+      for (const auto& r : replacements) {
+        json doc = original;
+        doc[at] = r;
+        compare(doc);
+      }
+      if (at.empty()) continue;
+      json parent_doc = original;
+      json& parent = parent_doc[at.parent_pointer()];
+      if (parent.is_object()) {
+        json doc = original;
+        doc[at.parent_pointer()].erase(at.back());
+        compare(doc);
+        doc = original;
+        doc[at.parent_pointer()]["zz_" + at.back()] = doc[at];
+        compare(doc);
+        doc[at.parent_pointer()].erase(at.back());
+        compare(doc);
+      } else {
+        size_t i = std::stoul(at.back());
+        json doc = original;
+        doc[at.parent_pointer()].erase(i);
+        compare(doc);
+        doc = original;
+        doc[at.parent_pointer()].push_back(doc[at]);
+        compare(doc);
+      }
+    }
+  }
+  // Both verdicts occur often, so agreement is not vacuous.
+  CHECK(compared > 10000);
+  CHECK(rejected > compared / 4);
+  CHECK(compared - rejected > compared / 20);
 }

@@ -7,6 +7,7 @@
 #include <valijson/validator.hpp>
 
 #include "thundercc/schemas.h"
+#include "thundercc/serialize/compiled_schema.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace thundercc {
@@ -14,23 +15,36 @@ namespace {
 
 using json = nlohmann::json;
 
-const valijson::Schema& schema(SchemaKind kind) {
-  auto parse = [](const char* text, std::initializer_list<const char*> decoded_patterns) {
+// The schemas as valijson and the compiled check read them. valijson matches a pattern with
+// std::regex, thousands of instructions a string: a fifth of a large compile for the names and
+// devices every value carries. The decoder checks those definitions itself, more strictly (names
+// are Python identifiers and no keyword, devices parse), so their patterns are left to it.
+json schema_document(SchemaKind kind) {
+  json doc = json::parse(kind == SchemaKind::Trace ? schemas::kTraceSchema : schemas::kPlanSchema);
+  if (kind == SchemaKind::Trace)
+    for (const char* definition : {"name", "device"}) doc["definitions"][definition].erase("pattern");
+  return doc;
+}
+
+const valijson::Schema& valijson_schema(SchemaKind kind) {
+  auto parse = [](SchemaKind k) {
     auto* s = new valijson::Schema();
-    json doc = json::parse(text);
-    // valijson matches a pattern with std::regex, thousands of instructions a string: a fifth of
-    // a large compile for the names and devices every value carries. The decoder checks those
-    // definitions itself, more strictly (names are Python identifiers and no keyword, devices
-    // parse), so their patterns are left to it.
-    for (const char* definition : decoded_patterns) doc["definitions"][definition].erase("pattern");
+    json doc = schema_document(k);
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(doc);
     parser.populateSchema(adapter, *s);
     return s;
   };
-  static const valijson::Schema* trace = parse(schemas::kTraceSchema, {"name", "device"});
-  static const valijson::Schema* plan = parse(schemas::kPlanSchema, {});
+  static const valijson::Schema* trace = parse(SchemaKind::Trace);
+  static const valijson::Schema* plan = parse(SchemaKind::Plan);
   return kind == SchemaKind::Trace ? *trace : *plan;
+}
+
+// Traces, which the compile path reads, go through the compiled check first; plans through
+// valijson alone (the plan schema uses keywords the compiled check does not know).
+const CompiledSchema& compiled_trace_schema() {
+  static const CompiledSchema* compiled = new CompiledSchema(schema_document(SchemaKind::Trace));
+  return *compiled;
 }
 
 // valijson reports a context like ["<root>", "[bound_symbols]", "[0]"]; we print JSON pointers.
@@ -48,15 +62,27 @@ std::string to_pointer(const std::vector<std::string>& context) {
 
 }  // namespace
 
-void check_schema(const json& doc, SchemaKind kind, const std::string& where) {
+namespace schema_internals {
+
+bool valijson_accepts(const json& doc, SchemaKind kind) {
+  // Without a results list valijson stops at the first failure and records no errors of the
+  // branches that do not match: several times faster.
   valijson::Validator validator;
   valijson::adapters::NlohmannJsonAdapter adapter(doc);
-  // Without a results list valijson stops at the first failure and records no errors of the
-  // branches of a oneOf that do not match: several times faster. Only a failing document is
-  // validated again, to say where.
-  if (validator.validate(schema(kind), adapter, nullptr)) return;
+  return validator.validate(valijson_schema(kind), adapter, nullptr);
+}
+
+bool compiled_accepts_trace(const json& doc) { return compiled_trace_schema().accepts(doc); }
+
+}  // namespace schema_internals
+
+void check_schema(const json& doc, SchemaKind kind, const std::string& where) {
+  if (kind == SchemaKind::Trace ? compiled_trace_schema().accepts(doc) : schema_internals::valijson_accepts(doc, kind)) return;
+  // Only a failing document is validated with a results list, to say where.
+  valijson::Validator validator;
+  valijson::adapters::NlohmannJsonAdapter adapter(doc);
   valijson::ValidationResults results;
-  validator.validate(schema(kind), adapter, &results);
+  if (validator.validate(valijson_schema(kind), adapter, &results)) return;  // valijson is the reference
   // The deepest error is the most specific one.
   valijson::ValidationResults::Error error, best;
   size_t best_depth = 0;
