@@ -1,8 +1,8 @@
 // Reading and writing files as a hostile input requires: reads are bounded (a trace, a plan or a
 // tensor file past its limit is refused before it is read whole; /dev/zero is not read forever),
 // and writes are atomic and checked (each file goes to a unique temporary file created
-// exclusively in the destination folder, is written, flushed, fsync'd and closed with every
-// error checked, then renamed over the destination; a symlink planted at any name is never
+// exclusively in the destination folder, is written and closed with every error checked,
+// then renamed over the destination; a symlink planted at any name is never
 // written through).
 #pragma once
 
