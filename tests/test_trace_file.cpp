@@ -1,10 +1,13 @@
 // trace.json: read-write identity, golden printed traces of the bundled examples, and every kind
 // of bad file with the message that names the place and the problem.
+#include <bit>
 #include <filesystem>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
 #include "thundercc/ir/printer.h"
+#include "thundercc/serialize/json_reader.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 
@@ -221,4 +224,89 @@ TEST_CASE("the compiled trace schema agrees with valijson on every bundled trace
   CHECK(compared > 10000);
   CHECK(rejected > compared / 4);
   CHECK(compared - rejected > compared / 20);
+}
+
+namespace {
+
+// Equal as nlohmann's == says, and of the same kind at every node (== calls 1 and 1.0 equal).
+bool same_document(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!same_document(a[i], b[i])) return false;
+    return true;
+  }
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto it = a.begin(); it != a.end(); ++it)
+      if (!b.contains(it.key()) || !same_document(it.value(), b[it.key()])) return false;
+    return true;
+  }
+  if (a.is_number_float()) return std::bit_cast<uint64_t>(a.get<double>()) == std::bit_cast<uint64_t>(b.get<double>());
+  return a == b;
+}
+
+struct LimitPassed {};
+
+}  // namespace
+
+TEST_CASE("read_json reads what nlohmann reads, the same, or declines") {
+  auto limit = [](const std::string&) { throw LimitPassed{}; };
+  int accepted = 0, declined = 0;
+  auto compare = [&](const std::string& text) {
+    std::optional<json> read;
+    try {
+      read = read_json(text, limit);
+    } catch (const LimitPassed&) {
+      return;
+    }
+    if (!read) {
+      ++declined;
+      return;
+    }
+    ++accepted;
+    json reference;
+    try {
+      reference = json::parse(text);
+    } catch (const json::exception& e) {
+      FAIL_CHECK("read_json accepted what nlohmann refuses (" << e.what() << "): " << text);
+      return;
+    }
+    if (!same_document(*read, reference)) FAIL_CHECK("read_json and nlohmann differ on: " << text);
+  };
+  // Every bundled trace is read, not declined.
+  for (const auto& entry : std::filesystem::directory_iterator("traces")) {
+    if (entry.path().extension() != ".json") continue;
+    INFO(entry.path());
+    std::string text = read_text(entry.path());
+    CHECK(read_json(text, limit).has_value());
+    compare(text);
+  }
+  for (const char* text :
+       {"0", "-0", "-0.0", "1.5e-3", "1E+2", "2e308", "1e-400", "9223372036854775807", "-9223372036854775808",
+        "-9223372036854775809", "18446744073709551616", "01", "1.", ".5", "-", "+1", "1e", "tru", "nul", "[1,]", "{\"a\":1,}",
+        "{\"a\" 1}", "{\"a\":1}{}", "[] x", " \t\r\n[ ]\n", "\"\\u0041\\u00e9\\u20ac\"", "\"\\ud83d\\ude00\"", "\"\\u12\"",
+        "\"\\x\"", "\"a\tb\"", "\"caf\xc3\xa9\"", "\"\xff\"", "{\"a\":1,\"a\":2}", "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]", "\xef\xbb\xbf[]",
+        "", "[", "{", "\"abc", "[1 2]", "{1:2}", "[true,false,null]", "[truex]", "1.0e+0", "-1E-0"})
+    compare(text);
+  // Each bundled small trace cut and with one character changed at many places.
+  const std::string alphabet = "{}[]\",:\\0123456789.eE-+ tfnu\x01\xc3";
+  std::mt19937 random(7);
+  for (const char* name : {"add_mul", "cross_entropy", "mlp"}) {
+    std::string original = read_text(std::string("traces/") + name + ".json");
+    for (int i = 0; i < 3000; ++i) {
+      std::string text = original;
+      size_t at = random() % text.size();
+      switch (random() % 4) {
+        case 0: text[at] = alphabet[random() % alphabet.size()]; break;
+        case 1: text.insert(at, 1, alphabet[random() % alphabet.size()]); break;
+        case 2: text.erase(at, 1); break;
+        case 3: text.resize(at); break;
+      }
+      compare(text);
+    }
+  }
+  CHECK(accepted > 1000);
+  CHECK(declined > 1000);
 }

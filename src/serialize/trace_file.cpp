@@ -7,6 +7,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/pyliteral.h"
+#include "thundercc/serialize/json_reader.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace thundercc {
@@ -278,9 +279,11 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& w
     }
     return true;
   };
+  std::optional<json> read = read_json(text, fail);
   json doc;
   try {
-    doc = json::parse(text, within_limits);
+    if (read) doc = std::move(*read);
+    else doc = json::parse(text, within_limits);  // the reference parser, for what read_json declines
   } catch (const json::out_of_range& e) {  // 1e400
     fail(str("a number out of range: ", e.what()));
   } catch (const json::exception& e) {
