@@ -1,13 +1,15 @@
-// Fusion: the fuser executor's pass, run right after claiming. It groups maximal runs of
-// consecutive statements the fuser claimed into regions, each one fusion bound symbol printed as
+// Fusion: the fuser executor's pass, run right after claiming. It groups the statements the
+// fuser claimed, in program order, into maximal regions, each one fusion bound symbol printed as
 // Thunder prints an nvFuser region, `(t5,) = fuser_0(a, b)`, with the region's prims as its
 // subsymbols. A region grows while the next statement fits its iteration space
-// (codegen/fusion_region.h), so each region is one generated kernel. Its inputs are what it reads
+// (codegen/fusion_region.h), so each region is one generated kernel; a statement that fits it
+// not, but is independent of it, goes to a second region placed before it. Its inputs are what it reads
 // from outside; its outputs are what later statements or the trace's return read. A run of
 // broadcasts alone computes nothing worth a kernel: those prims go back to the torch executor.
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
@@ -17,62 +19,110 @@
 namespace thundercc {
 namespace {
 
+// A region being grown, with the indices of its statements in the claimed trace.
+struct Region {
+  codegen::RegionAnalysis analysis;
+  std::vector<size_t> indices;
+};
+
 class RegionBuilder {
  public:
   RegionBuilder(const Trace& trace, SymbolTable& symbols, Trace& out) : symbols_(symbols), out_(out) {
     for (size_t i = 0; i < trace.bound_symbols.size(); ++i)
-      for (const auto& v : trace.bound_symbols[i].input_proxies()) last_use_[proxy_key(v)] = i;
-    for_each_proxy(trace.output, [&](const Value& v) { last_use_[proxy_key(v)] = std::numeric_limits<size_t>::max(); });
+      for (const auto& v : trace.bound_symbols[i].input_proxies()) users_[proxy_key(v)].push_back(i);
+    for_each_proxy(trace.output, [&](const Value& v) { returned_.insert(proxy_key(v)); });
   }
 
-  // Takes the prim of statement `index`, which the fuser claimed.
+  // Takes the prim of statement `index`, which the fuser claimed. One that does not fit the
+  // region but reads nothing the region defines can run before it: it joins a second region,
+  // emitted first, and the region grows on past it (a mask computed over another shape between a
+  // scale and the softmax that reads both no longer splits them).
   void take(const BoundSymbol& claimed, size_t index) {
     const BoundSymbol& prim = claimed.subsymbols.at(0);
-    if (region_.add(prim)) return;
-    flush(index);
-    check(region_.add(prim), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
+    if (add(region_, prim, index)) return;
+    if (!region_.indices.empty() && !reads_from(prim, region_)) {
+      if (add(aside_, prim, index)) return;
+      flush(aside_);
+      check(add(aside_, prim, index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
+      return;
+    }
+    flush();
+    check(add(region_, prim, index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
   }
 
-  // Ends the current region; statements from `end` on are outside it.
-  void flush(size_t end) {
-    if (region_.empty()) return;
-    if (region_.computes()) out_.bound_symbols.push_back(fusion(end));
-    else give_back();
-    region_ = codegen::RegionAnalysis();
+  // Ends both regions; what comes next is outside them.
+  void flush() {
+    flush(aside_);
+    flush(region_);
   }
 
  private:
   SymbolTable& symbols_;
   Trace& out_;
-  std::unordered_map<const void*, size_t> last_use_;
-  codegen::RegionAnalysis region_;
+  std::unordered_map<const void*, std::vector<size_t>> users_;  // the statements reading each value
+  std::unordered_set<const void*> returned_;
+  Region region_, aside_;
 
-  BoundSymbol fusion(size_t end) {
+  static bool add(Region& r, const BoundSymbol& prim, size_t index) {
+    if (!r.analysis.add(prim)) return false;
+    r.indices.push_back(index);
+    return true;
+  }
+
+  static bool reads_from(const BoundSymbol& prim, const Region& r) {
+    return std::any_of(prim.args.begin(), prim.args.end(), [&](const Value& a) { return a.is_tensor() && r.analysis.defines(a); });
+  }
+
+  void flush(Region& r) {
+    if (r.indices.empty()) return;
+    if (r.analysis.computes()) out_.bound_symbols.push_back(fusion(r));
+    else give_back(r);
+    r = Region();
+  }
+
+  // Read after the region: by the trace's return or by a statement outside it.
+  bool escapes(const Value& v, const Region& r) const {
+    if (returned_.count(proxy_key(v))) return true;
+    auto it = users_.find(proxy_key(v));
+    if (it == users_.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(),
+                       [&](size_t user) { return !std::binary_search(r.indices.begin(), r.indices.end(), user); });
+  }
+
+  BoundSymbol fusion(const Region& r) {
     Values inputs, outputs;
     BoundSymbol f;
     auto is_input = [&](const Value& a) {
       return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
     };
-    for (const auto& b : region_.statements()) {
+    for (const auto& b : r.analysis.statements()) {
       for (const auto& a : b.args)
-        if (a.is_tensor() && !region_.defines(a) && !is_input(a)) inputs.push_back(a);
-      for (const auto& o : b.output_proxies()) {
-        auto it = last_use_.find(proxy_key(o));
-        if (it != last_use_.end() && it->second >= end) outputs.push_back(o);
-      }
+        if (a.is_tensor() && !r.analysis.defines(a) && !is_input(a)) inputs.push_back(a);
+      for (const auto& o : b.output_proxies())
+        if (escapes(o, r)) outputs.push_back(o);
       for (const auto& tag : b.tags)
         if (std::find(f.tags.begin(), f.tags.end(), tag) == f.tags.end()) f.tags.push_back(tag);
     }
-    f.sym = &region_symbol(inputs.size());
+    // Memory planning may give an output the buffer of any dying input of its shape and dtype:
+    // allowed only where the kernel reads every such input in place (and is generated for it).
+    bool any_pair = false, all_in_place = true;
+    for (const auto& in : inputs) {
+      bool pair = std::any_of(outputs.begin(), outputs.end(), [&](const Value& o) {
+        return o.as_tensor().shape() == in.as_tensor().shape() && o.as_tensor().dtype() == in.as_tensor().dtype();
+      });
+      any_pair = any_pair || pair;
+      if (pair) all_in_place = all_in_place && r.analysis.may_write_over(in, outputs);
+    }
+    f.sym = &region_symbol(inputs.size(), any_pair && all_in_place);
     f.args = inputs;
     f.output = Value::tuple(outputs);
-    f.subsymbols = region_.statements();
+    f.subsymbols = r.analysis.statements();
     f.source = f.subsymbols.front().source;
     return f;
   }
 
   // fuser_0, fuser_1, ...: numbered across the compilation (its forward and backward).
-  const Symbol& region_symbol(size_t arity) {
+  const Symbol& region_symbol(size_t arity, bool writes_in_place) {
     int n = 0;
     while (symbols_.find("fuser_" + std::to_string(n))) ++n;
     Symbol s;
@@ -80,15 +130,16 @@ class RegionBuilder {
     s.is_prim = true;
     s.executor = "fuser";
     s.tags = {kOutBuffer};  // the generated kernel writes into the buffers it is given
+    if (writes_in_place) s.tags.push_back(kOutMayAliasInput);
     std::string params;
     for (size_t k = 0; k < arity; ++k) params += str(k ? ", " : "", "a", k);
     s.signature = Signature::parse(arity ? params + ", /" : "");
     return symbols_.add(std::move(s));
   }
 
-  void give_back() {
+  void give_back(const Region& r) {
     Trace piece = out_.derive("");
-    piece.bound_symbols = region_.statements();
+    piece.bound_symbols = r.analysis.statements();
     piece = transform_for_execution(piece, {&ExecutorRegistry::global().get("torch")});
     for (auto& b : piece.bound_symbols) out_.bound_symbols.push_back(std::move(b));
   }
@@ -106,10 +157,10 @@ Trace fuse_regions(const Trace& trace, SymbolTable& symbols) {
       regions.take(b, i);
       continue;
     }
-    regions.flush(i);
+    regions.flush();
     out.bound_symbols.push_back(b);
   }
-  regions.flush(trace.bound_symbols.size());
+  regions.flush();
   return out;
 }
 

@@ -80,6 +80,30 @@ def test_prims_chain_writes_in_place(tmp_path, thundercc):
     assert arena["bytes"] == 6 * 32 * 4
 
 
+def masked_attention(q, k, v, mask):
+    # the mask, over another shape, sits between the scale and the softmax that reads both
+    s = (q @ k.transpose(-1, -2)) * 0.125
+    m = mask == 0
+    return torch.softmax(s.masked_fill(m, float("-inf")), -1) @ v
+
+
+def test_fusion_regions_write_over_dying_inputs(tmp_path, thundercc):
+    mask = torch.tril(torch.ones(16, 16))
+    trace = save_case(tmp_path, "attn", masked_attention, (torch.randn(2, 16, 8), torch.randn(2, 16, 8), torch.randn(2, 16, 8), mask))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    printed = (tmp_path / "attn.trace.py").read_text()
+    # scale, mask and softmax: one region for the [2, 16, 16] scores and one for the mask
+    assert printed.count(" = fuser_") == 2, printed
+    plan = json.loads((tmp_path / "attn.plan.json").read_text())
+    # the softmax region writes its result over the product it reads, which dies there
+    softmax = next(i for i in plan["instructions"] if i["op"].startswith("fuser_") and len(i["args"]) == 2)
+    product = next(i for i in plan["instructions"] if "matmul" in i["op"])
+    assert softmax["buffers"][0]["offset"] == product["buffers"][0]["offset"]
+    assert plan["arena"]["in_place"] >= 1
+    thundercc("run", tmp_path / "attn.plan.json", "--inputs", tmp_path / "attn.inputs.pt",
+              "--expect", tmp_path / "attn.expected.pt", "--repeat", "3", "--warmup", "1")
+
+
 def test_buffer_outside_the_arena_is_refused(tmp_path, thundercc):
     trace = save_case(tmp_path, "chain", elementwise_chain, (torch.randn(6, 32), torch.randn(6, 32)))
     thundercc("compile", trace, "-o", tmp_path)
