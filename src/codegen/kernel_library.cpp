@@ -1,5 +1,6 @@
 #include "thundercc/codegen/kernel_library.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
@@ -54,11 +56,46 @@ std::string compiler() {
   return cxx && *cxx ? cxx : "c++";
 }
 
+// The executable `name` runs: found on PATH unless it names a path, links followed; empty if none.
+fs::path executable(const std::string& name) {
+  std::error_code error;
+  if (name.find('/') != std::string::npos) return fs::canonical(name, error);
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (size_t start = 0; start <= dirs.size();) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    fs::path candidate = fs::path(dirs.substr(start, end - start)) / name;
+    if (!candidate.parent_path().empty() && ::access(candidate.c_str(), X_OK) == 0) return fs::canonical(candidate, error);
+    start = end + 1;
+  }
+  return {};
+}
+
+// The first line of the compiler's --version, part of every kernel's cache key. Running it is a
+// process start per compile (10 ms), so it is remembered in the cache under the executable's
+// path, size and modification time: a new compiler installed there is asked again.
 const std::string& compiler_version() {
   static const std::string version = [] {
-    auto [status, output] = run(quoted(compiler()) + " --version");
-    if (status != 0) throw ThunderError("RuntimeError", "fuser: the C++ compiler '" + compiler() + "' does not run: " + output);
-    return output.substr(0, output.find('\n'));
+    auto ask = [] {
+      auto [status, output] = run(quoted(compiler()) + " --version");
+      if (status != 0) throw ThunderError("RuntimeError", "fuser: the C++ compiler '" + compiler() + "' does not run: " + output);
+      return output.substr(0, output.find('\n'));
+    };
+    fs::path exe = executable(compiler());
+    struct stat st;
+    if (exe.empty() || ::stat(exe.c_str(), &st) != 0) return ask();
+    fs::path memo = fs::path(kernel_cache_dir()) / "compilers" /
+                    sha256_hex(str(exe.string(), "\n", st.st_size, "\n", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec));
+    std::error_code error;
+    if (fs::exists(memo, error)) return read_file(memo.string(), 4096);
+    std::string answer = ask();
+    try {  // a cache it cannot write to (read-only, prebuilt) only means asking again next time
+      fs::create_directories(memo.parent_path());
+      write_file_atomically(memo.string(), answer);
+    } catch (const std::exception&) {
+    }
+    return answer;
   }();
   return version;
 }
@@ -155,11 +192,16 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
 PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, const std::string& library_name) {
   PlanKernelBuild out;
   std::vector<GeneratedKernel> kernels;
+  std::unordered_map<std::string, std::string> function_of;  // by region signature
   for (const Trace* t : traces)
     for (const auto& b : t->bound_symbols)
       if (is_fusion_region(b)) {
-        kernels.push_back(generate_kernel(b, Target::CPU));
-        out.kernels.functions[b.sym->id] = kernels.back().function;
+        auto [it, first] = function_of.try_emplace(region_signature(b));
+        if (first) {
+          kernels.push_back(generate_kernel(b, Target::CPU));
+          it->second = kernels.back().function;
+        }
+        out.kernels.functions[b.sym->id] = it->second;
       }
   if (kernels.empty()) return out;
   out.library = build_cpu_library(kernels);

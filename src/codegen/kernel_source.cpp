@@ -9,10 +9,12 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <sstream>
 
 #include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
+#include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/support/sha256.h"
 
@@ -70,7 +72,7 @@ const char* kExpf =
     "  return x != x ? x : e;\n"
     "}\n";
 
-std::string cpu_prelude() {
+std::string make_cpu_prelude() {
   std::string s = "typedef long int64_t;\ntypedef int int32_t;\nextern \"C\" {\n";
   for (const char* f : kVectorMath) {
     s += str("__attribute__((simd(\"notinbranch\"))) float ", f, "f(float) noexcept;\n");
@@ -97,6 +99,11 @@ std::string cpu_prelude() {
        "template <> inline int64_t tcc_highest<int64_t>() { return 0x7fffffffffffffffL; }\n"
        "template <> inline int32_t tcc_highest<int32_t>() { return 0x7fffffff; }\n";
   return s;
+}
+
+const std::string& cpu_prelude() {
+  static const std::string prelude = make_cpu_prelude();
+  return prelude;
 }
 
 std::string cuda_prelude() {
@@ -450,6 +457,42 @@ class Emitter {
 };
 
 }  // namespace
+
+std::string region_signature(const BoundSymbol& fusion) {
+  std::unordered_map<const void*, size_t> numbering;
+  std::string s;
+  std::function<void(const Value&)> put = [&](const Value& v) {
+    if (v.is_tensor()) {
+      auto [it, first] = numbering.emplace(proxy_key(v), numbering.size());
+      s += '%' + std::to_string(it->second);
+      if (first) s += ':' + v.as_tensor().meta().type_string();
+    } else if (v.is_number_proxy()) {
+      const auto& value = v.as_number_proxy()->value;
+      s += '#' + (value ? py_repr(*value) : std::string("?"));
+    } else if (v.is_sequence()) {
+      s += '(';
+      for (const auto& x : v.items()) put(x);
+      s += ')';
+    } else {
+      s += py_repr(v);
+    }
+    s += ' ';
+  };
+  for (const auto& a : fusion.args) put(a);
+  for (const auto& b : fusion.subsymbols) {
+    s += '\n' + b.sym->id + '(';
+    for (const auto& a : b.args) put(a);
+    for (const auto& [k, v] : b.kwargs) {
+      s += k + '=';
+      put(v);
+    }
+    s += ")->";
+    put(b.output);
+  }
+  s += "\nreturn ";
+  put(fusion.output);
+  return s;
+}
 
 GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
   Emitter emitter(fusion, target);

@@ -116,3 +116,20 @@ def test_kernel_cache_compiles_each_kernel_once(tmp_path, thundercc):
     assert "4 fusion kernels (0 compiled, 1 from the cache" in second.stderr
     thundercc("run", tmp_path / "layers.plan.json", "--inputs", tmp_path / "layers.inputs.pt",
               "--expect", tmp_path / "layers.expected.pt")
+
+
+def test_regions_differing_in_a_constant_or_shape_get_their_own_kernels(tmp_path, thundercc):
+    """A plan generates one source per region signature: layers alike share it, any difference splits it."""
+    def layers(x, w, v):
+        for scale in (1.0, 2.0, 2.0, 1.0):
+            x = torch.tanh(x @ w) * scale  # two kernels, used twice each
+        return torch.tanh(x[:, :8] @ v) * 1.0  # the first kernel's prims over another shape
+
+    trace = save_case(tmp_path, "scaled", layers, (torch.randn(8, 32), torch.randn(32, 32), torch.randn(8, 16)))
+    env = dict(os.environ, THUNDERCC_CACHE_DIR=str(tmp_path / "cache"))
+    result = subprocess.run([os.environ["THUNDERCC"], "-v", "compile", trace, "-o", tmp_path, "--executors", "fuser,torch"],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "5 fusion kernels (3 compiled, 0 from the cache" in result.stderr
+    thundercc("run", tmp_path / "scaled.plan.json", "--inputs", tmp_path / "scaled.inputs.pt",
+              "--expect", tmp_path / "scaled.expected.pt")

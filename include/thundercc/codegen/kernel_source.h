@@ -27,6 +27,11 @@ struct GeneratedKernel {
 // Throws ThunderError when the region is not one kernel (the fusion pass never makes such a region).
 GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target);
 
+// What a region's source depends on (its prims, their arguments, shapes and dtypes), its values
+// numbered in order of appearance: regions with one signature (a model's layers) generate one
+// source, so a plan generates each once.
+std::string region_signature(const BoundSymbol& fusion);
+
 // The block size CUDA kernels are written for (their launch must use it).
 inline constexpr int kCudaBlockSize = 256;
 
