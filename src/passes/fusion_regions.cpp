@@ -62,6 +62,7 @@ class RegionBuilder {
   std::unordered_map<const void*, std::vector<size_t>> users_;  // the statements reading each value
   std::unordered_set<const void*> returned_;
   Region region_, aside_;
+  int next_number_ = 0;  // the regions' symbols are numbered on from here
 
   static bool add(Region& r, const BoundSymbol& prim, size_t index) {
     if (!r.analysis.add(prim)) return false;
@@ -123,10 +124,9 @@ class RegionBuilder {
 
   // fuser_0, fuser_1, ...: numbered across the compilation (its forward and backward).
   const Symbol& region_symbol(size_t arity, bool writes_in_place) {
-    int n = 0;
-    while (symbols_.find("fuser_" + std::to_string(n))) ++n;
+    while (symbols_.find("fuser_" + std::to_string(next_number_))) ++next_number_;
     Symbol s;
-    s.id = s.name = "fuser_" + std::to_string(n);
+    s.id = s.name = "fuser_" + std::to_string(next_number_++);
     s.is_prim = true;
     s.executor = "fuser";
     s.tags = {kOutBuffer};  // the generated kernel writes into the buffers it is given
