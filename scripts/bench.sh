@@ -8,7 +8,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 scripts/capture.py benchmarks/tiny_ops.py:make -o "$work/tiny_ops.json" >/dev/null
-"$BUILD_DIR/thundercc" compile "$work/tiny_ops.json" -o "$work"
+"$BUILD_DIR/thundercc" compile "$work/tiny_ops.json" -o "$work" --executors torch  # unfused: an ATen call per op
 cpp=$("$BUILD_DIR/runner_overhead" "$work/tiny_ops.plan.json")
 eager=$(OMP_NUM_THREADS=1 /usr/bin/python3 benchmarks/tiny_ops.py)
 aten=$(awk '/aten_direct_ns_per_op/ {print $2}' <<<"$cpp")
@@ -86,16 +86,20 @@ for model in gpt2 llama; do
 done
 
 # Inference: a GPT-2 block (d768) and a LLaMA block (d1024) on 4 x 256 tokens, the issue
-# "Performance"'s programs; matrix products on oneDNN and, for comparison, on LibTorch's BLAS.
+# "Performance"'s programs, with the default executors (fuser, torch) and with the torch executor
+# alone; matrix products on oneDNN and, for comparison, on LibTorch's BLAS.
 echo "inference (forward), one thread, median of 3 rounds after one warm-up:"
 for model in gpt2 llama; do
   /usr/bin/python3 scripts/capture.py "benchmarks/inference_blocks.py:make_$model" -o "$work/inf_$model.json" >/dev/null
   "$BUILD_DIR/thundercc" compile "$work/inf_$model.json" -o "$work" >/dev/null
+  "$BUILD_DIR/thundercc" compile "$work/inf_$model.json" -o "$work/torch_only" --executors torch >/dev/null
   ours=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/inf_$model.plan.json" --repeat 3 --warmup 1 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+  unfused=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/torch_only/inf_$model.plan.json" --repeat 3 --warmup 1 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
   blas=$(THUNDERCC_MATMUL=blas OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/inf_$model.plan.json" --repeat 3 --warmup 1 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
   eager=$(OMP_NUM_THREADS=1 /usr/bin/python3 benchmarks/inference_blocks.py "$model" 3)
-  printf "  %-6s thundercc run %8.1f ms (BLAS matmul %8.1f ms)   eager %8.1f ms   ratio %.3fx (%.2fx)\n" "$model" "$ours" "$blas" "$eager" \
-    "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print a/b}')" "$(awk -v a="$blas" -v b="$eager" 'BEGIN {print a/b}')"
+  printf "  %-6s thundercc run %8.1f ms (--executors torch %8.1f ms, BLAS matmul %8.1f ms)   eager %8.1f ms   ratio %.3fx (%.3fx, %.2fx)\n" \
+    "$model" "$ours" "$unfused" "$blas" "$eager" "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print a/b}')" \
+    "$(awk -v a="$unfused" -v b="$eager" 'BEGIN {print a/b}')" "$(awk -v a="$blas" -v b="$eager" 'BEGIN {print a/b}')"
 done
 
 # Working memory: live CPU tensor bytes during one run beyond its inputs and the previous run's

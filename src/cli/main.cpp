@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
   auto* compile_cmd = app.add_subcommand("compile", "write the execution trace (NAME.trace.py) and the plan (NAME.plan.json)");
   compile_cmd->add_option("traces", compile_paths, "trace.json files")->required();
   compile_cmd->add_option("-o,--output-dir", compile_options.out_dir, "where to write (default: the current folder)");
-  compile_cmd->add_option("--executors", compile_options.executors, "executors in priority order, comma separated (default: plugins', then torch)");
+  compile_cmd->add_option("--executors", compile_options.executors, "executors in priority order, comma separated (default: plugins', then fuser, then torch)");
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
   compile_cmd->add_flag("--print-after-all", compile_options.print_after_all, "also write each pass's trace (NAME.N.py)");
   compile_cmd->add_flag("--emit-cuda", compile_options.emit_cuda,

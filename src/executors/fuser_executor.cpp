@@ -4,7 +4,8 @@
 // torch-language op whose whole decomposition is such prims (softmax, layer_norm, gelu, silu...);
 // its pass (passes/fusion_regions.cpp) groups what it claimed into regions, which the code
 // generator (codegen/) turns into kernels when the plan is written. Registered through the same
-// extension API as a plugin's executor; opt in with `--executors fuser,torch`.
+// extension API as a plugin's executor; in the default list, after plugins' executors and
+// before torch (`--executors torch` leaves it out).
 #include "thundercc/codegen/fusion_region.h"
 #include "thundercc/extend.h"
 #include "thundercc/passes/passes.h"

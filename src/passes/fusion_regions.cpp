@@ -27,9 +27,10 @@ struct Region {
 
 class RegionBuilder {
  public:
-  RegionBuilder(const Trace& trace, SymbolTable& symbols, Trace& out) : symbols_(symbols), out_(out) {
+  RegionBuilder(const Trace& trace, const std::vector<bool>& dropped, SymbolTable& symbols, Trace& out) : symbols_(symbols), out_(out) {
     for (size_t i = 0; i < trace.bound_symbols.size(); ++i)
-      for (const auto& v : trace.bound_symbols[i].input_proxies()) users_[proxy_key(v)].push_back(i);
+      if (!dropped[i])
+        for (const auto& v : trace.bound_symbols[i].input_proxies()) users_[proxy_key(v)].push_back(i);
     for_each_proxy(trace.output, [&](const Value& v) { returned_.insert(proxy_key(v)); });
   }
 
@@ -150,9 +151,22 @@ class RegionBuilder {
 Trace fuse_regions(const Trace& trace, SymbolTable& symbols) {
   Trace out = trace.derive("Fusion");
   out.output = trace.output;
-  RegionBuilder regions(trace, symbols, out);
+  // A backward recomputes a forward op (sigmoid) beside the prims of its decomposition, and
+  // claiming flattens both into the same prims: a claimed prim whose values are already defined
+  // is dropped (and reads nothing).
+  std::vector<bool> dropped(trace.bound_symbols.size(), false);
+  std::unordered_set<const void*> defined;
   for (size_t i = 0; i < trace.bound_symbols.size(); ++i) {
     const BoundSymbol& b = trace.bound_symbols[i];
+    Values outputs = b.output_proxies();
+    dropped[i] = b.sym->id.starts_with("fuser:prims.") && !outputs.empty() &&
+                 std::all_of(outputs.begin(), outputs.end(), [&](const Value& o) { return defined.count(proxy_key(o)) > 0; });
+    for (const auto& o : outputs) defined.insert(proxy_key(o));
+  }
+  RegionBuilder regions(trace, dropped, symbols, out);
+  for (size_t i = 0; i < trace.bound_symbols.size(); ++i) {
+    const BoundSymbol& b = trace.bound_symbols[i];
+    if (dropped[i]) continue;
     if (b.sym->id.starts_with("fuser:prims.")) {  // a prim the fuser claimed
       regions.take(b, i);
       continue;

@@ -59,9 +59,11 @@ expect 1 'missing.json: cannot be read' -- "$THUNDERCC" validate "$tmp/missing.j
 expect 2 'A subcommand is required' -- "$THUNDERCC"
 expect 2 'depth' -- "$THUNDERCC" print traces/add_mul.json --depth -1
 
-# compile and run.
-expect 0 '' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/out"
+# compile and run. With the torch executor alone, the trace Thunder prints on CPU; by default the
+# fuser makes the two ops one generated kernel.
+expect 0 '' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/out" --executors torch
 expect 0 '' -- diff "$tmp/out/add_mul.trace.py" tests/golden/add_mul.trace.py
+expect 0 '^  \(t2,\) = fuser_0\(b, a\)$' -- bash -c "'$THUNDERCC' compile traces/add_mul.json -o '$tmp/fused' && cat '$tmp/fused/add_mul.trace.py'"
 expect 0 'add_mul.1.py' -- bash -c "'$THUNDERCC' compile traces/add_mul.json -o '$tmp/all' --print-after-all && ls '$tmp/all'"
 expect 0 '# Constructed by Common Subexpression Elimination' -- cat "$tmp/all/add_mul.2.py"
 expect 0 '^ +[0-9.]+ ms +[0-9.]+%      Delete Last Used$' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/timed" --time-passes
@@ -70,7 +72,8 @@ expect 0 'median .* ms, min .* ms, max .* ms' -- "$THUNDERCC" run "$tmp/out/add_
 expect 0 't2 = torch.add\(a, t1\)' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --profile
 /usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(3, 1, dtype=torch.float64)), '$tmp/wrong.pt')"
 expect 1 "input 'b': expected cpu f32\[2, 1\], but got cpu f64\[3, 1\]" -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/wrong.pt"
-/usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(2, 1)), '$tmp/ones.pt'); torch.save((torch.full((2, 2), 3.0),), '$tmp/bad_expected.pt')"
+/usr/bin/python3 -c "import torch; torch.save((torch.ones(2, 2), torch.ones(2, 1)), '$tmp/ones.pt'); torch.save((torch.full((2, 2), 3.0),), '$tmp/bad_expected.pt'); torch.save((torch.full((2, 2), 2.0),), '$tmp/twos.pt')"
+expect 0 'outputs match' -- "$THUNDERCC" run "$tmp/fused/add_mul.plan.json" --inputs "$tmp/ones.pt" --expect "$tmp/twos.pt"
 expect 1 'output 0: 4 of 4 elements differ' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/ones.pt" --expect "$tmp/bad_expected.pt"
 expect 0 'outputs match' -- bash -c "'$THUNDERCC' run '$tmp/out/add_mul.plan.json' --inputs '$tmp/ones.pt' --outputs '$tmp/result.pt'; /usr/bin/python3 -c \"import torch; r = torch.load('$tmp/result.pt'); assert torch.equal(r[0], torch.full((2, 2), 2.0)); print('outputs match')\""
 /usr/bin/python3 - "$tmp/out/add_mul.plan.json" "$tmp/slot.plan.json" <<'PY'

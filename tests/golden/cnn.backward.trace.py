@@ -1,5 +1,4 @@
 # Constructed by Delete Last Used
-import thunder.core.dtypes as dtypes
 import thunder.executors.torchex as torchex
 import torch
 from thunder.executors.torchex import no_autocast
@@ -29,18 +28,14 @@ def backward_fn(saved_for_backward, cotangents):
   # cotangents: "Collection"
   # t192: "cpu f32[4, 10]"
   t192, = cotangents
-  t16 = torch.nn.functional.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
-    # t16 = ltorch.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
-      # t15 = ltorch.gt(t14, 0)  # t15: "cpu b8[4, 16, 16, 16]"
-        # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
-      # t16 = ltorch.where(t15, t14, 0)  # t16: "cpu f32[4, 16, 16, 16]"
-        # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
-  t37 = torch.nn.functional.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
-    # t37 = ltorch.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
-      # t36 = ltorch.gt(t35, 0)  # t36: "cpu b8[4, 32, 8, 8]"
-        # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
-      # t37 = ltorch.where(t36, t35, 0)  # t37: "cpu f32[4, 32, 8, 8]"
-        # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
+  (t36, t37) = fuser_2(t35)
+    # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
+    # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
+  del t35
+  (t15, t16) = fuser_3(t14)
+    # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
+    # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
+  del t14
   t186 = torch.matmul(t192, t_fc_weight)  # t186: "cpu f32[4, 32]"
     # t186 = ltorch.matmul(t192, t_fc_weight)  # t186: "cpu f32[4, 32]"
       # t186 = prims.matmul(t192, t_fc_weight)  # t186: "cpu f32[4, 32]"
@@ -62,9 +57,8 @@ def backward_fn(saved_for_backward, cotangents):
   t183 = torchex.reshape(t186, (4, 32, 1, 1))  # t183: "cpu f32[4, 32, 1, 1]"
     # t183 = prims.reshape(t186, (4, 32, 1, 1))  # t183: "cpu f32[4, 32, 1, 1]"
   del t186
-  t180 = torch.true_divide(t183, 16.0)  # t180: "cpu f32[4, 32, 1, 1]"
-    # t180 = ltorch.true_divide(t183, 16.0)  # t180: "cpu f32[4, 32, 1, 1]"
-      # t180 = prims.div(t183, 16.0)  # t180: "cpu f32[4, 32, 1, 1]"
+  (t180,) = fuser_4(t183)
+    # t180 = prims.div(t183, 16.0)  # t180: "cpu f32[4, 32, 1, 1]"
   del t183
   t177 = torchex.broadcast_in_dim(t180, [4, 32, 1, 4, 1, 4], (0, 1, 2, 4))  # t177: "cpu f32[4, 32, 1, 4, 1, 4]"
     # t177 = prims.broadcast_in_dim(t180, [4, 32, 1, 4, 1, 4], (0, 1, 2, 4))  # t177: "cpu f32[4, 32, 1, 4, 1, 4]"
@@ -81,29 +75,20 @@ def backward_fn(saved_for_backward, cotangents):
   t40 = torchex.unfold(t39, 3, 2, 2)  # t40: "cpu f32[4, 32, 4, 4, 2, 2]"
     # t40 = prims.unfold(t39, 3, 2, 2)  # t40: "cpu f32[4, 32, 4, 4, 2, 2]"
   del t39
-  t165 = torchex.broadcast_in_dim(t41, [4, 32, 4, 4, 2, 2], (0, 1, 2, 3))  # t165: "cpu f32[4, 32, 4, 4, 2, 2]"
+  (t167,) = fuser_5(t41, t40)
     # t165 = prims.broadcast_in_dim(t41, [4, 32, 4, 4, 2, 2], (0, 1, 2, 3))  # t165: "cpu f32[4, 32, 4, 4, 2, 2]"
-  del t41
-  t166 = torch.eq(t40, t165)  # t166: "cpu b8[4, 32, 4, 4, 2, 2]"
-    # t166 = ltorch.eq(t40, t165)  # t166: "cpu b8[4, 32, 4, 4, 2, 2]"
-      # t166 = prims.eq(t40, t165)  # t166: "cpu b8[4, 32, 4, 4, 2, 2]"
-  del t40, t165
-  t167 = torchex.convert_element_type(t166, dtypes.float32)  # t167: "cpu f32[4, 32, 4, 4, 2, 2]"
+    # t166 = prims.eq(t40, t165)  # t166: "cpu b8[4, 32, 4, 4, 2, 2]"
     # t167 = prims.convert_element_type(t166, dtypes.float32)  # t167: "cpu f32[4, 32, 4, 4, 2, 2]"
-  del t166
+  del t41, t40
   t168 = torchex.sum(t167, (4, 5))  # t168: "cpu f32[4, 32, 4, 4]"
     # t168 = prims.sum(t167, (4, 5))  # t168: "cpu f32[4, 32, 4, 4]"
-  t169 = torch.true_divide(t174, t168)  # t169: "cpu f32[4, 32, 4, 4]"
-    # t169 = ltorch.true_divide(t174, t168)  # t169: "cpu f32[4, 32, 4, 4]"
-      # t169 = prims.div(t174, t168)  # t169: "cpu f32[4, 32, 4, 4]"
+  (t169,) = fuser_6(t174, t168)
+    # t169 = prims.div(t174, t168)  # t169: "cpu f32[4, 32, 4, 4]"
   del t174, t168
-  t170 = torchex.broadcast_in_dim(t169, [4, 32, 4, 4, 2, 2], (0, 1, 2, 3))  # t170: "cpu f32[4, 32, 4, 4, 2, 2]"
+  (t171,) = fuser_7(t169, t167)
     # t170 = prims.broadcast_in_dim(t169, [4, 32, 4, 4, 2, 2], (0, 1, 2, 3))  # t170: "cpu f32[4, 32, 4, 4, 2, 2]"
-  del t169
-  t171 = torch.mul(t170, t167)  # t171: "cpu f32[4, 32, 4, 4, 2, 2]"
-    # t171 = ltorch.mul(t170, t167)  # t171: "cpu f32[4, 32, 4, 4, 2, 2]"
-      # t171 = prims.mul(t170, t167)  # t171: "cpu f32[4, 32, 4, 4, 2, 2]"
-  del t170, t167
+    # t171 = prims.mul(t170, t167)  # t171: "cpu f32[4, 32, 4, 4, 2, 2]"
+  del t169, t167
   t156 = torchex.slice_prim(t171, [0, 0, 0, 0, 0, 0], [4, 32, 4, 4, 2, 1], [1, 1, 1, 1, 1, 1])  # t156: "cpu f32[4, 32, 4, 4, 2, 1]"
     # t156 = prims.slice_prim(t171, [0, 0, 0, 0, 0, 0], [4, 32, 4, 4, 2, 1], [1, 1, 1, 1, 1, 1])  # t156: "cpu f32[4, 32, 4, 4, 2, 1]"
   t157 = torchex.reshape(t156, (4, 32, 4, 4, 2))  # t157: "cpu f32[4, 32, 4, 4, 2]"
@@ -121,7 +106,7 @@ def backward_fn(saved_for_backward, cotangents):
   t161 = torchex.pad(t160, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t161: "cpu f32[4, 32, 4, 8, 2]"
     # t161 = prims.pad(t160, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t161: "cpu f32[4, 32, 4, 8, 2]"
   del t160
-  t162 = torch.add(t158, t161)  # t162: "cpu f32[4, 32, 4, 8, 2]"
+  (t162,) = fuser_8(t158, t161)
     # t162 = prims.add(t158, t161)  # t162: "cpu f32[4, 32, 4, 8, 2]"
   del t158, t161
   t147 = torchex.slice_prim(t162, [0, 0, 0, 0, 0], [4, 32, 4, 8, 1], [1, 1, 1, 1, 1])  # t147: "cpu f32[4, 32, 4, 8, 1]"
@@ -141,19 +126,14 @@ def backward_fn(saved_for_backward, cotangents):
   t152 = torchex.pad(t151, 0.0, [(0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t152: "cpu f32[4, 32, 8, 8]"
     # t152 = prims.pad(t151, 0.0, [(0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t152: "cpu f32[4, 32, 8, 8]"
   del t151
-  t153 = torch.add(t149, t152)  # t153: "cpu f32[4, 32, 8, 8]"
+  (t153,) = fuser_9(t149, t152)
     # t153 = prims.add(t149, t152)  # t153: "cpu f32[4, 32, 8, 8]"
   del t149, t152
   t144 = torchex.slice_prim(t153, [0, 0, 0, 0], [4, 32, 8, 8], [1, 1, 1, 1])  # t144: "cpu f32[4, 32, 8, 8]"
     # t144 = prims.slice_prim(t153, [0, 0, 0, 0], [4, 32, 8, 8], [1, 1, 1, 1])  # t144: "cpu f32[4, 32, 8, 8]"
   del t153
-  t36 = torch.gt(t35, 0)  # t36: "cpu b8[4, 32, 8, 8]"
-    # t36 = ltorch.gt(t35, 0)  # t36: "cpu b8[4, 32, 8, 8]"
-      # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
-  del t35
-  t141 = torch.where(t36, t144, 0.0)  # t141: "cpu f32[4, 32, 8, 8]"
-    # t141 = ltorch.where(t36, t144, 0.0)  # t141: "cpu f32[4, 32, 8, 8]"
-      # t141 = prims.where(t36, t144, 0.0)  # t141: "cpu f32[4, 32, 8, 8]"
+  (t141,) = fuser_10(t36, t144)
+    # t141 = prims.where(t36, t144, 0.0)  # t141: "cpu f32[4, 32, 8, 8]"
   del t36, t144
   t22 = torch.reshape(t_bn2_running_mean, (1, 32, 1, 1))  # t22: "cpu f32[1, 32, 1, 1]"
     # t22 = ltorch.reshape(t_bn2_running_mean, (1, 32, 1, 1))  # t22: "cpu f32[1, 32, 1, 1]"
@@ -163,24 +143,18 @@ def backward_fn(saved_for_backward, cotangents):
     # t23 = ltorch.reshape(t_bn2_running_var, (1, 32, 1, 1))  # t23: "cpu f32[1, 32, 1, 1]"
       # t23 = prims.reshape(t_bn2_running_var, (1, 32, 1, 1))  # t23: "cpu f32[1, 32, 1, 1]"
   del t_bn2_running_var
-  t24 = torch.add(t23, 1e-05)  # t24: "cpu f32[1, 32, 1, 1]"
-    # t24 = ltorch.add(t23, 1e-05, alpha=1)  # t24: "cpu f32[1, 32, 1, 1]"
-      # t24 = prims.add(t23, 1e-05)  # t24: "cpu f32[1, 32, 1, 1]"
+  (t27,) = fuser_11(t22, t21)
+    # t26 = prims.broadcast_in_dim(t22, [4, 32, 8, 8], (0, 1, 2, 3))  # t26: "cpu f32[4, 32, 8, 8]"
+    # t27 = prims.sub(t21, t26)  # t27: "cpu f32[4, 32, 8, 8]"
+  del t22, t21
+  (t25,) = fuser_12(t23)
+    # t24 = prims.add(t23, 1e-05)  # t24: "cpu f32[1, 32, 1, 1]"
+    # t25 = prims.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
   del t23
-  t25 = torch.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
-    # t25 = ltorch.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
-      # t25 = prims.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
-  del t24
-  t27 = torch.sub(t21, t22)  # t27: "cpu f32[4, 32, 8, 8]"
-    # t27 = ltorch.sub(t21, t22, alpha=1)  # t27: "cpu f32[4, 32, 8, 8]"
-      # t26 = prims.broadcast_in_dim(t22, [4, 32, 8, 8], (0, 1, 2, 3))  # t26: "cpu f32[4, 32, 8, 8]"
-      # t27 = prims.sub(t21, t26)  # t27: "cpu f32[4, 32, 8, 8]"
-  del t21, t22
-  t29 = torch.mul(t27, t25)  # t29: "cpu f32[4, 32, 8, 8]"
-    # t29 = ltorch.mul(t27, t25)  # t29: "cpu f32[4, 32, 8, 8]"
-      # t28 = prims.broadcast_in_dim(t25, [4, 32, 8, 8], (0, 1, 2, 3))  # t28: "cpu f32[4, 32, 8, 8]"
-      # t29 = prims.mul(t27, t28)  # t29: "cpu f32[4, 32, 8, 8]"
-  del t27
+  (t28, t29) = fuser_13(t25, t27)
+    # t28 = prims.broadcast_in_dim(t25, [4, 32, 8, 8], (0, 1, 2, 3))  # t28: "cpu f32[4, 32, 8, 8]"
+    # t29 = prims.mul(t27, t28)  # t29: "cpu f32[4, 32, 8, 8]"
+  del t25, t27
   t30 = torch.reshape(t_bn2_weight, (1, 32, 1, 1))  # t30: "cpu f32[1, 32, 1, 1]"
     # t30 = ltorch.reshape(t_bn2_weight, (1, 32, 1, 1))  # t30: "cpu f32[1, 32, 1, 1]"
       # t30 = prims.reshape(t_bn2_weight, (1, 32, 1, 1))  # t30: "cpu f32[1, 32, 1, 1]"
@@ -193,17 +167,11 @@ def backward_fn(saved_for_backward, cotangents):
   t132 = torchex.reshape(t136, (32,))  # t132: "cpu f32[32]"
     # t132 = prims.reshape(t136, (32,))  # t132: "cpu f32[32]"
   del t136
-  t31 = torchex.broadcast_in_dim(t30, [4, 32, 8, 8], (0, 1, 2, 3))  # t31: "cpu f32[4, 32, 8, 8]"
+  (t128, t129) = fuser_14(t30, t141, t29)
     # t31 = prims.broadcast_in_dim(t30, [4, 32, 8, 8], (0, 1, 2, 3))  # t31: "cpu f32[4, 32, 8, 8]"
-  del t30
-  t128 = torch.mul(t141, t31)  # t128: "cpu f32[4, 32, 8, 8]"
-    # t128 = ltorch.mul(t141, t31)  # t128: "cpu f32[4, 32, 8, 8]"
-      # t128 = prims.mul(t141, t31)  # t128: "cpu f32[4, 32, 8, 8]"
-  del t31
-  t129 = torch.mul(t141, t29)  # t129: "cpu f32[4, 32, 8, 8]"
-    # t129 = ltorch.mul(t141, t29)  # t129: "cpu f32[4, 32, 8, 8]"
-      # t129 = prims.mul(t141, t29)  # t129: "cpu f32[4, 32, 8, 8]"
-  del t141, t29
+    # t128 = prims.mul(t141, t31)  # t128: "cpu f32[4, 32, 8, 8]"
+    # t129 = prims.mul(t141, t29)  # t129: "cpu f32[4, 32, 8, 8]"
+  del t30, t141, t29
   t124 = torchex.sum(t129, (0, 2, 3))  # t124: "cpu f32[32]"
     # t124 = prims.sum(t129, (0, 2, 3))  # t124: "cpu f32[32]"
   del t129
@@ -213,12 +181,8 @@ def backward_fn(saved_for_backward, cotangents):
   t121 = torchex.reshape(t125, (32,))  # t121: "cpu f32[32]"
     # t121 = prims.reshape(t125, (32,))  # t121: "cpu f32[32]"
   del t125
-  t28 = torchex.broadcast_in_dim(t25, [4, 32, 8, 8], (0, 1, 2, 3))  # t28: "cpu f32[4, 32, 8, 8]"
-    # t28 = prims.broadcast_in_dim(t25, [4, 32, 8, 8], (0, 1, 2, 3))  # t28: "cpu f32[4, 32, 8, 8]"
-  del t25
-  t118 = torch.mul(t128, t28)  # t118: "cpu f32[4, 32, 8, 8]"
-    # t118 = ltorch.mul(t128, t28)  # t118: "cpu f32[4, 32, 8, 8]"
-      # t118 = prims.mul(t128, t28)  # t118: "cpu f32[4, 32, 8, 8]"
+  (t118,) = fuser_15(t128, t28)
+    # t118 = prims.mul(t128, t28)  # t118: "cpu f32[4, 32, 8, 8]"
   del t128, t28
   (t111, t112, t113) = torchex.convolution_backward(t118, t20, t_conv2_weight, [32], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])
     # (t111, t112, t113) = prims.convolution_backward(t118, t20, t_conv2_weight, [32], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])
@@ -232,29 +196,20 @@ def backward_fn(saved_for_backward, cotangents):
   t19 = torchex.unfold(t18, 3, 2, 2)  # t19: "cpu f32[4, 16, 8, 8, 2, 2]"
     # t19 = prims.unfold(t18, 3, 2, 2)  # t19: "cpu f32[4, 16, 8, 8, 2, 2]"
   del t18
-  t102 = torchex.broadcast_in_dim(t20, [4, 16, 8, 8, 2, 2], (0, 1, 2, 3))  # t102: "cpu f32[4, 16, 8, 8, 2, 2]"
+  (t104,) = fuser_16(t20, t19)
     # t102 = prims.broadcast_in_dim(t20, [4, 16, 8, 8, 2, 2], (0, 1, 2, 3))  # t102: "cpu f32[4, 16, 8, 8, 2, 2]"
-  del t20
-  t103 = torch.eq(t19, t102)  # t103: "cpu b8[4, 16, 8, 8, 2, 2]"
-    # t103 = ltorch.eq(t19, t102)  # t103: "cpu b8[4, 16, 8, 8, 2, 2]"
-      # t103 = prims.eq(t19, t102)  # t103: "cpu b8[4, 16, 8, 8, 2, 2]"
-  del t19, t102
-  t104 = torchex.convert_element_type(t103, dtypes.float32)  # t104: "cpu f32[4, 16, 8, 8, 2, 2]"
+    # t103 = prims.eq(t19, t102)  # t103: "cpu b8[4, 16, 8, 8, 2, 2]"
     # t104 = prims.convert_element_type(t103, dtypes.float32)  # t104: "cpu f32[4, 16, 8, 8, 2, 2]"
-  del t103
+  del t20, t19
   t105 = torchex.sum(t104, (4, 5))  # t105: "cpu f32[4, 16, 8, 8]"
     # t105 = prims.sum(t104, (4, 5))  # t105: "cpu f32[4, 16, 8, 8]"
-  t106 = torch.true_divide(t111, t105)  # t106: "cpu f32[4, 16, 8, 8]"
-    # t106 = ltorch.true_divide(t111, t105)  # t106: "cpu f32[4, 16, 8, 8]"
-      # t106 = prims.div(t111, t105)  # t106: "cpu f32[4, 16, 8, 8]"
+  (t106,) = fuser_17(t111, t105)
+    # t106 = prims.div(t111, t105)  # t106: "cpu f32[4, 16, 8, 8]"
   del t111, t105
-  t107 = torchex.broadcast_in_dim(t106, [4, 16, 8, 8, 2, 2], (0, 1, 2, 3))  # t107: "cpu f32[4, 16, 8, 8, 2, 2]"
+  (t108,) = fuser_18(t106, t104)
     # t107 = prims.broadcast_in_dim(t106, [4, 16, 8, 8, 2, 2], (0, 1, 2, 3))  # t107: "cpu f32[4, 16, 8, 8, 2, 2]"
-  del t106
-  t108 = torch.mul(t107, t104)  # t108: "cpu f32[4, 16, 8, 8, 2, 2]"
-    # t108 = ltorch.mul(t107, t104)  # t108: "cpu f32[4, 16, 8, 8, 2, 2]"
-      # t108 = prims.mul(t107, t104)  # t108: "cpu f32[4, 16, 8, 8, 2, 2]"
-  del t107, t104
+    # t108 = prims.mul(t107, t104)  # t108: "cpu f32[4, 16, 8, 8, 2, 2]"
+  del t106, t104
   t93 = torchex.slice_prim(t108, [0, 0, 0, 0, 0, 0], [4, 16, 8, 8, 2, 1], [1, 1, 1, 1, 1, 1])  # t93: "cpu f32[4, 16, 8, 8, 2, 1]"
     # t93 = prims.slice_prim(t108, [0, 0, 0, 0, 0, 0], [4, 16, 8, 8, 2, 1], [1, 1, 1, 1, 1, 1])  # t93: "cpu f32[4, 16, 8, 8, 2, 1]"
   t94 = torchex.reshape(t93, (4, 16, 8, 8, 2))  # t94: "cpu f32[4, 16, 8, 8, 2]"
@@ -272,7 +227,7 @@ def backward_fn(saved_for_backward, cotangents):
   t98 = torchex.pad(t97, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t98: "cpu f32[4, 16, 8, 16, 2]"
     # t98 = prims.pad(t97, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t98: "cpu f32[4, 16, 8, 16, 2]"
   del t97
-  t99 = torch.add(t95, t98)  # t99: "cpu f32[4, 16, 8, 16, 2]"
+  (t99,) = fuser_19(t95, t98)
     # t99 = prims.add(t95, t98)  # t99: "cpu f32[4, 16, 8, 16, 2]"
   del t95, t98
   t84 = torchex.slice_prim(t99, [0, 0, 0, 0, 0], [4, 16, 8, 16, 1], [1, 1, 1, 1, 1])  # t84: "cpu f32[4, 16, 8, 16, 1]"
@@ -292,19 +247,14 @@ def backward_fn(saved_for_backward, cotangents):
   t89 = torchex.pad(t88, 0.0, [(0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t89: "cpu f32[4, 16, 16, 16]"
     # t89 = prims.pad(t88, 0.0, [(0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t89: "cpu f32[4, 16, 16, 16]"
   del t88
-  t90 = torch.add(t86, t89)  # t90: "cpu f32[4, 16, 16, 16]"
+  (t90,) = fuser_20(t86, t89)
     # t90 = prims.add(t86, t89)  # t90: "cpu f32[4, 16, 16, 16]"
   del t86, t89
   t81 = torchex.slice_prim(t90, [0, 0, 0, 0], [4, 16, 16, 16], [1, 1, 1, 1])  # t81: "cpu f32[4, 16, 16, 16]"
     # t81 = prims.slice_prim(t90, [0, 0, 0, 0], [4, 16, 16, 16], [1, 1, 1, 1])  # t81: "cpu f32[4, 16, 16, 16]"
   del t90
-  t15 = torch.gt(t14, 0)  # t15: "cpu b8[4, 16, 16, 16]"
-    # t15 = ltorch.gt(t14, 0)  # t15: "cpu b8[4, 16, 16, 16]"
-      # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
-  del t14
-  t78 = torch.where(t15, t81, 0.0)  # t78: "cpu f32[4, 16, 16, 16]"
-    # t78 = ltorch.where(t15, t81, 0.0)  # t78: "cpu f32[4, 16, 16, 16]"
-      # t78 = prims.where(t15, t81, 0.0)  # t78: "cpu f32[4, 16, 16, 16]"
+  (t78,) = fuser_21(t15, t81)
+    # t78 = prims.where(t15, t81, 0.0)  # t78: "cpu f32[4, 16, 16, 16]"
   del t15, t81
   t1 = torch.reshape(t_bn1_running_mean, (1, 16, 1, 1))  # t1: "cpu f32[1, 16, 1, 1]"
     # t1 = ltorch.reshape(t_bn1_running_mean, (1, 16, 1, 1))  # t1: "cpu f32[1, 16, 1, 1]"
@@ -314,24 +264,18 @@ def backward_fn(saved_for_backward, cotangents):
     # t2 = ltorch.reshape(t_bn1_running_var, (1, 16, 1, 1))  # t2: "cpu f32[1, 16, 1, 1]"
       # t2 = prims.reshape(t_bn1_running_var, (1, 16, 1, 1))  # t2: "cpu f32[1, 16, 1, 1]"
   del t_bn1_running_var
-  t3 = torch.add(t2, 1e-05)  # t3: "cpu f32[1, 16, 1, 1]"
-    # t3 = ltorch.add(t2, 1e-05, alpha=1)  # t3: "cpu f32[1, 16, 1, 1]"
-      # t3 = prims.add(t2, 1e-05)  # t3: "cpu f32[1, 16, 1, 1]"
+  (t6,) = fuser_22(t1, t0)
+    # t5 = prims.broadcast_in_dim(t1, [4, 16, 16, 16], (0, 1, 2, 3))  # t5: "cpu f32[4, 16, 16, 16]"
+    # t6 = prims.sub(t0, t5)  # t6: "cpu f32[4, 16, 16, 16]"
+  del t1, t0
+  (t4,) = fuser_23(t2)
+    # t3 = prims.add(t2, 1e-05)  # t3: "cpu f32[1, 16, 1, 1]"
+    # t4 = prims.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
   del t2
-  t4 = torch.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
-    # t4 = ltorch.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
-      # t4 = prims.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
-  del t3
-  t6 = torch.sub(t0, t1)  # t6: "cpu f32[4, 16, 16, 16]"
-    # t6 = ltorch.sub(t0, t1, alpha=1)  # t6: "cpu f32[4, 16, 16, 16]"
-      # t5 = prims.broadcast_in_dim(t1, [4, 16, 16, 16], (0, 1, 2, 3))  # t5: "cpu f32[4, 16, 16, 16]"
-      # t6 = prims.sub(t0, t5)  # t6: "cpu f32[4, 16, 16, 16]"
-  del t0, t1
-  t8 = torch.mul(t6, t4)  # t8: "cpu f32[4, 16, 16, 16]"
-    # t8 = ltorch.mul(t6, t4)  # t8: "cpu f32[4, 16, 16, 16]"
-      # t7 = prims.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
-      # t8 = prims.mul(t6, t7)  # t8: "cpu f32[4, 16, 16, 16]"
-  del t6
+  (t7, t8) = fuser_24(t4, t6)
+    # t7 = prims.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
+    # t8 = prims.mul(t6, t7)  # t8: "cpu f32[4, 16, 16, 16]"
+  del t4, t6
   t9 = torch.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
     # t9 = ltorch.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
       # t9 = prims.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
@@ -344,17 +288,11 @@ def backward_fn(saved_for_backward, cotangents):
   t69 = torchex.reshape(t73, (16,))  # t69: "cpu f32[16]"
     # t69 = prims.reshape(t73, (16,))  # t69: "cpu f32[16]"
   del t73
-  t10 = torchex.broadcast_in_dim(t9, [4, 16, 16, 16], (0, 1, 2, 3))  # t10: "cpu f32[4, 16, 16, 16]"
+  (t65, t66) = fuser_25(t9, t78, t8)
     # t10 = prims.broadcast_in_dim(t9, [4, 16, 16, 16], (0, 1, 2, 3))  # t10: "cpu f32[4, 16, 16, 16]"
-  del t9
-  t65 = torch.mul(t78, t10)  # t65: "cpu f32[4, 16, 16, 16]"
-    # t65 = ltorch.mul(t78, t10)  # t65: "cpu f32[4, 16, 16, 16]"
-      # t65 = prims.mul(t78, t10)  # t65: "cpu f32[4, 16, 16, 16]"
-  del t10
-  t66 = torch.mul(t78, t8)  # t66: "cpu f32[4, 16, 16, 16]"
-    # t66 = ltorch.mul(t78, t8)  # t66: "cpu f32[4, 16, 16, 16]"
-      # t66 = prims.mul(t78, t8)  # t66: "cpu f32[4, 16, 16, 16]"
-  del t78, t8
+    # t65 = prims.mul(t78, t10)  # t65: "cpu f32[4, 16, 16, 16]"
+    # t66 = prims.mul(t78, t8)  # t66: "cpu f32[4, 16, 16, 16]"
+  del t9, t78, t8
   t61 = torchex.sum(t66, (0, 2, 3))  # t61: "cpu f32[16]"
     # t61 = prims.sum(t66, (0, 2, 3))  # t61: "cpu f32[16]"
   del t66
@@ -364,12 +302,8 @@ def backward_fn(saved_for_backward, cotangents):
   t58 = torchex.reshape(t62, (16,))  # t58: "cpu f32[16]"
     # t58 = prims.reshape(t62, (16,))  # t58: "cpu f32[16]"
   del t62
-  t7 = torchex.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
-    # t7 = prims.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
-  del t4
-  t55 = torch.mul(t65, t7)  # t55: "cpu f32[4, 16, 16, 16]"
-    # t55 = ltorch.mul(t65, t7)  # t55: "cpu f32[4, 16, 16, 16]"
-      # t55 = prims.mul(t65, t7)  # t55: "cpu f32[4, 16, 16, 16]"
+  (t55,) = fuser_26(t65, t7)
+    # t55 = prims.mul(t65, t7)  # t55: "cpu f32[4, 16, 16, 16]"
   del t65, t7
   (_, t49, t50) = torchex.convolution_backward(t55, x, t_conv1_weight, [16], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [False, True, True])
     # (_, t49, t50) = prims.convolution_backward(t55, x, t_conv1_weight, [16], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [False, True, True])

@@ -54,12 +54,9 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
         # t13 = prims.broadcast_in_dim(t12, [4, 16, 16, 16], (0, 1, 2, 3))  # t13: "cpu f32[4, 16, 16, 16]"
         # t14 = prims.add(t11, t13)  # t14: "cpu f32[4, 16, 16, 16]"
   del t_bn1_bias
-  t16 = torch.nn.functional.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
-    # t16 = ltorch.relu(t14, False)  # t16: "cpu f32[4, 16, 16, 16]"
-      # t15 = ltorch.gt(t14, 0)  # t15: "cpu b8[4, 16, 16, 16]"
-        # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
-      # t16 = ltorch.where(t15, t14, 0)  # t16: "cpu f32[4, 16, 16, 16]"
-        # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
+  (t16,) = fuser_0(t14)
+    # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
+    # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
   t20 = torch.nn.functional.max_pool2d(t16, 2, None, 0, 1, False, False)  # t20: "cpu f32[4, 16, 8, 8]"
     # t20 = ltorch.max_pool2d(t16, 2, None, 0, 1, False, False)  # t20: "cpu f32[4, 16, 8, 8]"
       # t17 = prims.pad(t16, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t17: "cpu f32[4, 16, 16, 16]"
@@ -98,12 +95,9 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
         # t34 = prims.broadcast_in_dim(t33, [4, 32, 8, 8], (0, 1, 2, 3))  # t34: "cpu f32[4, 32, 8, 8]"
         # t35 = prims.add(t32, t34)  # t35: "cpu f32[4, 32, 8, 8]"
   del t_bn2_bias
-  t37 = torch.nn.functional.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
-    # t37 = ltorch.relu(t35, False)  # t37: "cpu f32[4, 32, 8, 8]"
-      # t36 = ltorch.gt(t35, 0)  # t36: "cpu b8[4, 32, 8, 8]"
-        # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
-      # t37 = ltorch.where(t36, t35, 0)  # t37: "cpu f32[4, 32, 8, 8]"
-        # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
+  (t37,) = fuser_1(t35)
+    # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
+    # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
   t41 = torch.nn.functional.max_pool2d(t37, 2, None, 0, 1, False, False)  # t41: "cpu f32[4, 32, 4, 4]"
     # t41 = ltorch.max_pool2d(t37, 2, None, 0, 1, False, False)  # t41: "cpu f32[4, 32, 4, 4]"
       # t38 = prims.pad(t37, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t38: "cpu f32[4, 32, 8, 8]"

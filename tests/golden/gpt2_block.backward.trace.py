@@ -27,26 +27,16 @@ def backward_fn(saved_for_backward, cotangents):
   # cotangents: "Collection"
   # t305: "cpu f32[2, 16, 64]"
   t305, = cotangents
-  t68 = torch.nn.functional.gelu(t59, approximate='tanh')  # t68: "cpu f32[2, 16, 256]"
-    # t68 = ltorch.gelu(t59, approximate='tanh')  # t68: "cpu f32[2, 16, 256]"
-      # t60 = ltorch.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
-        # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
-      # t61 = ltorch.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
-        # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
-      # t62 = ltorch.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
-        # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
-      # t63 = ltorch.add(t59, t62, alpha=1)  # t63: "cpu f32[2, 16, 256]"
-        # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
-      # t64 = ltorch.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-        # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-      # t65 = ltorch.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
-        # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
-      # t66 = ltorch.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
-        # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
-      # t67 = ltorch.add(1.0, t66, alpha=1)  # t67: "cpu f32[2, 16, 256]"
-        # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
-      # t68 = ltorch.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
-        # t68 = prims.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
+  (t60, t65, t66, t67, t68) = fuser_6(t59)
+    # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
+    # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
+    # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
+    # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
+    # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
+    # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+    # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+    # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
+    # t68 = prims.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
   t297 = torch.matmul(t305, t_mlp_c_proj_weight)  # t297: "cpu f32[2, 16, 256]"
     # t297 = ltorch.matmul(t305, t_mlp_c_proj_weight)  # t297: "cpu f32[2, 16, 256]"
       # t295 = ltorch.reshape(t305, (32, 64))  # t295: "cpu f32[32, 64]"
@@ -68,93 +58,23 @@ def backward_fn(saved_for_backward, cotangents):
   t302 = torchex.sum(t298, (0,))  # t302: "cpu f32[64]"
     # t302 = prims.sum(t298, (0,))  # t302: "cpu f32[64]"
   del t298
-  t60 = torch.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
-    # t60 = ltorch.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
-      # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
-  t61 = torch.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
-    # t61 = ltorch.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
-      # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
-  t62 = torch.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
-    # t62 = ltorch.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
-      # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
-  del t61
-  t63 = torch.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
-    # t63 = ltorch.add(t59, t62, alpha=1)  # t63: "cpu f32[2, 16, 256]"
-      # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
-  del t62
-  t64 = torch.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-    # t64 = ltorch.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-      # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-  del t63
-  t65 = torch.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
-    # t65 = ltorch.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
-      # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
-  t66 = torch.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
-    # t66 = ltorch.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
-      # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
-  del t64
-  t67 = torch.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
-    # t67 = ltorch.add(1.0, t66, alpha=1)  # t67: "cpu f32[2, 16, 256]"
-      # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
-  t291 = torch.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
-    # t291 = ltorch.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
-      # t291 = prims.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
-  del t67
-  t292 = torch.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
-    # t292 = ltorch.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
-      # t292 = prims.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
-  del t297, t65
-  t284 = torch.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
-    # t284 = ltorch.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
-      # t284 = prims.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
-  del t66
-  t285 = torch.sub(1.0, t284)  # t285: "cpu f32[2, 16, 256]"
-    # t285 = ltorch.sub(1.0, t284, alpha=1)  # t285: "cpu f32[2, 16, 256]"
-      # t285 = prims.sub(1.0, t284)  # t285: "cpu f32[2, 16, 256]"
-  del t284
-  t286 = torch.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
-    # t286 = ltorch.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
-      # t286 = prims.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
-  del t292, t285
-  t281 = torch.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
-    # t281 = ltorch.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
-      # t281 = prims.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
-  del t291
-  t278 = torch.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
-    # t278 = ltorch.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
-      # t278 = prims.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
-  del t286
-  t306 = torch.add(t281, t278)  # t306: "cpu f32[2, 16, 256]"
-    # t306 = ltorch.add(t281, t278, alpha=1)  # t306: "cpu f32[2, 16, 256]"
-      # t306 = prims.add(t281, t278)  # t306: "cpu f32[2, 16, 256]"
-  del t281
-  t273 = torch.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
-    # t273 = ltorch.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
-      # t273 = prims.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
-  del t278
-  t269 = torch.mul(t273, t59)  # t269: "cpu f32[2, 16, 256]"
-    # t269 = ltorch.mul(t273, t59)  # t269: "cpu f32[2, 16, 256]"
-      # t269 = prims.mul(t273, t59)  # t269: "cpu f32[2, 16, 256]"
-  t270 = torch.mul(t273, t60)  # t270: "cpu f32[2, 16, 256]"
-    # t270 = ltorch.mul(t273, t60)  # t270: "cpu f32[2, 16, 256]"
-      # t270 = prims.mul(t273, t60)  # t270: "cpu f32[2, 16, 256]"
-  del t273, t60
-  t307 = torch.add(t306, t270)  # t307: "cpu f32[2, 16, 256]"
-    # t307 = ltorch.add(t306, t270, alpha=1)  # t307: "cpu f32[2, 16, 256]"
-      # t307 = prims.add(t306, t270)  # t307: "cpu f32[2, 16, 256]"
-  del t306, t270
-  t265 = torch.mul(t269, t59)  # t265: "cpu f32[2, 16, 256]"
-    # t265 = ltorch.mul(t269, t59)  # t265: "cpu f32[2, 16, 256]"
-      # t265 = prims.mul(t269, t59)  # t265: "cpu f32[2, 16, 256]"
-  del t269, t59
-  t308 = torch.add(t307, t265)  # t308: "cpu f32[2, 16, 256]"
-    # t308 = ltorch.add(t307, t265, alpha=1)  # t308: "cpu f32[2, 16, 256]"
-      # t308 = prims.add(t307, t265)  # t308: "cpu f32[2, 16, 256]"
-  del t307
-  t309 = torch.add(t308, t265)  # t309: "cpu f32[2, 16, 256]"
-    # t309 = ltorch.add(t308, t265, alpha=1)  # t309: "cpu f32[2, 16, 256]"
-      # t309 = prims.add(t308, t265)  # t309: "cpu f32[2, 16, 256]"
-  del t308, t265
+  (t309,) = fuser_7(t297, t67, t65, t66, t59, t60)
+    # t291 = prims.mul(t297, t67)  # t291: "cpu f32[2, 16, 256]"
+    # t292 = prims.mul(t297, t65)  # t292: "cpu f32[2, 16, 256]"
+    # t284 = prims.mul(t66, t66)  # t284: "cpu f32[2, 16, 256]"
+    # t285 = prims.sub(1.0, t284)  # t285: "cpu f32[2, 16, 256]"
+    # t286 = prims.mul(t292, t285)  # t286: "cpu f32[2, 16, 256]"
+    # t281 = prims.mul(t291, 0.5)  # t281: "cpu f32[2, 16, 256]"
+    # t278 = prims.mul(t286, 0.7978845608028654)  # t278: "cpu f32[2, 16, 256]"
+    # t306 = prims.add(t281, t278)  # t306: "cpu f32[2, 16, 256]"
+    # t273 = prims.mul(t278, 0.044715)  # t273: "cpu f32[2, 16, 256]"
+    # t269 = prims.mul(t273, t59)  # t269: "cpu f32[2, 16, 256]"
+    # t270 = prims.mul(t273, t60)  # t270: "cpu f32[2, 16, 256]"
+    # t307 = prims.add(t306, t270)  # t307: "cpu f32[2, 16, 256]"
+    # t265 = prims.mul(t269, t59)  # t265: "cpu f32[2, 16, 256]"
+    # t308 = prims.add(t307, t265)  # t308: "cpu f32[2, 16, 256]"
+    # t309 = prims.add(t308, t265)  # t309: "cpu f32[2, 16, 256]"
+  del t297, t67, t65, t66, t59, t60
   t257 = torch.matmul(t309, t_mlp_c_fc_weight)  # t257: "cpu f32[2, 16, 64]"
     # t257 = ltorch.matmul(t309, t_mlp_c_fc_weight)  # t257: "cpu f32[2, 16, 64]"
       # t255 = ltorch.reshape(t309, (32, 256))  # t255: "cpu f32[32, 256]"
@@ -177,75 +97,35 @@ def backward_fn(saved_for_backward, cotangents):
   t262 = torchex.sum(t258, (0,))  # t262: "cpu f32[256]"
     # t262 = prims.sum(t258, (0,))  # t262: "cpu f32[256]"
   del t258
-  (t226, t227) = torch.var_mean(t44, (2,), None, True, correction=0)
-    # (t226, t227) = ltorch.var_mean(t44, (2,), None, True, correction=0)
-      # (t224, t225) = prims.var_mean(t44, (2,), correction=0)
-      # t226 = prims.broadcast_in_dim(t224, [2, 16, 1], (0, 1))  # t226: "cpu f32[2, 16, 1]"
-      # t227 = prims.broadcast_in_dim(t225, [2, 16, 1], (0, 1))  # t227: "cpu f32[2, 16, 1]"
-  t228 = torch.add(t226, 1e-05)  # t228: "cpu f32[2, 16, 1]"
-    # t228 = ltorch.add(t226, 1e-05, alpha=1)  # t228: "cpu f32[2, 16, 1]"
-      # t228 = prims.add(t226, 1e-05)  # t228: "cpu f32[2, 16, 1]"
-  del t226
-  t229 = torch.rsqrt(t228)  # t229: "cpu f32[2, 16, 1]"
-    # t229 = ltorch.rsqrt(t228)  # t229: "cpu f32[2, 16, 1]"
-      # t229 = prims.rsqrt(t228)  # t229: "cpu f32[2, 16, 1]"
-  del t228
-  t231 = torch.sub(t44, t227)  # t231: "cpu f32[2, 16, 64]"
-    # t231 = ltorch.sub(t44, t227, alpha=1)  # t231: "cpu f32[2, 16, 64]"
-      # t230 = prims.broadcast_in_dim(t227, [2, 16, 64], (0, 1, 2))  # t230: "cpu f32[2, 16, 64]"
-      # t231 = prims.sub(t44, t230)  # t231: "cpu f32[2, 16, 64]"
-  del t44, t227
-  t233 = torch.mul(t231, t229)  # t233: "cpu f32[2, 16, 64]"
-    # t233 = ltorch.mul(t231, t229)  # t233: "cpu f32[2, 16, 64]"
-      # t232 = prims.broadcast_in_dim(t229, [2, 16, 64], (0, 1, 2))  # t232: "cpu f32[2, 16, 64]"
-      # t233 = prims.mul(t231, t232)  # t233: "cpu f32[2, 16, 64]"
-  del t231
-  t235 = torch.mul(t257, t_ln_2_weight)  # t235: "cpu f32[2, 16, 64]"
-    # t235 = ltorch.mul(t257, t_ln_2_weight)  # t235: "cpu f32[2, 16, 64]"
-      # t234 = prims.broadcast_in_dim(t_ln_2_weight, [2, 16, 64], (2,))  # t234: "cpu f32[2, 16, 64]"
-      # t235 = prims.mul(t257, t234)  # t235: "cpu f32[2, 16, 64]"
-  del t_ln_2_weight
-  t238 = torch.mean(t235, (2,), True)  # t238: "cpu f32[2, 16, 1]"
-    # t238 = ltorch.mean(t235, (2,), True, dtype=None)  # t238: "cpu f32[2, 16, 1]"
-      # t236 = prims.sum(t235, (2,))  # t236: "cpu f32[2, 16]"
-      # t237 = prims.div(t236, 64.0)  # t237: "cpu f32[2, 16]"
-      # t238 = prims.broadcast_in_dim(t237, [2, 16, 1], (0, 1))  # t238: "cpu f32[2, 16, 1]"
-  t239 = torch.mul(t235, t233)  # t239: "cpu f32[2, 16, 64]"
-    # t239 = ltorch.mul(t235, t233)  # t239: "cpu f32[2, 16, 64]"
-      # t239 = prims.mul(t235, t233)  # t239: "cpu f32[2, 16, 64]"
-  t242 = torch.mean(t239, (2,), True)  # t242: "cpu f32[2, 16, 1]"
-    # t242 = ltorch.mean(t239, (2,), True, dtype=None)  # t242: "cpu f32[2, 16, 1]"
-      # t240 = prims.sum(t239, (2,))  # t240: "cpu f32[2, 16]"
-      # t241 = prims.div(t240, 64.0)  # t241: "cpu f32[2, 16]"
-      # t242 = prims.broadcast_in_dim(t241, [2, 16, 1], (0, 1))  # t242: "cpu f32[2, 16, 1]"
-  del t239
-  t244 = torch.sub(t235, t238)  # t244: "cpu f32[2, 16, 64]"
-    # t244 = ltorch.sub(t235, t238, alpha=1)  # t244: "cpu f32[2, 16, 64]"
-      # t243 = prims.broadcast_in_dim(t238, [2, 16, 64], (0, 1, 2))  # t243: "cpu f32[2, 16, 64]"
-      # t244 = prims.sub(t235, t243)  # t244: "cpu f32[2, 16, 64]"
-  del t235, t238
-  t246 = torch.mul(t233, t242)  # t246: "cpu f32[2, 16, 64]"
-    # t246 = ltorch.mul(t233, t242)  # t246: "cpu f32[2, 16, 64]"
-      # t245 = prims.broadcast_in_dim(t242, [2, 16, 64], (0, 1, 2))  # t245: "cpu f32[2, 16, 64]"
-      # t246 = prims.mul(t233, t245)  # t246: "cpu f32[2, 16, 64]"
-  del t242
-  t247 = torch.sub(t244, t246)  # t247: "cpu f32[2, 16, 64]"
-    # t247 = ltorch.sub(t244, t246, alpha=1)  # t247: "cpu f32[2, 16, 64]"
-      # t247 = prims.sub(t244, t246)  # t247: "cpu f32[2, 16, 64]"
-  del t244, t246
-  t249 = torch.mul(t229, t247)  # t249: "cpu f32[2, 16, 64]"
-    # t249 = ltorch.mul(t229, t247)  # t249: "cpu f32[2, 16, 64]"
-      # t248 = prims.broadcast_in_dim(t229, [2, 16, 64], (0, 1, 2))  # t248: "cpu f32[2, 16, 64]"
-      # t249 = prims.mul(t248, t247)  # t249: "cpu f32[2, 16, 64]"
-  del t229, t247
-  t310 = torch.add(t305, t249)  # t310: "cpu f32[2, 16, 64]"
-    # t310 = ltorch.add(t305, t249, alpha=1)  # t310: "cpu f32[2, 16, 64]"
-      # t310 = prims.add(t305, t249)  # t310: "cpu f32[2, 16, 64]"
-  del t305, t249
-  t250 = torch.mul(t257, t233)  # t250: "cpu f32[2, 16, 64]"
-    # t250 = ltorch.mul(t257, t233)  # t250: "cpu f32[2, 16, 64]"
-      # t250 = prims.mul(t257, t233)  # t250: "cpu f32[2, 16, 64]"
-  del t233
+  (t310, t250) = fuser_8(t44, t_ln_2_weight, t257, t305)
+    # (t224, t225) = prims.var_mean(t44, (2,), correction=0)
+    # t226 = prims.broadcast_in_dim(t224, [2, 16, 1], (0, 1))  # t226: "cpu f32[2, 16, 1]"
+    # t227 = prims.broadcast_in_dim(t225, [2, 16, 1], (0, 1))  # t227: "cpu f32[2, 16, 1]"
+    # t228 = prims.add(t226, 1e-05)  # t228: "cpu f32[2, 16, 1]"
+    # t229 = prims.rsqrt(t228)  # t229: "cpu f32[2, 16, 1]"
+    # t230 = prims.broadcast_in_dim(t227, [2, 16, 64], (0, 1, 2))  # t230: "cpu f32[2, 16, 64]"
+    # t231 = prims.sub(t44, t230)  # t231: "cpu f32[2, 16, 64]"
+    # t232 = prims.broadcast_in_dim(t229, [2, 16, 64], (0, 1, 2))  # t232: "cpu f32[2, 16, 64]"
+    # t233 = prims.mul(t231, t232)  # t233: "cpu f32[2, 16, 64]"
+    # t234 = prims.broadcast_in_dim(t_ln_2_weight, [2, 16, 64], (2,))  # t234: "cpu f32[2, 16, 64]"
+    # t235 = prims.mul(t257, t234)  # t235: "cpu f32[2, 16, 64]"
+    # t236 = prims.sum(t235, (2,))  # t236: "cpu f32[2, 16]"
+    # t237 = prims.div(t236, 64.0)  # t237: "cpu f32[2, 16]"
+    # t238 = prims.broadcast_in_dim(t237, [2, 16, 1], (0, 1))  # t238: "cpu f32[2, 16, 1]"
+    # t239 = prims.mul(t235, t233)  # t239: "cpu f32[2, 16, 64]"
+    # t240 = prims.sum(t239, (2,))  # t240: "cpu f32[2, 16]"
+    # t241 = prims.div(t240, 64.0)  # t241: "cpu f32[2, 16]"
+    # t242 = prims.broadcast_in_dim(t241, [2, 16, 1], (0, 1))  # t242: "cpu f32[2, 16, 1]"
+    # t243 = prims.broadcast_in_dim(t238, [2, 16, 64], (0, 1, 2))  # t243: "cpu f32[2, 16, 64]"
+    # t244 = prims.sub(t235, t243)  # t244: "cpu f32[2, 16, 64]"
+    # t245 = prims.broadcast_in_dim(t242, [2, 16, 64], (0, 1, 2))  # t245: "cpu f32[2, 16, 64]"
+    # t246 = prims.mul(t233, t245)  # t246: "cpu f32[2, 16, 64]"
+    # t247 = prims.sub(t244, t246)  # t247: "cpu f32[2, 16, 64]"
+    # t248 = prims.broadcast_in_dim(t229, [2, 16, 64], (0, 1, 2))  # t248: "cpu f32[2, 16, 64]"
+    # t249 = prims.mul(t248, t247)  # t249: "cpu f32[2, 16, 64]"
+    # t310 = prims.add(t305, t249)  # t310: "cpu f32[2, 16, 64]"
+    # t250 = prims.mul(t257, t233)  # t250: "cpu f32[2, 16, 64]"
+  del t44, t_ln_2_weight, t305
   t251 = torch.sum(t250, (0, 1), False)  # t251: "cpu f32[64]"
     # t251 = ltorch.sum(t250, (0, 1), False, dtype=None)  # t251: "cpu f32[64]"
       # t251 = prims.sum(t250, (0, 1))  # t251: "cpu f32[64]"
@@ -295,34 +175,17 @@ def backward_fn(saved_for_backward, cotangents):
     # t188 = ltorch.matmul(t187, t191)  # t188: "cpu f32[2, 4, 16, 16]"
       # t188 = prims.matmul(t187, t191)  # t188: "cpu f32[2, 4, 16, 16]"
   del t187, t191
-  t177 = torch.mul(t186, t38)  # t177: "cpu f32[2, 4, 16, 16]"
-    # t177 = ltorch.mul(t186, t38)  # t177: "cpu f32[2, 4, 16, 16]"
-      # t177 = prims.mul(t186, t38)  # t177: "cpu f32[2, 4, 16, 16]"
-  t179 = torch.sum(t177, (-1,), True)  # t179: "cpu f32[2, 4, 16, 1]"
-    # t179 = ltorch.sum(t177, (-1,), True, dtype=None)  # t179: "cpu f32[2, 4, 16, 1]"
-      # t178 = prims.sum(t177, (3,))  # t178: "cpu f32[2, 4, 16]"
-      # t179 = prims.broadcast_in_dim(t178, [2, 4, 16, 1], (0, 1, 2))  # t179: "cpu f32[2, 4, 16, 1]"
-  del t177
-  t181 = torch.sub(t186, t179)  # t181: "cpu f32[2, 4, 16, 16]"
-    # t181 = ltorch.sub(t186, t179, alpha=1)  # t181: "cpu f32[2, 4, 16, 16]"
-      # t180 = prims.broadcast_in_dim(t179, [2, 4, 16, 16], (0, 1, 2, 3))  # t180: "cpu f32[2, 4, 16, 16]"
-      # t181 = prims.sub(t186, t180)  # t181: "cpu f32[2, 4, 16, 16]"
-  del t186, t179
-  t182 = torch.mul(t38, t181)  # t182: "cpu f32[2, 4, 16, 16]"
-    # t182 = ltorch.mul(t38, t181)  # t182: "cpu f32[2, 4, 16, 16]"
-      # t182 = prims.mul(t38, t181)  # t182: "cpu f32[2, 4, 16, 16]"
-  del t38, t181
-  t28 = torchex.broadcast_in_dim(t27, [2, 4, 16, 16], (0, 1, 2, 3))  # t28: "cpu b8[2, 4, 16, 16]"
+  (t163,) = fuser_9(t186, t38, t27)
+    # t177 = prims.mul(t186, t38)  # t177: "cpu f32[2, 4, 16, 16]"
+    # t178 = prims.sum(t177, (3,))  # t178: "cpu f32[2, 4, 16]"
+    # t179 = prims.broadcast_in_dim(t178, [2, 4, 16, 1], (0, 1, 2))  # t179: "cpu f32[2, 4, 16, 1]"
+    # t180 = prims.broadcast_in_dim(t179, [2, 4, 16, 16], (0, 1, 2, 3))  # t180: "cpu f32[2, 4, 16, 16]"
+    # t181 = prims.sub(t186, t180)  # t181: "cpu f32[2, 4, 16, 16]"
+    # t182 = prims.mul(t38, t181)  # t182: "cpu f32[2, 4, 16, 16]"
     # t28 = prims.broadcast_in_dim(t27, [2, 4, 16, 16], (0, 1, 2, 3))  # t28: "cpu b8[2, 4, 16, 16]"
-  del t27
-  t166 = torch.where(t28, 0.0, t182)  # t166: "cpu f32[2, 4, 16, 16]"
-    # t166 = ltorch.where(t28, 0.0, t182)  # t166: "cpu f32[2, 4, 16, 16]"
-      # t166 = prims.where(t28, 0.0, t182)  # t166: "cpu f32[2, 4, 16, 16]"
-  del t28, t182
-  t163 = torch.mul(t166, 0.25)  # t163: "cpu f32[2, 4, 16, 16]"
-    # t163 = ltorch.mul(t166, 0.25)  # t163: "cpu f32[2, 4, 16, 16]"
-      # t163 = prims.mul(t166, 0.25)  # t163: "cpu f32[2, 4, 16, 16]"
-  del t166
+    # t166 = prims.where(t28, 0.0, t182)  # t166: "cpu f32[2, 4, 16, 16]"
+    # t163 = prims.mul(t166, 0.25)  # t163: "cpu f32[2, 4, 16, 16]"
+  del t186, t38, t27
   t157 = torchex.transpose(t24, (0, 1, 3, 2))  # t157: "cpu f32[2, 4, 16, 16]"
     # t157 = prims.transpose(t24, (0, 1, 3, 2))  # t157: "cpu f32[2, 4, 16, 16]"
   del t24
@@ -364,16 +227,14 @@ def backward_fn(saved_for_backward, cotangents):
   t130 = torchex.pad(t136, 0.0, [(0, 0, 0), (0, 0, 0), (64, 64, 0)])  # t130: "cpu f32[2, 16, 192]"
     # t130 = prims.pad(t136, 0.0, [(0, 0, 0), (0, 0, 0), (64, 64, 0)])  # t130: "cpu f32[2, 16, 192]"
   del t136
-  t311 = torch.add(t133, t130)  # t311: "cpu f32[2, 16, 192]"
-    # t311 = ltorch.add(t133, t130, alpha=1)  # t311: "cpu f32[2, 16, 192]"
-      # t311 = prims.add(t133, t130)  # t311: "cpu f32[2, 16, 192]"
+  (t311,) = fuser_10(t133, t130)
+    # t311 = prims.add(t133, t130)  # t311: "cpu f32[2, 16, 192]"
   del t133, t130
   t127 = torchex.pad(t142, 0.0, [(0, 0, 0), (0, 0, 0), (0, 128, 0)])  # t127: "cpu f32[2, 16, 192]"
     # t127 = prims.pad(t142, 0.0, [(0, 0, 0), (0, 0, 0), (0, 128, 0)])  # t127: "cpu f32[2, 16, 192]"
   del t142
-  t312 = torch.add(t311, t127)  # t312: "cpu f32[2, 16, 192]"
-    # t312 = ltorch.add(t311, t127, alpha=1)  # t312: "cpu f32[2, 16, 192]"
-      # t312 = prims.add(t311, t127)  # t312: "cpu f32[2, 16, 192]"
+  (t312,) = fuser_11(t311, t127)
+    # t312 = prims.add(t311, t127)  # t312: "cpu f32[2, 16, 192]"
   del t311, t127
   t119 = torch.matmul(t312, t_attn_c_attn_weight)  # t119: "cpu f32[2, 16, 64]"
     # t119 = ltorch.matmul(t312, t_attn_c_attn_weight)  # t119: "cpu f32[2, 16, 64]"
@@ -397,33 +258,18 @@ def backward_fn(saved_for_backward, cotangents):
   t124 = torchex.sum(t120, (0,))  # t124: "cpu f32[192]"
     # t124 = prims.sum(t120, (0,))  # t124: "cpu f32[192]"
   del t120
-  (t88, t89) = torch.var_mean(x, (2,), None, True, correction=0)
-    # (t88, t89) = ltorch.var_mean(x, (2,), None, True, correction=0)
-      # (t86, t87) = prims.var_mean(x, (2,), correction=0)
-      # t88 = prims.broadcast_in_dim(t86, [2, 16, 1], (0, 1))  # t88: "cpu f32[2, 16, 1]"
-      # t89 = prims.broadcast_in_dim(t87, [2, 16, 1], (0, 1))  # t89: "cpu f32[2, 16, 1]"
-  t90 = torch.add(t88, 1e-05)  # t90: "cpu f32[2, 16, 1]"
-    # t90 = ltorch.add(t88, 1e-05, alpha=1)  # t90: "cpu f32[2, 16, 1]"
-      # t90 = prims.add(t88, 1e-05)  # t90: "cpu f32[2, 16, 1]"
-  del t88
-  t91 = torch.rsqrt(t90)  # t91: "cpu f32[2, 16, 1]"
-    # t91 = ltorch.rsqrt(t90)  # t91: "cpu f32[2, 16, 1]"
-      # t91 = prims.rsqrt(t90)  # t91: "cpu f32[2, 16, 1]"
-  del t90
-  t93 = torch.sub(x, t89)  # t93: "cpu f32[2, 16, 64]"
-    # t93 = ltorch.sub(x, t89, alpha=1)  # t93: "cpu f32[2, 16, 64]"
-      # t92 = prims.broadcast_in_dim(t89, [2, 16, 64], (0, 1, 2))  # t92: "cpu f32[2, 16, 64]"
-      # t93 = prims.sub(x, t92)  # t93: "cpu f32[2, 16, 64]"
-  del x, t89
-  t95 = torch.mul(t93, t91)  # t95: "cpu f32[2, 16, 64]"
-    # t95 = ltorch.mul(t93, t91)  # t95: "cpu f32[2, 16, 64]"
-      # t94 = prims.broadcast_in_dim(t91, [2, 16, 64], (0, 1, 2))  # t94: "cpu f32[2, 16, 64]"
-      # t95 = prims.mul(t93, t94)  # t95: "cpu f32[2, 16, 64]"
-  del t93, t91
-  t112 = torch.mul(t119, t95)  # t112: "cpu f32[2, 16, 64]"
-    # t112 = ltorch.mul(t119, t95)  # t112: "cpu f32[2, 16, 64]"
-      # t112 = prims.mul(t119, t95)  # t112: "cpu f32[2, 16, 64]"
-  del t95
+  (t112,) = fuser_12(x, t119)
+    # (t86, t87) = prims.var_mean(x, (2,), correction=0)
+    # t88 = prims.broadcast_in_dim(t86, [2, 16, 1], (0, 1))  # t88: "cpu f32[2, 16, 1]"
+    # t89 = prims.broadcast_in_dim(t87, [2, 16, 1], (0, 1))  # t89: "cpu f32[2, 16, 1]"
+    # t90 = prims.add(t88, 1e-05)  # t90: "cpu f32[2, 16, 1]"
+    # t91 = prims.rsqrt(t90)  # t91: "cpu f32[2, 16, 1]"
+    # t92 = prims.broadcast_in_dim(t89, [2, 16, 64], (0, 1, 2))  # t92: "cpu f32[2, 16, 64]"
+    # t93 = prims.sub(x, t92)  # t93: "cpu f32[2, 16, 64]"
+    # t94 = prims.broadcast_in_dim(t91, [2, 16, 64], (0, 1, 2))  # t94: "cpu f32[2, 16, 64]"
+    # t95 = prims.mul(t93, t94)  # t95: "cpu f32[2, 16, 64]"
+    # t112 = prims.mul(t119, t95)  # t112: "cpu f32[2, 16, 64]"
+  del x
   t113 = torch.sum(t112, (0, 1), False)  # t113: "cpu f32[64]"
     # t113 = ltorch.sum(t112, (0, 1), False, dtype=None)  # t113: "cpu f32[64]"
       # t113 = prims.sum(t112, (0, 1))  # t113: "cpu f32[64]"

@@ -9,9 +9,8 @@ from thunder.executors.torchex import no_autocast
 def input_modified(x, y):
   # x: "cpu f32[3, 4]"
   # y: "cpu f32[3, 4]"
-  t0 = torch.add(x, 1.5)  # t0: "cpu f32[3, 4]"
-    # t0 = ltorch.add(x, 1.5, alpha=1)  # t0: "cpu f32[3, 4]"
-      # t0 = prims.add(x, 1.5)  # t0: "cpu f32[3, 4]"
+  (t0,) = fuser_0(x)
+    # t0 = prims.add(x, 1.5)  # t0: "cpu f32[3, 4]"
   t2 = Tensor.__getitem__(y, (slice(None,None,None), 0))  # t2: "cpu f32[3]"
     # t2 = ltorch.getitem(y, (slice(None,None,None), 0))  # t2: "cpu f32[3]"
       # t1 = prims.slice_prim(y, [0, 0], [3, 1], [1, 1])  # t1: "cpu f32[3, 1]"
@@ -27,9 +26,8 @@ def input_modified(x, y):
       # t7 = ltorch.where(t13, t11, t0)  # t7: "cpu f32[3, 4]"
         # t7 = prims.where(t13, t11, t0)  # t7: "cpu f32[3, 4]"
   del t0, t2
-  t8 = torch.mul(t7, y)  # t8: "cpu f32[3, 4]"
-    # t8 = ltorch.mul(t7, y)  # t8: "cpu f32[3, 4]"
-      # t8 = prims.mul(t7, y)  # t8: "cpu f32[3, 4]"
+  (t8,) = fuser_1(t7, y)
+    # t8 = prims.mul(t7, y)  # t8: "cpu f32[3, 4]"
   del y
   torchex.copy_(t7, x)
     # prims.copy_(t7, x)

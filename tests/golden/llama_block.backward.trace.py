@@ -35,23 +35,15 @@ def backward_fn(saved_for_backward, cotangents):
   # cotangents: "Collection"
   # t340: "cpu f32[2, 16, 64]"
   t340, = cotangents
-  t73 = torch.mul(t65, t71)  # t73: "cpu f32[2, 16, 64]"
-    # t73 = ltorch.mul(t65, t71)  # t73: "cpu f32[2, 16, 64]"
-      # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
-      # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
-  t81 = torch.nn.functional.silu(t76, False)  # t81: "cpu f32[2, 16, 172]"
-    # t81 = ltorch.silu(t76, False)  # t81: "cpu f32[2, 16, 172]"
-      # t80 = ltorch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
-        # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-          # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-        # t78 = ltorch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-          # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-        # t79 = ltorch.add(1.0, t78, alpha=1)  # t79: "cpu f32[2, 16, 172]"
-          # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
-        # t80 = ltorch.true_divide(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
-          # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
-      # t81 = ltorch.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
-        # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
+  (t78, t79, t80, t81) = fuser_14(t76)
+    # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+    # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+    # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+    # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
+    # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
+  (t72, t73) = fuser_15(t71, t65)
+    # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
+    # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
   t333 = torch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
     # t333 = ltorch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
       # t331 = ltorch.reshape(t340, (32, 64))  # t331: "cpu f32[32, 64]"
@@ -71,14 +63,10 @@ def backward_fn(saved_for_backward, cotangents):
   t337 = torchex.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
     # t337 = prims.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
   del t335, t336
-  t327 = torch.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
-    # t327 = ltorch.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
-      # t327 = prims.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
-  del t82
-  t328 = torch.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
-    # t328 = ltorch.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
-      # t328 = prims.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
-  del t333, t81
+  (t327, t328) = fuser_16(t333, t82, t81)
+    # t327 = prims.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
+    # t328 = prims.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
+  del t333, t82, t81
   t320 = torch.matmul(t328, t_feed_forward_w3_weight)  # t320: "cpu f32[2, 16, 64]"
     # t320 = ltorch.matmul(t328, t_feed_forward_w3_weight)  # t320: "cpu f32[2, 16, 64]"
       # t318 = ltorch.reshape(t328, (32, 172))  # t318: "cpu f32[32, 172]"
@@ -99,58 +87,16 @@ def backward_fn(saved_for_backward, cotangents):
   t324 = torchex.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
     # t324 = prims.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
   del t322
-  t80 = torch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
-    # t80 = ltorch.sigmoid(t76)  # t80: "cpu f32[2, 16, 172]"
-      # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-        # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-      # t78 = ltorch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-        # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-      # t79 = ltorch.add(1.0, t78, alpha=1)  # t79: "cpu f32[2, 16, 172]"
-        # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
-      # t80 = ltorch.true_divide(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
-        # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
-  t314 = torch.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
-    # t314 = ltorch.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
-      # t314 = prims.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
-  t315 = torch.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
-    # t315 = ltorch.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
-      # t315 = prims.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
-  del t327
-  t77 = torch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-    # t77 = ltorch.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-      # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-  del t76
-  t78 = torch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-    # t78 = ltorch.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-      # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-  del t77
-  t79 = torch.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
-    # t79 = ltorch.add(1.0, t78, alpha=1)  # t79: "cpu f32[2, 16, 172]"
-      # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
-  t309 = torch.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
-    # t309 = ltorch.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
-      # t309 = prims.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
-  del t315, t80
-  t310 = torch.true_divide(t309, t79)  # t310: "cpu f32[2, 16, 172]"
-    # t310 = ltorch.true_divide(t309, t79)  # t310: "cpu f32[2, 16, 172]"
-      # t310 = prims.div(t309, t79)  # t310: "cpu f32[2, 16, 172]"
-  del t309, t79
-  t311 = torch.neg(t310)  # t311: "cpu f32[2, 16, 172]"
-    # t311 = ltorch.neg(t310)  # t311: "cpu f32[2, 16, 172]"
-      # t311 = prims.neg(t310)  # t311: "cpu f32[2, 16, 172]"
-  del t310
-  t304 = torch.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
-    # t304 = ltorch.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
-      # t304 = prims.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
-  del t311, t78
-  t301 = torch.neg(t304)  # t301: "cpu f32[2, 16, 172]"
-    # t301 = ltorch.neg(t304)  # t301: "cpu f32[2, 16, 172]"
-      # t301 = prims.neg(t304)  # t301: "cpu f32[2, 16, 172]"
-  del t304
-  t341 = torch.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
-    # t341 = ltorch.add(t314, t301, alpha=1)  # t341: "cpu f32[2, 16, 172]"
-      # t341 = prims.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
-  del t314, t301
+  (t341,) = fuser_17(t327, t80, t76, t79, t78)
+    # t314 = prims.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
+    # t315 = prims.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
+    # t309 = prims.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
+    # t310 = prims.div(t309, t79)  # t310: "cpu f32[2, 16, 172]"
+    # t311 = prims.neg(t310)  # t311: "cpu f32[2, 16, 172]"
+    # t304 = prims.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
+    # t301 = prims.neg(t304)  # t301: "cpu f32[2, 16, 172]"
+    # t341 = prims.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
+  del t327, t80, t76, t79, t78
   t294 = torch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
     # t294 = ltorch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
       # t292 = ltorch.reshape(t341, (32, 172))  # t292: "cpu f32[32, 172]"
@@ -159,9 +105,8 @@ def backward_fn(saved_for_backward, cotangents):
       # t294 = ltorch.reshape(t293, (2, 16, 64))  # t294: "cpu f32[2, 16, 64]"
         # t294 = prims.reshape(t293, (2, 16, 64))  # t294: "cpu f32[2, 16, 64]"
   del t_feed_forward_w1_weight
-  t342 = torch.add(t320, t294)  # t342: "cpu f32[2, 16, 64]"
-    # t342 = ltorch.add(t320, t294, alpha=1)  # t342: "cpu f32[2, 16, 64]"
-      # t342 = prims.add(t320, t294)  # t342: "cpu f32[2, 16, 64]"
+  (t342,) = fuser_18(t320, t294)
+    # t342 = prims.add(t320, t294)  # t342: "cpu f32[2, 16, 64]"
   del t320, t294
   t295 = torchex.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
     # t295 = prims.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
@@ -172,81 +117,38 @@ def backward_fn(saved_for_backward, cotangents):
   t298 = torchex.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
     # t298 = prims.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
   del t296, t323
-  t74 = torchex.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
+  (t288, t289) = fuser_19(t_ffn_norm_weight, t342, t73)
     # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
-  del t_ffn_norm_weight
-  t288 = torch.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
-    # t288 = ltorch.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
-      # t288 = prims.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
-  del t74
-  t289 = torch.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
-    # t289 = ltorch.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
-      # t289 = prims.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
-  del t342, t73
+    # t288 = prims.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
+    # t289 = prims.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
+  del t_ffn_norm_weight, t342, t73
   t285 = torchex.sum(t289, (0, 1))  # t285: "cpu f32[64]"
     # t285 = prims.sum(t289, (0, 1))  # t285: "cpu f32[64]"
   del t289
-  t72 = torchex.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
-    # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
-  t281 = torch.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
-    # t281 = ltorch.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
-      # t281 = prims.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
-  del t72
-  t343 = torch.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
-    # t343 = ltorch.add(t340, t281, alpha=1)  # t343: "cpu f32[2, 16, 64]"
-      # t343 = prims.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
-  del t340, t281
-  t282 = torch.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
-    # t282 = ltorch.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
-      # t282 = prims.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
-  del t288
-  t277 = torchex.sum(t282, (2,))  # t277: "cpu f32[2, 16]"
+  (t343, t277) = fuser_20(t288, t72, t340, t65)
+    # t281 = prims.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
+    # t343 = prims.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
+    # t282 = prims.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
     # t277 = prims.sum(t282, (2,))  # t277: "cpu f32[2, 16]"
-  del t282
+  del t288, t72, t340
   t278 = torchex.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
     # t278 = prims.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
   del t277
-  t271 = torch.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
-    # t271 = ltorch.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
-      # t271 = prims.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
-  t272 = torch.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
-    # t272 = ltorch.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
-      # t272 = prims.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
-  del t271, t71
-  t273 = torch.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
-    # t273 = ltorch.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
-      # t273 = prims.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
-  del t278, t272
-  t274 = torch.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
-    # t274 = ltorch.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
-      # t274 = prims.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
-  del t273
-  t266 = torchex.sum(t274, (2,))  # t266: "cpu f32[2, 16]"
+  (t263,) = fuser_21(t71, t278)
+    # t271 = prims.mul(t71, t71)  # t271: "cpu f32[2, 16, 1]"
+    # t272 = prims.mul(t271, t71)  # t272: "cpu f32[2, 16, 1]"
+    # t273 = prims.mul(t278, t272)  # t273: "cpu f32[2, 16, 1]"
+    # t274 = prims.mul(t273, -0.5)  # t274: "cpu f32[2, 16, 1]"
     # t266 = prims.sum(t274, (2,))  # t266: "cpu f32[2, 16]"
-  del t274
-  t263 = torch.true_divide(t266, 64.0)  # t263: "cpu f32[2, 16]"
-    # t263 = ltorch.true_divide(t266, 64.0)  # t263: "cpu f32[2, 16]"
-      # t263 = prims.div(t266, 64.0)  # t263: "cpu f32[2, 16]"
-  del t266
-  t260 = torchex.broadcast_in_dim(t263, [2, 16, 64], (0, 1))  # t260: "cpu f32[2, 16, 64]"
+    # t263 = prims.div(t266, 64.0)  # t263: "cpu f32[2, 16]"
+  del t71, t278
+  (t344,) = fuser_22(t263, t65, t343)
     # t260 = prims.broadcast_in_dim(t263, [2, 16, 64], (0, 1))  # t260: "cpu f32[2, 16, 64]"
-  del t263
-  t255 = torch.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
-    # t255 = ltorch.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
-      # t255 = prims.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
-  del t65
-  t256 = torch.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
-    # t256 = ltorch.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
-      # t256 = prims.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
-  del t260, t255
-  t257 = torch.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
-    # t257 = ltorch.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
-      # t257 = prims.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
-  del t256
-  t344 = torch.add(t343, t257)  # t344: "cpu f32[2, 16, 64]"
-    # t344 = ltorch.add(t343, t257, alpha=1)  # t344: "cpu f32[2, 16, 64]"
-      # t344 = prims.add(t343, t257)  # t344: "cpu f32[2, 16, 64]"
-  del t343, t257
+    # t255 = prims.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
+    # t256 = prims.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
+    # t257 = prims.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
+    # t344 = prims.add(t343, t257)  # t344: "cpu f32[2, 16, 64]"
+  del t263, t65, t343
   t246 = torch.matmul(t344, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
     # t246 = ltorch.matmul(t344, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
       # t244 = ltorch.reshape(t344, (32, 64))  # t244: "cpu f32[32, 64]"
@@ -286,34 +188,17 @@ def backward_fn(saved_for_backward, cotangents):
     # t235 = ltorch.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
       # t235 = prims.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
   del t234, t238
-  t224 = torch.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
-    # t224 = ltorch.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
-      # t224 = prims.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
-  t226 = torch.sum(t224, (-1,), True)  # t226: "cpu f32[2, 8, 16, 1]"
-    # t226 = ltorch.sum(t224, (-1,), True, dtype=None)  # t226: "cpu f32[2, 8, 16, 1]"
-      # t225 = prims.sum(t224, (3,))  # t225: "cpu f32[2, 8, 16]"
-      # t226 = prims.broadcast_in_dim(t225, [2, 8, 16, 1], (0, 1, 2))  # t226: "cpu f32[2, 8, 16, 1]"
-  del t224
-  t228 = torch.sub(t233, t226)  # t228: "cpu f32[2, 8, 16, 16]"
-    # t228 = ltorch.sub(t233, t226, alpha=1)  # t228: "cpu f32[2, 8, 16, 16]"
-      # t227 = prims.broadcast_in_dim(t226, [2, 8, 16, 16], (0, 1, 2, 3))  # t227: "cpu f32[2, 8, 16, 16]"
-      # t228 = prims.sub(t233, t227)  # t228: "cpu f32[2, 8, 16, 16]"
-  del t233, t226
-  t229 = torch.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
-    # t229 = ltorch.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
-      # t229 = prims.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
-  del t60, t228
-  t50 = torchex.broadcast_in_dim(t49, [2, 8, 16, 16], (2, 3))  # t50: "cpu b8[2, 8, 16, 16]"
+  (t210,) = fuser_23(t233, t60, t49)
+    # t224 = prims.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
+    # t225 = prims.sum(t224, (3,))  # t225: "cpu f32[2, 8, 16]"
+    # t226 = prims.broadcast_in_dim(t225, [2, 8, 16, 1], (0, 1, 2))  # t226: "cpu f32[2, 8, 16, 1]"
+    # t227 = prims.broadcast_in_dim(t226, [2, 8, 16, 16], (0, 1, 2, 3))  # t227: "cpu f32[2, 8, 16, 16]"
+    # t228 = prims.sub(t233, t227)  # t228: "cpu f32[2, 8, 16, 16]"
+    # t229 = prims.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
     # t50 = prims.broadcast_in_dim(t49, [2, 8, 16, 16], (2, 3))  # t50: "cpu b8[2, 8, 16, 16]"
-  del t49
-  t213 = torch.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
-    # t213 = ltorch.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
-      # t213 = prims.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
-  del t50, t229
-  t210 = torch.true_divide(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
-    # t210 = ltorch.true_divide(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
-      # t210 = prims.div(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
-  del t213
+    # t213 = prims.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
+    # t210 = prims.div(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
+  del t233, t60, t49
   t204 = torchex.transpose(t45, (0, 1, 3, 2))  # t204: "cpu f32[2, 8, 16, 8]"
     # t204 = prims.transpose(t45, (0, 1, 3, 2))  # t204: "cpu f32[2, 8, 16, 8]"
   del t45
@@ -355,12 +240,9 @@ def backward_fn(saved_for_backward, cotangents):
   t181 = torchex.sum(t185, (2,))  # t181: "cpu f32[2, 2, 16, 8]"
     # t181 = prims.sum(t185, (2,))  # t181: "cpu f32[2, 2, 16, 8]"
   del t185
-  t36 = torchex.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
+  (t176,) = fuser_24(t20, t181)
     # t36 = prims.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
-  t176 = torch.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
-    # t176 = ltorch.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
-      # t176 = prims.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
-  del t36
+    # t176 = prims.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
   t172 = torchex.slice_prim(t176, [0, 0, 0, 0], [2, 2, 16, 4], [1, 1, 1, 1])  # t172: "cpu f32[2, 2, 16, 4]"
     # t172 = prims.slice_prim(t176, [0, 0, 0, 0], [2, 2, 16, 4], [1, 1, 1, 1])  # t172: "cpu f32[2, 2, 16, 4]"
   t173 = torchex.slice_prim(t176, [0, 0, 0, 4], [2, 2, 16, 8], [1, 1, 1, 1])  # t173: "cpu f32[2, 2, 16, 4]"
@@ -369,34 +251,22 @@ def backward_fn(saved_for_backward, cotangents):
   t169 = torchex.pad(t173, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t169: "cpu f32[2, 2, 16, 8]"
     # t169 = prims.pad(t173, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t169: "cpu f32[2, 2, 16, 8]"
   del t173
-  t166 = torch.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
-    # t166 = ltorch.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
-      # t166 = prims.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
+  (t166,) = fuser_25(t172)
+    # t166 = prims.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
   del t172
   t163 = torchex.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
     # t163 = prims.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
   del t166
-  t345 = torch.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
-    # t345 = ltorch.add(t169, t163, alpha=1)  # t345: "cpu f32[2, 2, 16, 8]"
-      # t345 = prims.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
-  del t169, t163
-  t30 = torchex.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
-    # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
-  t160 = torch.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
-    # t160 = ltorch.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
-      # t160 = prims.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
-  del t181, t30
-  t346 = torch.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
-    # t346 = ltorch.add(t345, t160, alpha=1)  # t346: "cpu f32[2, 2, 16, 8]"
-      # t346 = prims.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
-  del t345, t160
-  t27 = torchex.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
+  (t155,) = fuser_26(t20, t205)
     # t27 = prims.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
+    # t155 = prims.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
   del t20
-  t155 = torch.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
-    # t155 = ltorch.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
-      # t155 = prims.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
-  del t27
+  (t346,) = fuser_27(t169, t163, t19, t181)
+    # t345 = prims.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
+    # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
+    # t160 = prims.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
+    # t346 = prims.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
+  del t169, t163, t181
   t151 = torchex.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
     # t151 = prims.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
   t152 = torchex.slice_prim(t155, [0, 0, 0, 4], [2, 8, 16, 8], [1, 1, 1, 1])  # t152: "cpu f32[2, 8, 16, 4]"
@@ -405,28 +275,18 @@ def backward_fn(saved_for_backward, cotangents):
   t148 = torchex.pad(t152, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t148: "cpu f32[2, 8, 16, 8]"
     # t148 = prims.pad(t152, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t148: "cpu f32[2, 8, 16, 8]"
   del t152
-  t145 = torch.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
-    # t145 = ltorch.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
-      # t145 = prims.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
+  (t145,) = fuser_28(t151)
+    # t145 = prims.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
   del t151
   t142 = torchex.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
     # t142 = prims.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
   del t145
-  t347 = torch.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
-    # t347 = ltorch.add(t148, t142, alpha=1)  # t347: "cpu f32[2, 8, 16, 8]"
-      # t347 = prims.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
-  del t148, t142
-  t21 = torchex.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
+  (t348,) = fuser_29(t148, t142, t19, t205)
+    # t347 = prims.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
     # t21 = prims.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
-  del t19
-  t139 = torch.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
-    # t139 = ltorch.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
-      # t139 = prims.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
-  del t205, t21
-  t348 = torch.add(t347, t139)  # t348: "cpu f32[2, 8, 16, 8]"
-    # t348 = ltorch.add(t347, t139, alpha=1)  # t348: "cpu f32[2, 8, 16, 8]"
-      # t348 = prims.add(t347, t139)  # t348: "cpu f32[2, 8, 16, 8]"
-  del t347, t139
+    # t139 = prims.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
+    # t348 = prims.add(t347, t139)  # t348: "cpu f32[2, 8, 16, 8]"
+  del t148, t142, t19, t205
   t136 = torchex.transpose(t191, (0, 2, 1, 3))  # t136: "cpu f32[2, 16, 2, 8]"
     # t136 = prims.transpose(t191, (0, 2, 1, 3))  # t136: "cpu f32[2, 16, 2, 8]"
   del t191
@@ -467,9 +327,8 @@ def backward_fn(saved_for_backward, cotangents):
       # t111 = ltorch.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
         # t111 = prims.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
   del t_attention_wk_weight
-  t349 = torch.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
-    # t349 = ltorch.add(t126, t111, alpha=1)  # t349: "cpu f32[2, 16, 64]"
-      # t349 = prims.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
+  (t349,) = fuser_30(t126, t111)
+    # t349 = prims.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
   del t126, t111
   t112 = torchex.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
     # t112 = prims.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
@@ -494,9 +353,8 @@ def backward_fn(saved_for_backward, cotangents):
       # t96 = ltorch.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
         # t96 = prims.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
   del t_attention_wq_weight
-  t350 = torch.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
-    # t350 = ltorch.add(t349, t96, alpha=1)  # t350: "cpu f32[2, 16, 64]"
-      # t350 = prims.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
+  (t350,) = fuser_31(t349, t96)
+    # t350 = prims.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
   del t349, t96
   t97 = torchex.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
     # t97 = prims.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
@@ -507,9 +365,8 @@ def backward_fn(saved_for_backward, cotangents):
   t100 = torchex.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
     # t100 = prims.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
   del t98, t129
-  t91 = torch.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
-    # t91 = ltorch.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
-      # t91 = prims.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
+  (t91,) = fuser_32(t350, t7)
+    # t91 = prims.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
   del t350, t7
   t88 = torchex.sum(t91, (0, 1))  # t88: "cpu f32[64]"
     # t88 = prims.sum(t91, (0, 1))  # t88: "cpu f32[64]"

@@ -16,86 +16,50 @@ def backward_fn(saved_for_backward, cotangents):
   # cotangents: "Collection"
   # t86: "cpu f32[]"
   t86, = cotangents
-  t2 = torch.nn.functional.relu(t0, False)  # t2: "cpu f32[16, 64]"
-    # t2 = ltorch.relu(t0, False)  # t2: "cpu f32[16, 64]"
-      # t1 = ltorch.gt(t0, 0)  # t1: "cpu b8[16, 64]"
-        # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
-      # t2 = ltorch.where(t1, t0, 0)  # t2: "cpu f32[16, 64]"
-        # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
-  t16 = torch.log_softmax(t3, 1)  # t16: "cpu f32[16, 10]"
-    # t16 = ltorch.log_softmax(t3, 1, dtype=None)  # t16: "cpu f32[16, 10]"
-      # t57 = ltorch.logsumexp(t3, (1,), True)  # t57: "cpu f32[16, 1]"
-        # t48 = ltorch.amax(t3, (1,), True)  # t48: "cpu f32[16, 1]"
-          # t47 = prims.amax(t3, (1,))  # t47: "cpu f32[16]"
-          # t48 = prims.broadcast_in_dim(t47, [16, 1], (0,))  # t48: "cpu f32[16, 1]"
-        # t49 = ltorch.isfinite(t48)  # t49: "cpu b8[16, 1]"
-          # t49 = prims.isfinite(t48)  # t49: "cpu b8[16, 1]"
-        # t50 = ltorch.where(t49, t48, 0)  # t50: "cpu f32[16, 1]"
-          # t50 = prims.where(t49, t48, 0.0)  # t50: "cpu f32[16, 1]"
-        # t52 = ltorch.sub(t3, t50, alpha=1)  # t52: "cpu f32[16, 10]"
-          # t51 = prims.broadcast_in_dim(t50, [16, 10], (0, 1))  # t51: "cpu f32[16, 10]"
-          # t52 = prims.sub(t3, t51)  # t52: "cpu f32[16, 10]"
-        # t53 = ltorch.exp(t52)  # t53: "cpu f32[16, 10]"
-          # t53 = prims.exp(t52)  # t53: "cpu f32[16, 10]"
-        # t55 = ltorch.sum(t53, (1,), True, dtype=None)  # t55: "cpu f32[16, 1]"
-          # t54 = prims.sum(t53, (1,))  # t54: "cpu f32[16]"
-          # t55 = prims.broadcast_in_dim(t54, [16, 1], (0,))  # t55: "cpu f32[16, 1]"
-        # t56 = ltorch.log(t55)  # t56: "cpu f32[16, 1]"
-          # t56 = prims.log(t55)  # t56: "cpu f32[16, 1]"
-        # t57 = ltorch.add(t56, t50, alpha=1)  # t57: "cpu f32[16, 1]"
-          # t57 = prims.add(t56, t50)  # t57: "cpu f32[16, 1]"
-      # t16 = ltorch.sub(t3, t57, alpha=1)  # t16: "cpu f32[16, 10]"
-        # t58 = prims.broadcast_in_dim(t57, [16, 10], (0, 1))  # t58: "cpu f32[16, 10]"
-        # t16 = prims.sub(t3, t58)  # t16: "cpu f32[16, 10]"
-  del t3
-  t17 = torch.ne(labels, -100)  # t17: "cpu b8[16]"
-    # t17 = ltorch.ne(labels, -100)  # t17: "cpu b8[16]"
-      # t17 = prims.ne(labels, -100)  # t17: "cpu b8[16]"
-  t18 = torch.where(t17, labels, 0)  # t18: "cpu i64[16]"
-    # t18 = ltorch.where(t17, labels, 0)  # t18: "cpu i64[16]"
-      # t18 = prims.where(t17, labels, 0)  # t18: "cpu i64[16]"
-  del labels
-  t19 = torch.unsqueeze(t18, 1)  # t19: "cpu i64[16, 1]"
-    # t19 = ltorch.unsqueeze(t18, 1)  # t19: "cpu i64[16, 1]"
-      # t19 = prims.broadcast_in_dim(t18, [16, 1], (0,))  # t19: "cpu i64[16, 1]"
-  del t18
+  (t47,) = fuser_1(t3)
+    # t47 = prims.amax(t3, (1,))  # t47: "cpu f32[16]"
+  (t1, t2, t50) = fuser_2(t0, t47)
+    # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
+    # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
+    # t48 = prims.broadcast_in_dim(t47, [16, 1], (0,))  # t48: "cpu f32[16, 1]"
+    # t49 = prims.isfinite(t48)  # t49: "cpu b8[16, 1]"
+    # t50 = prims.where(t49, t48, 0.0)  # t50: "cpu f32[16, 1]"
+  del t0, t47
+  (t16, t17, t19) = fuser_3(t50, t3, labels)
+    # t51 = prims.broadcast_in_dim(t50, [16, 10], (0, 1))  # t51: "cpu f32[16, 10]"
+    # t52 = prims.sub(t3, t51)  # t52: "cpu f32[16, 10]"
+    # t53 = prims.exp(t52)  # t53: "cpu f32[16, 10]"
+    # t54 = prims.sum(t53, (1,))  # t54: "cpu f32[16]"
+    # t55 = prims.broadcast_in_dim(t54, [16, 1], (0,))  # t55: "cpu f32[16, 1]"
+    # t56 = prims.log(t55)  # t56: "cpu f32[16, 1]"
+    # t57 = prims.add(t56, t50)  # t57: "cpu f32[16, 1]"
+    # t58 = prims.broadcast_in_dim(t57, [16, 10], (0, 1))  # t58: "cpu f32[16, 10]"
+    # t16 = prims.sub(t3, t58)  # t16: "cpu f32[16, 10]"
+    # t17 = prims.ne(labels, -100)  # t17: "cpu b8[16]"
+    # t18 = prims.where(t17, labels, 0)  # t18: "cpu i64[16]"
+    # t19 = prims.broadcast_in_dim(t18, [16, 1], (0,))  # t19: "cpu i64[16, 1]"
+  del t50, t3, labels
   t20 = torchex.take_along_axis(t16, t19, 1)  # t20: "cpu f32[16, 1]"
     # t20 = prims.take_along_axis(t16, t19, 1)  # t20: "cpu f32[16, 1]"
   t21 = torch.squeeze(t20, (1,))  # t21: "cpu f32[16]"
     # t21 = ltorch.squeeze(t20, (1,))  # t21: "cpu f32[16]"
       # t21 = prims.squeeze(t20, (1,))  # t21: "cpu f32[16]"
   del t20
-  t22 = torch.neg(t21)  # t22: "cpu f32[16]"
-    # t22 = ltorch.neg(t21)  # t22: "cpu f32[16]"
-      # t22 = prims.neg(t21)  # t22: "cpu f32[16]"
+  (t22,) = fuser_4(t21)
+    # t22 = prims.neg(t21)  # t22: "cpu f32[16]"
   del t21
   t23 = torch.full_like(t22, 1.0)  # t23: "cpu f32[16]"
     # t23 = ltorch.full_like(t22, 1.0, device=None, dtype=None)  # t23: "cpu f32[16]"
       # t23 = prims.full((16,), 1.0, device=devices.Device("cpu"), dtype=dtypes.float32)  # t23: "cpu f32[16]"
   del t22
-  t25 = torch.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
-    # t25 = ltorch.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
-      # t25 = prims.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
-  del t23
-  t27 = torch.sum(t25, None, False)  # t27: "cpu f32[]"
-    # t27 = ltorch.sum(t25, None, False, dtype=None)  # t27: "cpu f32[]"
-      # t27 = prims.sum(t25, (0,))  # t27: "cpu f32[]"
-  del t25
-  t85 = torch.true_divide(t86, t27)  # t85: "cpu f32[]"
-    # t85 = ltorch.true_divide(t86, t27)  # t85: "cpu f32[]"
-      # t85 = prims.div(t86, t27)  # t85: "cpu f32[]"
-  del t86, t27
-  t82 = torchex.broadcast_in_dim(t85, [16], ())  # t82: "cpu f32[16]"
+  (t76,) = fuser_5(t17, t23, t86)
+    # t25 = prims.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
+    # t27 = prims.sum(t25, (0,))  # t27: "cpu f32[]"
+    # t85 = prims.div(t86, t27)  # t85: "cpu f32[]"
     # t82 = prims.broadcast_in_dim(t85, [16], ())  # t82: "cpu f32[16]"
-  del t85
-  t79 = torch.where(t17, t82, 0.0)  # t79: "cpu f32[16]"
-    # t79 = ltorch.where(t17, t82, 0.0)  # t79: "cpu f32[16]"
-      # t79 = prims.where(t17, t82, 0.0)  # t79: "cpu f32[16]"
-  del t17, t82
-  t76 = torch.neg(t79)  # t76: "cpu f32[16]"
-    # t76 = ltorch.neg(t79)  # t76: "cpu f32[16]"
-      # t76 = prims.neg(t79)  # t76: "cpu f32[16]"
-  del t79
+    # t79 = prims.where(t17, t82, 0.0)  # t79: "cpu f32[16]"
+    # t76 = prims.neg(t79)  # t76: "cpu f32[16]"
+  del t17, t23, t86
   t73 = torchex.reshape(t76, (16, 1))  # t73: "cpu f32[16, 1]"
     # t73 = prims.reshape(t76, (16, 1))  # t73: "cpu f32[16, 1]"
   del t76
@@ -105,23 +69,14 @@ def backward_fn(saved_for_backward, cotangents):
   t70 = torchex.scatter_add(t69, t19, t73, 1)  # t70: "cpu f32[16, 10]"
     # t70 = prims.scatter_add(t69, t19, t73, 1)  # t70: "cpu f32[16, 10]"
   del t69, t19, t73
-  t61 = torch.exp(t16)  # t61: "cpu f32[16, 10]"
-    # t61 = ltorch.exp(t16)  # t61: "cpu f32[16, 10]"
-      # t61 = prims.exp(t16)  # t61: "cpu f32[16, 10]"
-  del t16
-  t63 = torch.sum(t70, (1,), True)  # t63: "cpu f32[16, 1]"
-    # t63 = ltorch.sum(t70, (1,), True, dtype=None)  # t63: "cpu f32[16, 1]"
-      # t62 = prims.sum(t70, (1,))  # t62: "cpu f32[16]"
-      # t63 = prims.broadcast_in_dim(t62, [16, 1], (0,))  # t63: "cpu f32[16, 1]"
-  t65 = torch.mul(t61, t63)  # t65: "cpu f32[16, 10]"
-    # t65 = ltorch.mul(t61, t63)  # t65: "cpu f32[16, 10]"
-      # t64 = prims.broadcast_in_dim(t63, [16, 10], (0, 1))  # t64: "cpu f32[16, 10]"
-      # t65 = prims.mul(t61, t64)  # t65: "cpu f32[16, 10]"
-  del t61, t63
-  t66 = torch.sub(t70, t65)  # t66: "cpu f32[16, 10]"
-    # t66 = ltorch.sub(t70, t65, alpha=1)  # t66: "cpu f32[16, 10]"
-      # t66 = prims.sub(t70, t65)  # t66: "cpu f32[16, 10]"
-  del t70, t65
+  (t66,) = fuser_6(t16, t70)
+    # t61 = prims.exp(t16)  # t61: "cpu f32[16, 10]"
+    # t62 = prims.sum(t70, (1,))  # t62: "cpu f32[16]"
+    # t63 = prims.broadcast_in_dim(t62, [16, 1], (0,))  # t63: "cpu f32[16, 1]"
+    # t64 = prims.broadcast_in_dim(t63, [16, 10], (0, 1))  # t64: "cpu f32[16, 10]"
+    # t65 = prims.mul(t61, t64)  # t65: "cpu f32[16, 10]"
+    # t66 = prims.sub(t70, t65)  # t66: "cpu f32[16, 10]"
+  del t16, t70
   t41 = torch.matmul(t66, t_fc2_weight)  # t41: "cpu f32[16, 64]"
     # t41 = ltorch.matmul(t66, t_fc2_weight)  # t41: "cpu f32[16, 64]"
       # t41 = prims.matmul(t66, t_fc2_weight)  # t41: "cpu f32[16, 64]"
@@ -140,13 +95,8 @@ def backward_fn(saved_for_backward, cotangents):
   t46 = torchex.sum(t42, (0,))  # t46: "cpu f32[10]"
     # t46 = prims.sum(t42, (0,))  # t46: "cpu f32[10]"
   del t42
-  t1 = torch.gt(t0, 0)  # t1: "cpu b8[16, 64]"
-    # t1 = ltorch.gt(t0, 0)  # t1: "cpu b8[16, 64]"
-      # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
-  del t0
-  t38 = torch.where(t1, t41, 0.0)  # t38: "cpu f32[16, 64]"
-    # t38 = ltorch.where(t1, t41, 0.0)  # t38: "cpu f32[16, 64]"
-      # t38 = prims.where(t1, t41, 0.0)  # t38: "cpu f32[16, 64]"
+  (t38,) = fuser_7(t1, t41)
+    # t38 = prims.where(t1, t41, 0.0)  # t38: "cpu f32[16, 64]"
   del t1, t41
   t31 = torchex.reshape(t38, (16, 64))  # t31: "cpu f32[16, 64]"
     # t31 = prims.reshape(t38, (16, 64))  # t31: "cpu f32[16, 64]"

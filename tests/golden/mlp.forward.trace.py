@@ -15,12 +15,9 @@ def MLPClassifier(x, labels, t_fc1_weight, t_fc1_bias, t_fc2_weight, t_fc2_bias)
     # t0 = ltorch.linear(x, t_fc1_weight, t_fc1_bias)  # t0: "cpu f32[16, 64]"
       # t0 = prims.linear(x, t_fc1_weight, t_fc1_bias)  # t0: "cpu f32[16, 64]"
   del t_fc1_weight, t_fc1_bias
-  t2 = torch.nn.functional.relu(t0, False)  # t2: "cpu f32[16, 64]"
-    # t2 = ltorch.relu(t0, False)  # t2: "cpu f32[16, 64]"
-      # t1 = ltorch.gt(t0, 0)  # t1: "cpu b8[16, 64]"
-        # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
-      # t2 = ltorch.where(t1, t0, 0)  # t2: "cpu f32[16, 64]"
-        # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
+  (t2,) = fuser_0(t0)
+    # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
+    # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
   t3 = torch.nn.functional.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
     # t3 = ltorch.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
       # t3 = prims.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"

@@ -106,7 +106,7 @@ def test_fusion_regions_write_over_dying_inputs(tmp_path, thundercc):
 
 def test_buffer_outside_the_arena_is_refused(tmp_path, thundercc):
     trace = save_case(tmp_path, "chain", elementwise_chain, (torch.randn(6, 32), torch.randn(6, 32)))
-    thundercc("compile", trace, "-o", tmp_path)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "torch")  # an op per instruction: buffers between them
     path = tmp_path / "chain.plan.json"
     plan = json.loads(path.read_text())
     planned = next(ins for ins in plan["instructions"] if any(b is not None for b in ins.get("buffers", [])))
@@ -120,7 +120,7 @@ def test_buffer_outside_the_arena_is_refused(tmp_path, thundercc):
 
 def test_profile_reports_the_working_peak(tmp_path, thundercc):
     trace = save_case(tmp_path, "big", lambda x: torch.tanh(torch.exp(x) * 2) + 1, (torch.randn(1024, 1024),))
-    thundercc("compile", trace, "-o", tmp_path)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "torch")  # an op per instruction: buffers between them
     result = thundercc("run", tmp_path / "big.plan.json", "--profile", "--repeat", "3", "--warmup", "1")
     memory = re.search(r"memory: working peak ([\d.]+) MB \(arena ([\d.]+) MB\), ([\d.]+) MB newly taken", result.stdout)
     assert memory, result.stdout

@@ -120,7 +120,7 @@ def test_a_planted_symlink_is_replaced_never_written_through(tmp_path, thundercc
     out.mkdir()
     (out / "add_mul.trace.py").symlink_to(victim)
     (out / "add_mul.plan.json.tmp").symlink_to(victim)  # where a fixed temporary name would go
-    thundercc("compile", REPO / "traces" / "add_mul.json", "-o", out)
+    thundercc("compile", REPO / "traces" / "add_mul.json", "-o", out, "--executors", "torch")
     assert victim.read_text() == "precious"
     assert not (out / "add_mul.trace.py").is_symlink()
     assert (out / "add_mul.trace.py").read_text() == (REPO / "tests" / "golden" / "add_mul.trace.py").read_text()
@@ -132,7 +132,8 @@ def test_concurrent_compiles_into_one_folder_leave_whole_files(tmp_path, thunder
     procs = [subprocess.Popen([binary, "compile", REPO / "traces" / "gpt2_block.json", "-o", out],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(20)]
     assert all(p.wait() == 0 for p in procs)
-    assert sorted(p.name for p in out.iterdir()) == ["gpt2_block.backward.trace.py", "gpt2_block.forward.trace.py", "gpt2_block.plan.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["gpt2_block.backward.trace.py", "gpt2_block.forward.trace.py",
+                                                     "gpt2_block.kernels.so", "gpt2_block.plan.json"]
     for part in ("forward", "backward"):
         assert (out / f"gpt2_block.{part}.trace.py").read_text() == (REPO / "tests" / "golden" / f"gpt2_block.{part}.trace.py").read_text()
     json.loads((out / "gpt2_block.plan.json").read_text())
@@ -143,7 +144,7 @@ def test_a_failed_compile_writes_nothing(tmp_path, thundercc):
     bad["bound_symbols"][1]["output"]["tensor"]["shape"] = [3, 3]
     result = thundercc("compile", REPO / "traces" / "mul.json", write(tmp_path / "bad.json", bad), "-o", tmp_path / "out", check=False)
     fails(result, "bad.json")
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mul.plan.json", "mul.trace.py"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mul.kernels.so", "mul.plan.json", "mul.trace.py"]
 
 
 # --- Arithmetic without checks, inputs that exhaust resources ----------------------------------
