@@ -9,8 +9,8 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <unordered_map>
 #include <sstream>
+#include <unordered_map>
 
 #include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"

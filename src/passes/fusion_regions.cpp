@@ -2,12 +2,11 @@
 // fuser claimed, in program order, into maximal regions, each one fusion bound symbol printed as
 // Thunder prints an nvFuser region, `(t5,) = fuser_0(a, b)`, with the region's prims as its
 // subsymbols. A region grows while the next statement fits its iteration space
-// (codegen/fusion_region.h), so each region is one generated kernel; a statement that fits it
-// not, but is independent of it, goes to a second region placed before it. Its inputs are what it reads
-// from outside; its outputs are what later statements or the trace's return read. A run of
-// broadcasts alone computes nothing worth a kernel: those prims go back to the torch executor.
+// (codegen/fusion_region.h), so each region is one generated kernel; a statement that does not
+// fit it but is independent of it goes to a second region, placed before it. Its inputs are what
+// it reads from outside; its outputs are what statements outside it or the trace's return read.
+// A region of broadcasts alone computes nothing worth a kernel: those prims go back to torch.
 #include <algorithm>
-#include <limits>
 #include <unordered_map>
 #include <unordered_set>
 
