@@ -95,7 +95,8 @@ class ExecutorRegistry {
   Executor& add(const std::string& name, const std::string& version);
   Executor* find(const std::string& name) const;
   Executor& get(const std::string& name) const;  // throws when unknown
-  // The default list: plugins' executors in registration order, then fuser, then torch.
+  // The default list: plugins' executors in registration order, then fuser (when the C++
+  // compiler its kernels need runs), then torch.
   std::vector<const Executor*> default_list() const;
   // Which plugin registered an executor (empty for built-in ones).
   std::string plugin_of(const std::string& executor) const;

@@ -65,7 +65,11 @@ int print(const std::string& path, int depth) {
 }
 
 std::vector<const Executor*> executor_list(const std::string& names) {
-  if (names.empty()) return ExecutorRegistry::global().default_list();
+  if (names.empty()) {
+    std::string why;
+    if (!codegen::kernel_compiler_available(&why)) spdlog::warn("the fuser is left out of the default executors: {}", why);
+    return ExecutorRegistry::global().default_list();
+  }
   std::vector<const Executor*> out;
   std::stringstream ss(names);
   std::string name;

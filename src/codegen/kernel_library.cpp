@@ -125,6 +125,19 @@ std::string kernel_cache_dir() {
   return (fs::temp_directory_path() / ("thundercc-cache-" + std::to_string(getuid()))).string();
 }
 
+bool kernel_compiler_available(std::string* why) {
+  static const std::string problem = [] {
+    try {
+      compiler_version();
+      return std::string();
+    } catch (const ThunderError& e) {
+      return std::string(e.what());
+    }
+  }();
+  if (why) *why = problem;
+  return problem.empty();
+}
+
 KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   KernelLibrary lib;
   lib.compiler = compiler_version();

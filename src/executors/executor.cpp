@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "thundercc/codegen/kernel_library.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 
@@ -74,7 +75,7 @@ std::vector<const Executor*> ExecutorRegistry::default_list() const {
   std::vector<const Executor*> out;
   for (const auto& e : executors_)
     if (!plugin_of(e->name()).empty()) out.push_back(e.get());
-  out.push_back(&get("fuser"));
+  if (codegen::kernel_compiler_available()) out.push_back(&get("fuser"));
   out.push_back(&get("torch"));
   return out;
 }

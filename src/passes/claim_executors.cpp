@@ -52,7 +52,9 @@ class Claimer {
   const std::vector<const Executor*>& executors_;
   ValueMap aliases_;
 
+  // Binding the call is most of claiming's cost: only for a symbol the executor implements.
   static const Implementation* implementation(const Executor& ex, const BoundSymbol& b) {
+    if (!ex.implementations().count(b.sym->id)) return nullptr;
     return ex.implementation_for(*b.sym, b.sym->bind(b.args, b.kwargs));
   }
 

@@ -64,6 +64,10 @@ expect 2 'depth' -- "$THUNDERCC" print traces/add_mul.json --depth -1
 expect 0 '' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/out" --executors torch
 expect 0 '' -- diff "$tmp/out/add_mul.trace.py" tests/golden/add_mul.trace.py
 expect 0 '^  \(t2,\) = fuser_0\(b, a\)$' -- bash -c "'$THUNDERCC' compile traces/add_mul.json -o '$tmp/fused' && cat '$tmp/fused/add_mul.trace.py'"
+# Without a C++ compiler the default leaves the fuser out (and says so); asked for, it is an error.
+expect 0 'the fuser is left out of the default executors: fuser: the C\+\+ compiler .*/no/cxx.* does not run' -- env THUNDERCC_CXX=/no/cxx "$THUNDERCC" compile traces/add_mul.json -o "$tmp/nocxx"
+expect 0 '' -- diff "$tmp/nocxx/add_mul.trace.py" tests/golden/add_mul.trace.py
+expect 1 'error: .*fuser: the C\+\+ compiler .*/no/cxx.* does not run' -- env THUNDERCC_CXX=/no/cxx "$THUNDERCC" compile traces/add_mul.json -o "$tmp/nocxx2" --executors fuser,torch
 expect 0 'add_mul.1.py' -- bash -c "'$THUNDERCC' compile traces/add_mul.json -o '$tmp/all' --print-after-all && ls '$tmp/all'"
 expect 0 '# Constructed by Common Subexpression Elimination' -- cat "$tmp/all/add_mul.2.py"
 expect 0 '^ +[0-9.]+ ms +[0-9.]+%      Delete Last Used$' -- "$THUNDERCC" compile traces/add_mul.json -o "$tmp/timed" --time-passes

@@ -31,6 +31,10 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels);
 
 std::string kernel_cache_dir();
 
+// Whether the C++ compiler runs (its --version, asked once per process); `why` is set to what
+// failed otherwise. The default executor list leaves the fuser out without one.
+bool kernel_compiler_available(std::string* why = nullptr);
+
 // The kernels of every fusion region in `traces` as one library, to be written as `library_name`
 // next to the plan; `kernels.functions` is empty when there is no region.
 struct PlanKernelBuild {
