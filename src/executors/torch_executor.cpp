@@ -40,18 +40,18 @@ const std::set<std::string> kTorchElementwiseWithOut{
     "torch.nextafter", "torch.bitwise_left_shift", "torch.bitwise_right_shift", "torch.logical_and",
     "torch.logical_or", "torch.logical_xor", "torch.hypot", "torch.copysign", "torch.logaddexp", "torch.xlogy",
     "torch.fmax", "torch.fmin", "torch.float_power", "torch.nn.functional.gelu"};
-// Out= kernels that read an input more than once: never in place. The matrix products write
-// through oneDNN (src/runtime/matrix_products.cpp).
+// Out= kernels that read an input more than once or out of place: never in place. The matrix
+// products write through oneDNN (src/runtime/matrix_products.cpp), embeddings through index_select.
 const std::set<std::string> kTorchWithOut{"torch.softmax", "torch.log_softmax", "prims.matmul", "prims.linear",
-                                          "torch.nn.functional.linear", "torch.matmul", "torch.bmm"};
+                                          "torch.nn.functional.linear", "torch.matmul", "torch.bmm",
+                                          "prims.cat", "torch.cat", "torch.stack", "prims.embedding",
+                                          "torch.nn.functional.embedding"};
 
 // Kernels whose results are always newly allocated, never a view or an input itself.
 const std::set<std::string> kFresh{
     "prims.sum", "prims.amax", "prims.amin", "prims.var", "prims.var_mean", "prims.argmax", "prims.argmin",
-    "prims.embedding", "prims.cat", "torch.sum", "torch.mean", "torch.amax",
-    "torch.amin", "torch.var", "torch.std", "torch.var_mean", "torch.argmax", "torch.argmin", "torch.logsumexp",
-    "torch.nn.functional.layer_norm",
-    "torch.nn.functional.embedding", "torch.cat", "torch.stack", "torch.sigmoid", "torch.nn.functional.silu",
+    "torch.sum", "torch.mean", "torch.amax", "torch.amin", "torch.var", "torch.std", "torch.var_mean", "torch.argmax",
+    "torch.argmin", "torch.logsumexp", "torch.nn.functional.layer_norm", "torch.sigmoid", "torch.nn.functional.silu",
     "torch.nn.functional.relu", "torch.nn.functional.softplus", "torch.tril", "torch.triu", "torch.masked_fill",
     "torch.where", "torch.clamp"};
 

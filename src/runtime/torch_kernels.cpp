@@ -101,6 +101,14 @@ void add_unary(KernelRegistry& r, const std::string& id, Tensor (*fn)(const Tens
   r.add(id, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
 }
 
+// An embedding's forward into a planned buffer: the rows of `weight` the indices pick, as
+// at::embedding computes it (padding_idx and the frequency scaling only matter to its gradient).
+void embedding_into(Tensor& out, const Tensor& weight, const Tensor& indices) {
+  if (out.numel() == 0) return;  // nothing to pick (and view(-1, 0) would be ambiguous)
+  Tensor rows = out.view({-1, weight.size(1)});
+  at::index_select_out(rows, weight, 0, indices.reshape(-1));
+}
+
 // Output 0 written by `into` (an out= call) into the buffer the plan gives it, else made by `make`:
 // the kernel of an operator tagged kOutBuffer (src/executors/torch_executor.cpp).
 template <class Into, class Make>
@@ -246,7 +254,11 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(0, a.reshape(shape));
   });
   r.add("torch:prims.transpose", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().permute(c.arg(1).ints())); });
-  r.add("torch:prims.cat", [](KernelCall& c) { c.set_output(0, at::cat(c.arg(0).tensors(), c.arg(1).integer())); });
+  r.add("torch:prims.cat", [](KernelCall& c) {
+    auto parts = c.arg(0).tensors();
+    int64_t dim = c.arg(1).integer();
+    write_output(c, [&](Tensor& out) { at::cat_out(out, parts, dim); }, [&] { return at::cat(parts, dim); });
+  });
   r.add("torch:prims.pad", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
     const Value& config = c.arg(2).value();
@@ -340,7 +352,9 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(0, fast_linear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.buffer(0)));
   });
   r.add("torch:prims.embedding", [](KernelCall& c) {
-    c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), c.kwarg("padding_idx").integer()));
+    const Tensor &indices = c.arg(0).tensor(), &weight = c.arg(1).tensor();
+    write_output(c, [&](Tensor& out) { embedding_into(out, weight, indices); },
+                 [&] { return at::embedding(weight, indices, c.kwarg("padding_idx").integer()); });
   });
   r.add("torch:prims.convolution", [](KernelCall& c) {
     auto conv = [&](const Tensor& a, const Tensor& w, const c10::optional<Tensor>& bias) {
@@ -561,8 +575,16 @@ void register_torch_language_kernels(KernelRegistry& r) {
     for (auto d : dims) a = a.squeeze(d);
     c.set_output(0, a);
   });
-  r.add("torch:torch.cat", [](KernelCall& c) { c.set_output(0, at::cat(c.arg(0).tensors(), c.arg(1).integer())); });
-  r.add("torch:torch.stack", [](KernelCall& c) { c.set_output(0, at::stack(c.arg(0).tensors(), c.arg(1).integer())); });
+  r.add("torch:torch.cat", [](KernelCall& c) {
+    auto parts = c.arg(0).tensors();
+    int64_t dim = c.arg(1).integer();
+    write_output(c, [&](Tensor& out) { at::cat_out(out, parts, dim); }, [&] { return at::cat(parts, dim); });
+  });
+  r.add("torch:torch.stack", [](KernelCall& c) {
+    auto parts = c.arg(0).tensors();
+    int64_t dim = c.arg(1).integer();
+    write_output(c, [&](Tensor& out) { at::stack_out(out, parts, dim); }, [&] { return at::stack(parts, dim); });
+  });
   auto set_outputs = [](KernelCall& c, const std::vector<Tensor>& parts) {
     for (size_t k = 0; k < parts.size(); ++k) c.set_output(k, parts[k]);
   };
@@ -683,7 +705,9 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
   r.add("torch:torch.nn.functional.embedding", [](KernelCall& c) {
     int64_t padding_idx = c.arg(2).is_none() ? -1 : c.arg(2).integer();
-    c.set_output(0, at::embedding(c.arg(1).tensor(), c.arg(0).tensor(), padding_idx, c.arg(5).flag(), c.arg(6).flag()));
+    const Tensor &indices = c.arg(0).tensor(), &weight = c.arg(1).tensor();
+    write_output(c, [&](Tensor& out) { embedding_into(out, weight, indices); },
+                 [&] { return at::embedding(weight, indices, padding_idx, c.arg(5).flag(), c.arg(6).flag()); });
   });
   r.add("torch:torch.nn.functional.layer_norm", [](KernelCall& c) {
     c.set_output(0, at::layer_norm(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).optional_tensor(), c.arg(3).optional_tensor(),

@@ -36,8 +36,17 @@ def attention(q, k, v):
     return F.gelu(s @ v) + q
 
 
+def gather_and_join(idx, w, x):
+    # embedding, cat and stack write into planned buffers (index_select_out, cat_out, stack_out)
+    e = F.embedding(idx, w)
+    c = torch.cat([e, x.exp()], -1)
+    s = torch.stack([c, c * 2], 0)
+    return torch.tanh(s.sum(0)), e[0] + 1
+
+
 PROGRAMS = [
     ("elementwise_chain", elementwise_chain, (torch.randn(6, 32), torch.randn(6, 32))),
+    ("gather_and_join", gather_and_join, (torch.tensor([[1, 0, 3], [2, 2, 0]]), torch.randn(4, 5), torch.randn(2, 3, 5))),
     ("views_between", views_between, (torch.randn(8, 24),)),
     ("attention", attention, (torch.randn(2, 16, 8), torch.randn(2, 16, 8), torch.randn(2, 16, 8))),
 ]
@@ -55,6 +64,9 @@ def test_planned_program_matches_eager(name, fn, args, executors, tmp_path, thun
     thundercc("compile", trace, "-o", tmp_path, "--executors", executors)
     plan = json.loads((tmp_path / f"{name}.plan.json").read_text())
     arena = plan.get("arena")
+    if (name, executors) == ("gather_and_join", "torch"):
+        written = {ins["op"].split(".")[-1] for ins in instructions(plan) if any(b is not None for b in ins.get("buffers", []))}
+        assert {"embedding", "cat", "stack"} <= written, written
     if (name, executors) == ("elementwise_chain", "fuser,torch"):
         assert arena is None  # one fused kernel, writing only the program's outputs
     else:
