@@ -310,3 +310,37 @@ TEST_CASE("read_json reads what nlohmann reads, the same, or declines") {
   CHECK(accepted > 1000);
   CHECK(declined > 1000);
 }
+
+TEST_CASE("the input limits are the same whether read_json or nlohmann's parser reads the text") {
+  auto verdict = [](const std::string& text) {
+    try {
+      parse_json_document(text, "t.json");
+      return std::string("ok");
+    } catch (const LoadError& e) {
+      return std::string(e.what());
+    }
+  };
+  auto never = [](const std::string&) { throw LoadError("a limit"); };
+  // Each case inside an array, after an ASCII string (read_json reads it) or after a non-ASCII
+  // one (read_json declines before it reaches the case, and nlohmann's parser reads it).
+  struct Case {
+    std::string text;
+    bool ok;
+  };
+  const std::vector<Case> cases = {
+      {std::string(64, '[') + std::string(64, ']'), false},  // 65 levels with the array around it
+      {std::string(63, '[') + std::string(63, ']'), true},
+      {"{\"x\": [{\"name\": \"a\"}, \"" + std::string(300, 'b') + "\"]}", true},  // an argument, not a name
+      {"{\"name\": [{\"a\": 1}, \"" + std::string(300, 'b') + "\"]}", false},
+      {"{\"" + std::string(300, 'k') + "\": 1}", false},
+      {"{\"v\": 9223372036854775808}", false},
+      {"{\"v\": 9223372036854775807}", true}};
+  for (const auto& c : cases) {
+    INFO(c.text.substr(0, 80));
+    std::string fast = "[\"e\", " + c.text + "]";
+    std::string fallback = "[\"\xc3\xa9\", " + c.text + "]";
+    REQUIRE(!read_json(fallback, never).has_value());
+    CHECK((verdict(fast) == "ok") == c.ok);
+    CHECK(verdict(fallback) == verdict(fast));
+  }
+}

@@ -74,7 +74,9 @@ fs::path executable(const std::string& name) {
 
 // The first line of the compiler's --version, part of every kernel's cache key. Running it is a
 // process start per compile (10 ms), so it is remembered in the cache under the executable's
-// path, size and modification time: a new compiler installed there is asked again.
+// path (links followed), size and modification time: a new compiler installed there is asked
+// again. A wrapper (ccache) hides an upgrade of the compiler behind it: remove the cache's
+// compilers/ folder then. A memo that cannot be read, or is not one line, is asked again.
 const std::string& compiler_version() {
   static const std::string version = [] {
     auto ask = [] {
@@ -87,8 +89,11 @@ const std::string& compiler_version() {
     if (exe.empty() || ::stat(exe.c_str(), &st) != 0) return ask();
     fs::path memo = fs::path(kernel_cache_dir()) / "compilers" /
                     sha256_hex(str(exe.string(), "\n", st.st_size, "\n", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec));
-    std::error_code error;
-    if (fs::exists(memo, error)) return read_file(memo.string(), 4096);
+    try {
+      std::string remembered = read_file(memo.string(), 4096);
+      if (!remembered.empty() && remembered.find('\n') == std::string::npos) return remembered;
+    } catch (const std::exception&) {  // absent or unreadable: ask
+    }
     std::string answer = ask();
     try {  // a cache it cannot write to (read-only, prebuilt) only means asking again next time
       fs::create_directories(memo.parent_path());

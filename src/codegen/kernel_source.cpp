@@ -54,10 +54,17 @@ const char* kScalarMath[] = {"fabs", "sqrt", "floor", "ceil", "trunc", "nearbyin
 // Cephes' method: exp(x) = 2^n exp(r), n = rint(x / ln 2), r = x - n ln 2 (ln 2 in two parts,
 // exactly), exp(r) by a degree-7 polynomial (within 2 ulp); 2^n as two float powers so that
 // subnormal results round once and overflow gives inf. The argument is clamped where exp is
-// already 0 or inf; NaN is returned as it came.
+// already 0 or inf, NaN to -110 (no NaN reaches the integer conversion); NaN is returned as it
+// came. The powers are bit patterns copied into floats (__builtin_memcpy: any GCC or Clang).
 const char* kExpf =
+    "static inline float tcc_pow2f(int k) {\n"
+    "  int bits = (k + 127) << 23;\n"
+    "  float f;\n"
+    "  __builtin_memcpy(&f, &bits, sizeof f);\n"
+    "  return f;\n"
+    "}\n"
     "static inline float tcc_expf(float x) {\n"
-    "  float c = x < -110.0f ? -110.0f : (x > 89.0f ? 89.0f : x);\n"
+    "  float c = x > -110.0f ? (x < 89.0f ? x : 89.0f) : -110.0f;\n"
     "  float n = __builtin_rintf(c * 1.44269504088896341f);\n"
     "  float r = (c - n * 0.693359375f) + n * 2.12194440e-4f;\n"
     "  float p = 1.9875691500e-4f;\n"
@@ -68,7 +75,7 @@ const char* kExpf =
     "  p = p * r + 5.0000001201e-1f;\n"
     "  p = p * r * r + r + 1.0f;\n"
     "  int k = (int)n, k1 = k >> 1, k2 = k - k1;\n"
-    "  float e = p * __builtin_bit_cast(float, (k1 + 127) << 23) * __builtin_bit_cast(float, (k2 + 127) << 23);\n"
+    "  float e = p * tcc_pow2f(k1) * tcc_pow2f(k2);\n"
     "  return x != x ? x : e;\n"
     "}\n";
 
