@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
-# Runner benchmark: per-op cost of `thundercc run` on 100 tiny elementwise ops, against direct
-# ATen calls from C++ and PyTorch eager from /usr/bin/python3 (the same LibTorch), single-threaded.
+# The benchmarks, each against a baseline measured in the same run (PyTorch eager from
+# /usr/bin/python3 on the same LibTorch, direct ATen calls from C++, ATen's own fused kernels), one
+# intra-op thread: runner overhead, fused regions, compile time, training steps, inference,
+# working memory. `scripts/bench.sh --write` also writes what it prints to docs/performance.md
+# (dated; only a whole run replaces it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 BUILD_DIR=${BUILD_DIR:-build}
+write=${1:-}
+if [ "$write" = "--write" ]; then
+  exec > >(tee docs/performance.md.tmp)
+  echo "# scripts/bench.sh, $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  echo
+  echo '```'
+fi
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+finish() {
+  local status=$?
+  rm -rf "$work"
+  if [ "$write" = "--write" ]; then  # only a whole run replaces docs/performance.md
+    if [ $status -eq 0 ]; then echo '```'; mv docs/performance.md.tmp docs/performance.md; else rm -f docs/performance.md.tmp; fi
+  fi
+}
+trap finish EXIT
 /usr/bin/python3 scripts/capture.py benchmarks/tiny_ops.py:make -o "$work/tiny_ops.json" >/dev/null
 "$BUILD_DIR/thundercc" compile "$work/tiny_ops.json" -o "$work" --executors torch  # unfused: an ATen call per op
 cpp=$("$BUILD_DIR/runner_overhead" "$work/tiny_ops.plan.json")
