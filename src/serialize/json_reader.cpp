@@ -13,6 +13,26 @@ namespace {
 
 using json = nlohmann::json;
 
+// The limits, one rule each, for the reader and for the checks of nlohmann's documents.
+void check_depth(int depth, const JsonLimitError& fail) {
+  if (depth > limits::kJsonDepth) fail(str("nested deeper than the limit of ", limits::kJsonDepth, " arrays and objects"));
+}
+
+void check_key(const std::string& key, const JsonLimitError& fail) {
+  if (key.size() > limits::kJsonKey) fail(str("an object key of ", key.size(), " characters (the limit is ", limits::kJsonKey, ")"));
+}
+
+void check_string(std::string_view key, const std::string& s, const JsonLimitError& fail) {
+  bool identifier = key == "name" || key == "ref" || key == "symbol" || key == "op";
+  size_t limit = identifier ? limits::kIdentifier : limits::kJsonString;
+  if (s.size() > limit) fail(str("the string of \"", key, "\" has ", s.size(), " characters (the limit is ", limit, ")"));
+}
+
+void check_unsigned(std::string_view key, uint64_t u, const JsonLimitError& fail) {
+  if (u > uint64_t(std::numeric_limits<int64_t>::max()))
+    fail(str("\"", key, "\": the integer ", u, " is out of range (integers are 64-bit signed)"));
+}
+
 // A recursive-descent reader over the text. Every method returns false to decline; limits are
 // reported through `fail_`, which throws.
 class Reader {
@@ -36,9 +56,7 @@ class Reader {
       case '"': {
         std::string s;
         if (!string(s)) return false;
-        bool identifier = key == "name" || key == "ref" || key == "symbol" || key == "op";
-        size_t limit = identifier ? limits::kIdentifier : limits::kJsonString;
-        if (s.size() > limit) fail_(str("the string of \"", key, "\" has ", s.size(), " characters (the limit is ", limit, ")"));
+        check_string(key, s, fail_);
         out = std::move(s);
         return true;
       }
@@ -49,12 +67,8 @@ class Reader {
     }
   }
 
-  void check_depth(int depth) {
-    if (depth > limits::kJsonDepth) fail_(str("nested deeper than the limit of ", limits::kJsonDepth, " arrays and objects"));
-  }
-
   bool object(json& out, int depth) {
-    check_depth(depth);
+    check_depth(depth, fail_);
     ++p_;
     out = json::object();
     auto& members = out.get_ref<json::object_t&>();
@@ -64,8 +78,7 @@ class Reader {
       skip_whitespace();
       std::string key;
       if (p_ == end_ || *p_ != '"' || !string(key)) return false;
-      if (key.size() > limits::kJsonKey)
-        fail_(str("an object key of ", key.size(), " characters (the limit is ", limits::kJsonKey, ")"));
+      check_key(key, fail_);
       skip_whitespace();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
@@ -81,7 +94,7 @@ class Reader {
   }
 
   bool array(json& out, std::string_view key, int depth) {
-    check_depth(depth);
+    check_depth(depth, fail_);
     ++p_;
     out = json::array();
     auto& items = out.get_ref<json::array_t&>();
@@ -189,8 +202,7 @@ class Reader {
       uint64_t u = 0;
       auto [next, error] = std::from_chars(start, p_, u);
       if (error != std::errc() || next != p_) return false;
-      if (u > uint64_t(std::numeric_limits<int64_t>::max()))
-        fail_(str("\"", key, "\": the integer ", u, " is out of range (integers are 64-bit signed)"));
+      check_unsigned(key, u, fail_);
       out = u;
     }
     return true;
@@ -216,7 +228,47 @@ class Reader {
   const JsonLimitError& fail_;
 };
 
+void check_values(const json& j, const std::string& key, const JsonLimitError& fail) {
+  switch (j.type()) {
+    case json::value_t::object:
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        check_key(it.key(), fail);
+        check_values(it.value(), it.key(), fail);
+      }
+      break;
+    case json::value_t::array:
+      for (const auto& v : j) check_values(v, key, fail);
+      break;
+    case json::value_t::string: check_string(key, j.get_ref<const std::string&>(), fail); break;
+    case json::value_t::number_unsigned: check_unsigned(key, j.get<uint64_t>(), fail); break;
+    case json::value_t::number_float:
+      if (!std::isfinite(j.get<double>())) fail(str("\"", key, "\": a number out of range"));
+      break;
+    default: break;
+  }
+}
+
 }  // namespace
+
+void check_json_nesting(std::string_view text, const JsonLimitError& fail) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      check_depth(++depth, fail);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+void check_json_values(const json& doc, const JsonLimitError& fail) { check_values(doc, "", fail); }
 
 std::optional<json> read_json(std::string_view text, const JsonLimitError& fail) {
   json doc;

@@ -254,62 +254,6 @@ json encode_value(const Value& v, const ProxyEncoder& proxy) {
   return nullptr;
 }
 
-namespace {
-
-// The fallback's limits, as read_json checks them (json_reader.h): nesting before parsing (brackets
-// inside strings do not count), then keys, strings and numbers on the parsed document, each value
-// named by the key of its member (the nearest one for items of an array).
-void check_nesting(const std::string& text, const JsonLimitError& fail) {
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limits::kJsonDepth) fail(str("nested deeper than the limit of ", limits::kJsonDepth, " arrays and objects"));
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-}
-
-void check_values(const nlohmann::json& j, const std::string& key, const JsonLimitError& fail) {
-  using json = nlohmann::json;
-  switch (j.type()) {
-    case json::value_t::object:
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        if (it.key().size() > limits::kJsonKey)
-          fail(str("an object key of ", it.key().size(), " characters (the limit is ", limits::kJsonKey, ")"));
-        check_values(it.value(), it.key(), fail);
-      }
-      break;
-    case json::value_t::array:
-      for (const auto& v : j) check_values(v, key, fail);
-      break;
-    case json::value_t::string: {
-      size_t n = j.get_ref<const std::string&>().size();
-      bool identifier = key == "name" || key == "ref" || key == "symbol" || key == "op";
-      size_t limit = identifier ? limits::kIdentifier : limits::kJsonString;
-      if (n > limit) fail(str("the string of \"", key, "\" has ", n, " characters (the limit is ", limit, ")"));
-      break;
-    }
-    case json::value_t::number_unsigned:
-      if (j.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
-        fail(str("\"", key, "\": the integer ", j.get<uint64_t>(), " is out of range (integers are 64-bit signed)"));
-      break;
-    case json::value_t::number_float:
-      if (!std::isfinite(j.get<double>())) fail(str("\"", key, "\": a number out of range"));
-      break;
-    default: break;
-  }
-}
-
-}  // namespace
-
 nlohmann::json parse_json_document(const std::string& text, const std::string& where) {
   using json = nlohmann::json;
   JsonLimitError fail = [&](const std::string& problem) { throw LoadError(where + ": " + problem); };
@@ -318,7 +262,7 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& w
   if (read) {
     doc = std::move(*read);
   } else {  // what read_json declines, nlohmann's parser reads (or explains), within the same limits
-    check_nesting(text, fail);
+    check_json_nesting(text, fail);
     try {
       doc = json::parse(text);
     } catch (const json::out_of_range& e) {  // 1e400
@@ -326,7 +270,7 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& w
     } catch (const json::exception& e) {
       fail(str("not valid JSON: ", e.what()));
     }
-    check_values(doc, "", fail);
+    check_json_values(doc, fail);
   }
   for (const char* list : {"/bound_symbols", "/instructions", "/backward/instructions"}) {
     const json::json_pointer at(list);

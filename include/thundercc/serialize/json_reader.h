@@ -21,4 +21,10 @@ using JsonLimitError = std::function<void(const std::string& problem)>;
 // The document, or nullopt where the reader declines the text.
 std::optional<nlohmann::json> read_json(std::string_view text, const JsonLimitError& fail);
 
+// The same limits for a text nlohmann parses instead: nesting, checked on the text before parsing
+// (brackets inside strings do not count), then keys, strings and integers on its document, each
+// value named by the key of its member (the nearest one for items of an array), as read_json does.
+void check_json_nesting(std::string_view text, const JsonLimitError& fail);
+void check_json_values(const nlohmann::json& doc, const JsonLimitError& fail);
+
 }  // namespace thundercc
