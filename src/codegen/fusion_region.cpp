@@ -135,13 +135,10 @@ bool RegionAnalysis::computes() const {
                      [](const BoundSymbol& b) { return b.sym->id != "prims.broadcast_in_dim"; });
 }
 
-bool RegionAnalysis::may_write_over(const Value& input, const Values& outputs) const {
-  const Tensor& in = input.as_tensor();
-  if (in.shape() != domain_ || is_row_shape(domain_)) return false;
-  bool same_layout_output = std::any_of(outputs.begin(), outputs.end(), [&](const Value& o) {
-    return o.as_tensor().shape() == domain_ && o.as_tensor().dtype() == in.dtype();
-  });
-  return same_layout_output && std::none_of(statements_.begin(), statements_.end(), [&](const BoundSymbol& b) {
+bool RegionAnalysis::may_write_over(const Value& input, const Value& output) const {
+  const Tensor &in = input.as_tensor(), &out = output.as_tensor();
+  if (in.shape() != domain_ || out.shape() != domain_ || out.dtype() != in.dtype() || is_row_shape(domain_)) return false;
+  return std::none_of(statements_.begin(), statements_.end(), [&](const BoundSymbol& b) {
     return b.sym->id == "prims.broadcast_in_dim" && proxy_key(b.args[0]) == proxy_key(input);
   });
 }

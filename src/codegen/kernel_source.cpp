@@ -203,21 +203,15 @@ class Emitter {
   // over an input (RegionAnalysis::may_write_over), for both of that pair. The loops' `omp simd`
   // keeps them vectorized without it.
   std::string input_qualifier(size_t k) const {
-    return region_.may_write_over(fusion_.args[k], outputs()) ? "" : restrict_keyword();
+    bool aliased = false;
+    for_each_output([&](const Value& out, size_t) { aliased = aliased || region_.may_write_over(fusion_.args[k], out); });
+    return aliased ? "" : restrict_keyword();
   }
   std::string output_qualifier(const Value& out) const {
-    for (const auto& in : fusion_.args)
-      if (in.as_tensor().dtype() == out.as_tensor().dtype() && out.as_tensor().shape() == region_.domain() &&
-          region_.may_write_over(in, outputs()))
-        return "";
-    return restrict_keyword();
+    bool aliased = std::any_of(fusion_.args.begin(), fusion_.args.end(), [&](const Value& in) { return region_.may_write_over(in, out); });
+    return aliased ? "" : restrict_keyword();
   }
   const char* restrict_keyword() const { return target_ == Target::CPU ? " __restrict" : " __restrict__"; }
-  Values outputs() const {
-    Values out;
-    for_each_output([&](const Value& v, size_t) { out.push_back(v); });
-    return out;
-  }
 
   std::string signature(const std::string& function) const {
     if (target_ == Target::CPU) return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out)";

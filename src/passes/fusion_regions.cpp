@@ -107,13 +107,12 @@ class RegionBuilder {
     // Memory planning may give an output the buffer of any dying input of its shape and dtype:
     // allowed only where the kernel reads every such input in place (and is generated for it).
     bool any_pair = false, all_in_place = true;
-    for (const auto& in : inputs) {
-      bool pair = std::any_of(outputs.begin(), outputs.end(), [&](const Value& o) {
-        return o.as_tensor().shape() == in.as_tensor().shape() && o.as_tensor().dtype() == in.as_tensor().dtype();
-      });
-      any_pair = any_pair || pair;
-      if (pair) all_in_place = all_in_place && r.analysis.may_write_over(in, outputs);
-    }
+    for (const auto& in : inputs)
+      for (const auto& o : outputs)
+        if (o.as_tensor().shape() == in.as_tensor().shape() && o.as_tensor().dtype() == in.as_tensor().dtype()) {
+          any_pair = true;
+          all_in_place = all_in_place && r.analysis.may_write_over(in, o);
+        }
     f.sym = &region_symbol(inputs.size(), any_pair && all_in_place);
     f.args = inputs;
     f.output = Value::tuple(outputs);

@@ -41,11 +41,11 @@ class RegionAnalysis {
   bool defines(const Value& v) const;
   // Whether the region does any arithmetic (a region of broadcasts alone is not worth a kernel).
   bool computes() const;
-  // Whether an output of the region (one of `outputs`) may be written over `input`, an input of
-  // the region: both have the domain's shape, no row value does, and the region reads the input
-  // only element by element, never through a broadcast. Then the element outputs' loop reads
-  // each element before it writes its place, in the same iteration, and no other read follows.
-  bool may_write_over(const Value& input, const Values& outputs) const;
+  // Whether `output`, an output of the region, may be written over `input`, an input of it: both
+  // have the domain's shape and one dtype, no row value has that shape, and the region reads the
+  // input only element by element, never through a broadcast. Then the element outputs' loop
+  // reads each element before it writes its place, in the same iteration, and no other read follows.
+  bool may_write_over(const Value& input, const Value& output) const;
 
  private:
   bool add_elementwise(const BoundSymbol& b, const Tensor& out);
