@@ -1,6 +1,7 @@
 // The passes: dead code elimination, common subexpression elimination, executor claiming (order,
-// checkers, execution transforms, descent, the error) and Delete Last Used, on traces built with
-// the tracing API; and the golden execution traces of the bundled examples.
+// checkers, execution transforms, descent, the error), Delete Last Used and rematerialization (with
+// its minimum cut), on traces built with the tracing API; and the golden execution traces of the
+// bundled examples.
 #include "test_util.h"
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
@@ -8,6 +9,7 @@
 #include "thundercc/langs/torch.h"
 #include "thundercc/passes/passes.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/min_cut.h"
 #include "thundercc/transforms/autodiff.h"
 
 #include <set>
@@ -200,4 +202,61 @@ TEST_CASE("symbols an executor's pass makes belong to their compilation") {
   shadow.id = "prims.add";
   CHECK(error_of([&] { first.symbols->add(std::move(shadow)); }) ==
         "RuntimeError: symbol id 'prims.add' is already registered");
+}
+
+TEST_CASE("rematerialization saves the cheapest values and recomputes chains of cheap ops from them") {
+  Tracing t;
+  Tensor x = t.input("x", {2, 3}, dtypes::float32, Device::cpu(), /*requires_grad=*/true);
+  Tensor w = t.input("w", {3, 4}, dtypes::float32, Device::cpu(), /*requires_grad=*/true);
+  // exp's and tanh's grads read their outputs, matmul's grad for w reads c: all three are
+  // recomputable from x, which the caller keeps alive anyway.
+  Tensor c = ltorch::tanh(ltorch::exp(x));
+  t.trace.output = ltorch::matmul(c, w);
+  auto program = compile_program(t.trace, {&torch_executor()});
+  REQUIRE(program.backward);
+  const Value& saved = program.execution.output.items()[1];
+  std::vector<std::string> names;
+  for (const auto& v : saved.items()) names.push_back(v.as_tensor().name());
+  CHECK(names == std::vector<std::string>{"x", "w"});
+  CHECK(program.saved_bytes == (6 + 12) * 4);
+  // Recomputed in the backward, right before the first statement reading their results (after
+  // the gradient of c, which only needs w).
+  std::string backward = body_of(*program.backward, {.depth = 0});
+  size_t grad_of_c = backward.find("t14 = torch.matmul(t17, t13)");
+  size_t exp = backward.find("t0 = torch.exp(x)"), tanh = backward.find("t1 = torch.tanh(t0)");
+  size_t first_read = backward.find("transpose(t1, (1, 0))");
+  CHECK(grad_of_c < exp);
+  CHECK(exp < tanh);
+  CHECK(tanh < first_read);
+  CHECK(first_read != std::string::npos);
+}
+
+TEST_CASE("the minimum cut nearest the sink") {
+  // source -> a -> b -> sink with capacities 5, 3, 3: the cut is one of the two 3s, and nearest
+  // the sink is b -> sink. A side branch a -> c of capacity 1 reaching nothing stays on the source side.
+  MinCut graph(5);
+  const int source = 0, sink = 1, a = 2, b = 3, c = 4;
+  graph.add_edge(source, a, 5);
+  graph.add_edge(a, b, 3);
+  graph.add_edge(b, sink, 3);
+  graph.add_edge(a, c, 1);
+  CHECK(graph.solve(source, sink) == 3);
+  CHECK(graph.on_sink_side(sink));
+  CHECK(!graph.on_sink_side(b));
+  CHECK(!graph.on_sink_side(a));
+  CHECK(!graph.on_sink_side(c));
+  // Infinite edges are never cut; when every cut is infinite, solve says so.
+  MinCut closed(3);
+  closed.add_edge(0, 2, MinCut::kInfinite);
+  closed.add_edge(2, 1, MinCut::kInfinite);
+  CHECK(closed.solve(0, 1) >= MinCut::kInfinite);
+  // Two parallel paths: the flow is their sum.
+  MinCut parallel(4);
+  parallel.add_edge(0, 2, 4);
+  parallel.add_edge(0, 3, 6);
+  parallel.add_edge(2, 1, MinCut::kInfinite);
+  parallel.add_edge(3, 1, 2);
+  CHECK(parallel.solve(0, 1) == 6);
+  CHECK(parallel.on_sink_side(2));
+  CHECK(!parallel.on_sink_side(3));
 }

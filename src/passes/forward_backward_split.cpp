@@ -1,8 +1,10 @@
 // Forward-backward split: the joint trace of the grad transform becomes a forward trace, which
 // returns the outputs and what the backward needs (saved_for_backward), and a backward trace
-// `backward_fn(saved_for_backward, cotangents)` returning one gradient per input. To save little,
-// a saved value that one cheap statement (elementwise and shape prims only) computes from other
-// saved values is recomputed in the backward instead of saved.
+// `backward_fn(saved_for_backward, cotangents)` returning one gradient per input. What is saved
+// and what the backward recomputes instead is rematerialization's choice; each recomputation runs
+// right before the first backward statement that reads it, so that its result is not alive
+// through the whole backward.
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -14,20 +16,6 @@ namespace {
 
 bool is_backward(const BoundSymbol& b) { return std::find(b.tags.begin(), b.tags.end(), "BACKWARD") != b.tags.end(); }
 
-bool is_cheap(const BoundSymbol& b) {
-  if (b.sym->has_tag("RANDOM_OP")) return false;
-  if (b.sym->is_prim) return b.sym->has_tag("ELEMENTWISE_OP") || b.sym->has_tag("SHAPE_OP");
-  if (b.subsymbols.empty()) return false;
-  for (const auto& s : b.subsymbols)
-    if (!is_cheap(s)) return false;
-  return true;
-}
-
-int64_t bytes_of(const Value& v) {
-  if (!v.is_tensor()) return 0;
-  return v.as_tensor().meta().bytes();
-}
-
 }  // namespace
 
 ForwardBackward split_forward_backward(const Trace& joint) {
@@ -37,63 +25,45 @@ ForwardBackward split_forward_backward(const Trace& joint) {
   const Value& primal = joint.output.items()[0];
   const Value& grads = joint.output.items()[1];
 
-  // Where each forward value comes from: an input (null) or the forward statement making it.
-  std::unordered_map<const void*, const BoundSymbol*> producer;
-  std::vector<Value> definition_order;
-  for (const auto& in : fb.forward.inputs)
-    for_each_proxy(in.value, [&](const Value& v) {
-      producer[proxy_key(v)] = nullptr;
-      definition_order.push_back(v);
-    });
   std::vector<const BoundSymbol*> backward;
-  for (const auto& b : joint.bound_symbols) {
-    if (is_backward(b)) {
-      backward.push_back(&b);
-      continue;
-    }
-    fb.forward.bound_symbols.push_back(b);
-    for_each_proxy(b.output, [&](const Value& v) {
-      producer[proxy_key(v)] = &b;
-      definition_order.push_back(v);
-    });
-  }
+  for (const auto& b : joint.bound_symbols)
+    if (is_backward(b)) backward.push_back(&b);
+    else fb.forward.bound_symbols.push_back(b);
 
   // What the backward reads from the forward.
-  std::unordered_set<const void*> defined, needed;
+  std::unordered_set<const void*> defined, read;
   for_each_proxy(cotangents, [&](const Value& v) { defined.insert(proxy_key(v)); });
-  auto read = [&](const Value& v) {
-    if (!defined.count(proxy_key(v)) && producer.count(proxy_key(v))) needed.insert(proxy_key(v));
+  auto note_read = [&](const Value& v) {
+    if (!defined.count(proxy_key(v))) read.insert(proxy_key(v));
   };
   for (const BoundSymbol* b : backward) {
-    for (const auto& in : b->input_proxies()) read(in);
+    for (const auto& in : b->input_proxies()) note_read(in);
     for_each_proxy(b->output, [&](const Value& v) { defined.insert(proxy_key(v)); });
   }
-  for_each_proxy(grads, read);
+  for_each_proxy(grads, note_read);
 
-  // Recompute instead of saving where a cheap statement makes a value from saved ones.
-  std::vector<const BoundSymbol*> recomputed;
-  for (const auto& v : definition_order) {
-    const BoundSymbol* p = producer[proxy_key(v)];
-    if (!needed.count(proxy_key(v)) || !p || !is_cheap(*p) || p->output_proxies().size() != 1) continue;
-    bool from_saved = true;
-    for (const auto& in : p->input_proxies()) from_saved = from_saved && needed.count(proxy_key(in));
-    if (!from_saved) continue;
-    needed.erase(proxy_key(v));
-    recomputed.push_back(p);
-  }
-
-  Values saved;
-  for (const auto& v : definition_order)
-    if (needed.count(proxy_key(v))) {
-      saved.push_back(v);
-      fb.saved_bytes += bytes_of(v);
-    }
-  fb.forward.output = Value::tuple({primal, Value::tuple(saved)});
+  SavedForBackward chosen = choose_saved_values(fb.forward, read);
+  fb.saved_bytes = chosen.bytes;
+  fb.forward.output = Value::tuple({primal, Value::tuple(chosen.saved)});
 
   fb.backward.name = "backward_fn";
-  fb.backward.inputs = {{"saved_for_backward", Value::tuple(saved)}, {"cotangents", cotangents}};
-  for (const BoundSymbol* b : recomputed) fb.backward.bound_symbols.push_back(*b);
-  for (const BoundSymbol* b : backward) fb.backward.bound_symbols.push_back(*b);
+  fb.backward.inputs = {{"saved_for_backward", Value::tuple(chosen.saved)}, {"cotangents", cotangents}};
+  // Recomputations, each before the first statement reading one of its results.
+  std::unordered_map<const void*, const BoundSymbol*> recomputing;
+  for (const BoundSymbol* b : chosen.recomputed)
+    for (const Value& v : b->output_proxies()) recomputing[proxy_key(v)] = b;
+  std::unordered_set<const BoundSymbol*> emitted;
+  std::function<void(const Value&)> recompute = [&](const Value& v) {
+    auto it = recomputing.find(proxy_key(v));
+    if (it == recomputing.end() || !emitted.insert(it->second).second) return;
+    for (const Value& in : it->second->input_proxies()) recompute(in);
+    fb.backward.bound_symbols.push_back(*it->second);
+  };
+  for (const BoundSymbol* b : backward) {
+    for (const Value& in : b->input_proxies()) recompute(in);
+    fb.backward.bound_symbols.push_back(*b);
+  }
+  for_each_proxy(grads, recompute);
   fb.backward.output = grads;
   return fb;
 }

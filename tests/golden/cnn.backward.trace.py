@@ -10,32 +10,24 @@ def backward_fn(saved_for_backward, cotangents):
   # x: "cpu f32[4, 3, 16, 16]"
   # t_conv1_weight: "cpu f32[16, 3, 3, 3]"
   # t_bn1_weight: "cpu f32[16]"
+  # t_bn1_bias: "cpu f32[16]"
   # t_conv2_weight: "cpu f32[32, 16, 3, 3]"
   # t_bn2_weight: "cpu f32[32]"
+  # t_bn2_bias: "cpu f32[32]"
   # t_fc_weight: "cpu f32[10, 32]"
   # t_bn1_running_mean: "cpu f32[16]"
   # t_bn1_running_var: "cpu f32[16]"
   # t_bn2_running_mean: "cpu f32[32]"
   # t_bn2_running_var: "cpu f32[32]"
   # t0: "cpu f32[4, 16, 16, 16]"
-  # t14: "cpu f32[4, 16, 16, 16]"
   # t20: "cpu f32[4, 16, 8, 8]"
   # t21: "cpu f32[4, 32, 8, 8]"
-  # t35: "cpu f32[4, 32, 8, 8]"
   # t41: "cpu f32[4, 32, 4, 4]"
   # t45: "cpu f32[4, 32]"
-  x, t_conv1_weight, t_bn1_weight, t_conv2_weight, t_bn2_weight, t_fc_weight, t_bn1_running_mean, t_bn1_running_var, t_bn2_running_mean, t_bn2_running_var, t0, t14, t20, t21, t35, t41, t45, = saved_for_backward
+  x, t_conv1_weight, t_bn1_weight, t_bn1_bias, t_conv2_weight, t_bn2_weight, t_bn2_bias, t_fc_weight, t_bn1_running_mean, t_bn1_running_var, t_bn2_running_mean, t_bn2_running_var, t0, t20, t21, t41, t45, = saved_for_backward
   # cotangents: "Collection"
   # t192: "cpu f32[4, 10]"
   t192, = cotangents
-  (t36, t37) = fuser_2(t35)
-    # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
-    # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
-  del t35
-  (t15, t16) = fuser_3(t14)
-    # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
-    # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
-  del t14
   t186 = torch.matmul(t192, t_fc_weight)  # t186: "cpu f32[4, 32]"
     # t186 = ltorch.matmul(t192, t_fc_weight)  # t186: "cpu f32[4, 32]"
       # t186 = prims.matmul(t192, t_fc_weight)  # t186: "cpu f32[4, 32]"
@@ -57,7 +49,7 @@ def backward_fn(saved_for_backward, cotangents):
   t183 = torchex.reshape(t186, (4, 32, 1, 1))  # t183: "cpu f32[4, 32, 1, 1]"
     # t183 = prims.reshape(t186, (4, 32, 1, 1))  # t183: "cpu f32[4, 32, 1, 1]"
   del t186
-  (t180,) = fuser_4(t183)
+  (t180,) = fuser_2(t183)
     # t180 = prims.div(t183, 16.0)  # t180: "cpu f32[4, 32, 1, 1]"
   del t183
   t177 = torchex.broadcast_in_dim(t180, [4, 32, 1, 4, 1, 4], (0, 1, 2, 4))  # t177: "cpu f32[4, 32, 1, 4, 1, 4]"
@@ -66,6 +58,37 @@ def backward_fn(saved_for_backward, cotangents):
   t174 = torchex.reshape(t177, (4, 32, 4, 4))  # t174: "cpu f32[4, 32, 4, 4]"
     # t174 = prims.reshape(t177, (4, 32, 4, 4))  # t174: "cpu f32[4, 32, 4, 4]"
   del t177
+  t35 = torch.nn.functional.batch_norm(t21, t_bn2_running_mean, t_bn2_running_var, t_bn2_weight, t_bn2_bias, False, 0.1, 1e-05)  # t35: "cpu f32[4, 32, 8, 8]"
+    # t35 = ltorch.batch_norm(t21, t_bn2_running_mean, t_bn2_running_var, t_bn2_weight, t_bn2_bias, False, 0.1, 1e-05)  # t35: "cpu f32[4, 32, 8, 8]"
+      # t22 = ltorch.reshape(t_bn2_running_mean, (1, 32, 1, 1))  # t22: "cpu f32[1, 32, 1, 1]"
+        # t22 = prims.reshape(t_bn2_running_mean, (1, 32, 1, 1))  # t22: "cpu f32[1, 32, 1, 1]"
+      # t23 = ltorch.reshape(t_bn2_running_var, (1, 32, 1, 1))  # t23: "cpu f32[1, 32, 1, 1]"
+        # t23 = prims.reshape(t_bn2_running_var, (1, 32, 1, 1))  # t23: "cpu f32[1, 32, 1, 1]"
+      # t24 = ltorch.add(t23, 1e-05, alpha=1)  # t24: "cpu f32[1, 32, 1, 1]"
+        # t24 = prims.add(t23, 1e-05)  # t24: "cpu f32[1, 32, 1, 1]"
+      # t25 = ltorch.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
+        # t25 = prims.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
+      # t27 = ltorch.sub(t21, t22, alpha=1)  # t27: "cpu f32[4, 32, 8, 8]"
+        # t26 = prims.broadcast_in_dim(t22, [4, 32, 8, 8], (0, 1, 2, 3))  # t26: "cpu f32[4, 32, 8, 8]"
+        # t27 = prims.sub(t21, t26)  # t27: "cpu f32[4, 32, 8, 8]"
+      # t29 = ltorch.mul(t27, t25)  # t29: "cpu f32[4, 32, 8, 8]"
+        # t28 = prims.broadcast_in_dim(t25, [4, 32, 8, 8], (0, 1, 2, 3))  # t28: "cpu f32[4, 32, 8, 8]"
+        # t29 = prims.mul(t27, t28)  # t29: "cpu f32[4, 32, 8, 8]"
+      # t30 = ltorch.reshape(t_bn2_weight, (1, 32, 1, 1))  # t30: "cpu f32[1, 32, 1, 1]"
+        # t30 = prims.reshape(t_bn2_weight, (1, 32, 1, 1))  # t30: "cpu f32[1, 32, 1, 1]"
+      # t32 = ltorch.mul(t29, t30)  # t32: "cpu f32[4, 32, 8, 8]"
+        # t31 = prims.broadcast_in_dim(t30, [4, 32, 8, 8], (0, 1, 2, 3))  # t31: "cpu f32[4, 32, 8, 8]"
+        # t32 = prims.mul(t29, t31)  # t32: "cpu f32[4, 32, 8, 8]"
+      # t33 = ltorch.reshape(t_bn2_bias, (1, 32, 1, 1))  # t33: "cpu f32[1, 32, 1, 1]"
+        # t33 = prims.reshape(t_bn2_bias, (1, 32, 1, 1))  # t33: "cpu f32[1, 32, 1, 1]"
+      # t35 = ltorch.add(t32, t33, alpha=1)  # t35: "cpu f32[4, 32, 8, 8]"
+        # t34 = prims.broadcast_in_dim(t33, [4, 32, 8, 8], (0, 1, 2, 3))  # t34: "cpu f32[4, 32, 8, 8]"
+        # t35 = prims.add(t32, t34)  # t35: "cpu f32[4, 32, 8, 8]"
+  del t_bn2_bias
+  (t36, t37) = fuser_3(t35)
+    # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
+    # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
+  del t35
   t38 = torchex.pad(t37, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t38: "cpu f32[4, 32, 8, 8]"
     # t38 = prims.pad(t37, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t38: "cpu f32[4, 32, 8, 8]"
   del t37
@@ -75,17 +98,17 @@ def backward_fn(saved_for_backward, cotangents):
   t40 = torchex.unfold(t39, 3, 2, 2)  # t40: "cpu f32[4, 32, 4, 4, 2, 2]"
     # t40 = prims.unfold(t39, 3, 2, 2)  # t40: "cpu f32[4, 32, 4, 4, 2, 2]"
   del t39
-  (t167,) = fuser_5(t41, t40)
+  (t167,) = fuser_4(t41, t40)
     # t165 = prims.broadcast_in_dim(t41, [4, 32, 4, 4, 2, 2], (0, 1, 2, 3))  # t165: "cpu f32[4, 32, 4, 4, 2, 2]"
     # t166 = prims.eq(t40, t165)  # t166: "cpu b8[4, 32, 4, 4, 2, 2]"
     # t167 = prims.convert_element_type(t166, dtypes.float32)  # t167: "cpu f32[4, 32, 4, 4, 2, 2]"
   del t41, t40
   t168 = torchex.sum(t167, (4, 5))  # t168: "cpu f32[4, 32, 4, 4]"
     # t168 = prims.sum(t167, (4, 5))  # t168: "cpu f32[4, 32, 4, 4]"
-  (t169,) = fuser_6(t174, t168)
+  (t169,) = fuser_5(t174, t168)
     # t169 = prims.div(t174, t168)  # t169: "cpu f32[4, 32, 4, 4]"
   del t174, t168
-  (t171,) = fuser_7(t169, t167)
+  (t171,) = fuser_6(t169, t167)
     # t170 = prims.broadcast_in_dim(t169, [4, 32, 4, 4, 2, 2], (0, 1, 2, 3))  # t170: "cpu f32[4, 32, 4, 4, 2, 2]"
     # t171 = prims.mul(t170, t167)  # t171: "cpu f32[4, 32, 4, 4, 2, 2]"
   del t169, t167
@@ -106,7 +129,7 @@ def backward_fn(saved_for_backward, cotangents):
   t161 = torchex.pad(t160, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t161: "cpu f32[4, 32, 4, 8, 2]"
     # t161 = prims.pad(t160, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t161: "cpu f32[4, 32, 4, 8, 2]"
   del t160
-  (t162,) = fuser_8(t158, t161)
+  (t162,) = fuser_7(t158, t161)
     # t162 = prims.add(t158, t161)  # t162: "cpu f32[4, 32, 4, 8, 2]"
   del t158, t161
   t147 = torchex.slice_prim(t162, [0, 0, 0, 0, 0], [4, 32, 4, 8, 1], [1, 1, 1, 1, 1])  # t147: "cpu f32[4, 32, 4, 8, 1]"
@@ -126,13 +149,13 @@ def backward_fn(saved_for_backward, cotangents):
   t152 = torchex.pad(t151, 0.0, [(0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t152: "cpu f32[4, 32, 8, 8]"
     # t152 = prims.pad(t151, 0.0, [(0, 0, 0), (0, 0, 0), (1, 0, 1), (0, 0, 0)])  # t152: "cpu f32[4, 32, 8, 8]"
   del t151
-  (t153,) = fuser_9(t149, t152)
+  (t153,) = fuser_8(t149, t152)
     # t153 = prims.add(t149, t152)  # t153: "cpu f32[4, 32, 8, 8]"
   del t149, t152
   t144 = torchex.slice_prim(t153, [0, 0, 0, 0], [4, 32, 8, 8], [1, 1, 1, 1])  # t144: "cpu f32[4, 32, 8, 8]"
     # t144 = prims.slice_prim(t153, [0, 0, 0, 0], [4, 32, 8, 8], [1, 1, 1, 1])  # t144: "cpu f32[4, 32, 8, 8]"
   del t153
-  (t141,) = fuser_10(t36, t144)
+  (t141,) = fuser_9(t36, t144)
     # t141 = prims.where(t36, t144, 0.0)  # t141: "cpu f32[4, 32, 8, 8]"
   del t36, t144
   t22 = torch.reshape(t_bn2_running_mean, (1, 32, 1, 1))  # t22: "cpu f32[1, 32, 1, 1]"
@@ -143,15 +166,15 @@ def backward_fn(saved_for_backward, cotangents):
     # t23 = ltorch.reshape(t_bn2_running_var, (1, 32, 1, 1))  # t23: "cpu f32[1, 32, 1, 1]"
       # t23 = prims.reshape(t_bn2_running_var, (1, 32, 1, 1))  # t23: "cpu f32[1, 32, 1, 1]"
   del t_bn2_running_var
-  (t27,) = fuser_11(t22, t21)
+  (t27,) = fuser_10(t22, t21)
     # t26 = prims.broadcast_in_dim(t22, [4, 32, 8, 8], (0, 1, 2, 3))  # t26: "cpu f32[4, 32, 8, 8]"
     # t27 = prims.sub(t21, t26)  # t27: "cpu f32[4, 32, 8, 8]"
   del t22, t21
-  (t25,) = fuser_12(t23)
+  (t25,) = fuser_11(t23)
     # t24 = prims.add(t23, 1e-05)  # t24: "cpu f32[1, 32, 1, 1]"
     # t25 = prims.rsqrt(t24)  # t25: "cpu f32[1, 32, 1, 1]"
   del t23
-  (t28, t29) = fuser_13(t25, t27)
+  (t28, t29) = fuser_12(t25, t27)
     # t28 = prims.broadcast_in_dim(t25, [4, 32, 8, 8], (0, 1, 2, 3))  # t28: "cpu f32[4, 32, 8, 8]"
     # t29 = prims.mul(t27, t28)  # t29: "cpu f32[4, 32, 8, 8]"
   del t25, t27
@@ -167,7 +190,7 @@ def backward_fn(saved_for_backward, cotangents):
   t132 = torchex.reshape(t136, (32,))  # t132: "cpu f32[32]"
     # t132 = prims.reshape(t136, (32,))  # t132: "cpu f32[32]"
   del t136
-  (t128, t129) = fuser_14(t30, t141, t29)
+  (t128, t129) = fuser_13(t30, t141, t29)
     # t31 = prims.broadcast_in_dim(t30, [4, 32, 8, 8], (0, 1, 2, 3))  # t31: "cpu f32[4, 32, 8, 8]"
     # t128 = prims.mul(t141, t31)  # t128: "cpu f32[4, 32, 8, 8]"
     # t129 = prims.mul(t141, t29)  # t129: "cpu f32[4, 32, 8, 8]"
@@ -181,12 +204,43 @@ def backward_fn(saved_for_backward, cotangents):
   t121 = torchex.reshape(t125, (32,))  # t121: "cpu f32[32]"
     # t121 = prims.reshape(t125, (32,))  # t121: "cpu f32[32]"
   del t125
-  (t118,) = fuser_15(t128, t28)
+  (t118,) = fuser_14(t128, t28)
     # t118 = prims.mul(t128, t28)  # t118: "cpu f32[4, 32, 8, 8]"
   del t128, t28
   (t111, t112, t113) = torchex.convolution_backward(t118, t20, t_conv2_weight, [32], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])
     # (t111, t112, t113) = prims.convolution_backward(t118, t20, t_conv2_weight, [32], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])
   del t118, t_conv2_weight
+  t14 = torch.nn.functional.batch_norm(t0, t_bn1_running_mean, t_bn1_running_var, t_bn1_weight, t_bn1_bias, False, 0.1, 1e-05)  # t14: "cpu f32[4, 16, 16, 16]"
+    # t14 = ltorch.batch_norm(t0, t_bn1_running_mean, t_bn1_running_var, t_bn1_weight, t_bn1_bias, False, 0.1, 1e-05)  # t14: "cpu f32[4, 16, 16, 16]"
+      # t1 = ltorch.reshape(t_bn1_running_mean, (1, 16, 1, 1))  # t1: "cpu f32[1, 16, 1, 1]"
+        # t1 = prims.reshape(t_bn1_running_mean, (1, 16, 1, 1))  # t1: "cpu f32[1, 16, 1, 1]"
+      # t2 = ltorch.reshape(t_bn1_running_var, (1, 16, 1, 1))  # t2: "cpu f32[1, 16, 1, 1]"
+        # t2 = prims.reshape(t_bn1_running_var, (1, 16, 1, 1))  # t2: "cpu f32[1, 16, 1, 1]"
+      # t3 = ltorch.add(t2, 1e-05, alpha=1)  # t3: "cpu f32[1, 16, 1, 1]"
+        # t3 = prims.add(t2, 1e-05)  # t3: "cpu f32[1, 16, 1, 1]"
+      # t4 = ltorch.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
+        # t4 = prims.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
+      # t6 = ltorch.sub(t0, t1, alpha=1)  # t6: "cpu f32[4, 16, 16, 16]"
+        # t5 = prims.broadcast_in_dim(t1, [4, 16, 16, 16], (0, 1, 2, 3))  # t5: "cpu f32[4, 16, 16, 16]"
+        # t6 = prims.sub(t0, t5)  # t6: "cpu f32[4, 16, 16, 16]"
+      # t8 = ltorch.mul(t6, t4)  # t8: "cpu f32[4, 16, 16, 16]"
+        # t7 = prims.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
+        # t8 = prims.mul(t6, t7)  # t8: "cpu f32[4, 16, 16, 16]"
+      # t9 = ltorch.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
+        # t9 = prims.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
+      # t11 = ltorch.mul(t8, t9)  # t11: "cpu f32[4, 16, 16, 16]"
+        # t10 = prims.broadcast_in_dim(t9, [4, 16, 16, 16], (0, 1, 2, 3))  # t10: "cpu f32[4, 16, 16, 16]"
+        # t11 = prims.mul(t8, t10)  # t11: "cpu f32[4, 16, 16, 16]"
+      # t12 = ltorch.reshape(t_bn1_bias, (1, 16, 1, 1))  # t12: "cpu f32[1, 16, 1, 1]"
+        # t12 = prims.reshape(t_bn1_bias, (1, 16, 1, 1))  # t12: "cpu f32[1, 16, 1, 1]"
+      # t14 = ltorch.add(t11, t12, alpha=1)  # t14: "cpu f32[4, 16, 16, 16]"
+        # t13 = prims.broadcast_in_dim(t12, [4, 16, 16, 16], (0, 1, 2, 3))  # t13: "cpu f32[4, 16, 16, 16]"
+        # t14 = prims.add(t11, t13)  # t14: "cpu f32[4, 16, 16, 16]"
+  del t_bn1_bias
+  (t15, t16) = fuser_15(t14)
+    # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
+    # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
+  del t14
   t17 = torchex.pad(t16, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t17: "cpu f32[4, 16, 16, 16]"
     # t17 = prims.pad(t16, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t17: "cpu f32[4, 16, 16, 16]"
   del t16

@@ -53,10 +53,10 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
       # t14 = ltorch.add(t11, t12, alpha=1)  # t14: "cpu f32[4, 16, 16, 16]"
         # t13 = prims.broadcast_in_dim(t12, [4, 16, 16, 16], (0, 1, 2, 3))  # t13: "cpu f32[4, 16, 16, 16]"
         # t14 = prims.add(t11, t13)  # t14: "cpu f32[4, 16, 16, 16]"
-  del t_bn1_bias
   (t16,) = fuser_0(t14)
     # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
     # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
+  del t14
   t20 = torch.nn.functional.max_pool2d(t16, 2, None, 0, 1, False, False)  # t20: "cpu f32[4, 16, 8, 8]"
     # t20 = ltorch.max_pool2d(t16, 2, None, 0, 1, False, False)  # t20: "cpu f32[4, 16, 8, 8]"
       # t17 = prims.pad(t16, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t17: "cpu f32[4, 16, 16, 16]"
@@ -94,10 +94,10 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
       # t35 = ltorch.add(t32, t33, alpha=1)  # t35: "cpu f32[4, 32, 8, 8]"
         # t34 = prims.broadcast_in_dim(t33, [4, 32, 8, 8], (0, 1, 2, 3))  # t34: "cpu f32[4, 32, 8, 8]"
         # t35 = prims.add(t32, t34)  # t35: "cpu f32[4, 32, 8, 8]"
-  del t_bn2_bias
   (t37,) = fuser_1(t35)
     # t36 = prims.gt(t35, 0.0)  # t36: "cpu b8[4, 32, 8, 8]"
     # t37 = prims.where(t36, t35, 0.0)  # t37: "cpu f32[4, 32, 8, 8]"
+  del t35
   t41 = torch.nn.functional.max_pool2d(t37, 2, None, 0, 1, False, False)  # t41: "cpu f32[4, 32, 4, 4]"
     # t41 = ltorch.max_pool2d(t37, 2, None, 0, 1, False, False)  # t41: "cpu f32[4, 32, 4, 4]"
       # t38 = prims.pad(t37, -float('inf'), [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 0)])  # t38: "cpu f32[4, 32, 8, 8]"
@@ -120,4 +120,4 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
     # t46 = ltorch.linear(t45, t_fc_weight, t_fc_bias)  # t46: "cpu f32[4, 10]"
       # t46 = prims.linear(t45, t_fc_weight, t_fc_bias)  # t46: "cpu f32[4, 10]"
   del t_fc_bias
-  return (t46, (x, t_conv1_weight, t_bn1_weight, t_conv2_weight, t_bn2_weight, t_fc_weight, t_bn1_running_mean, t_bn1_running_var, t_bn2_running_mean, t_bn2_running_var, t0, t14, t20, t21, t35, t41, t45))
+  return (t46, (x, t_conv1_weight, t_bn1_weight, t_bn1_bias, t_conv2_weight, t_bn2_weight, t_bn2_bias, t_fc_weight, t_bn1_running_mean, t_bn1_running_var, t_bn2_running_mean, t_bn2_running_var, t0, t20, t21, t41, t45))

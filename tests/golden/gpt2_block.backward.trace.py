@@ -13,30 +13,20 @@ def backward_fn(saved_for_backward, cotangents):
   # t_ln_2_weight: "cpu f32[64]"
   # t_mlp_c_fc_weight: "cpu f32[256, 64]"
   # t_mlp_c_proj_weight: "cpu f32[64, 256]"
+  # t_attn_bias: "cpu f32[1, 1, 16, 16]"
   # t13: "cpu f32[2, 16, 64]"
   # t21: "cpu f32[2, 4, 16, 16]"
   # t23: "cpu f32[2, 4, 16, 16]"
   # t24: "cpu f32[2, 4, 16, 16]"
-  # t27: "cpu b8[1, 1, 16, 16]"
   # t38: "cpu f32[2, 4, 16, 16]"
   # t42: "cpu f32[2, 16, 64]"
   # t44: "cpu f32[2, 16, 64]"
   # t58: "cpu f32[2, 16, 64]"
   # t59: "cpu f32[2, 16, 256]"
-  x, t_attn_c_attn_weight, t_attn_c_proj_weight, t_ln_2_weight, t_mlp_c_fc_weight, t_mlp_c_proj_weight, t13, t21, t23, t24, t27, t38, t42, t44, t58, t59, = saved_for_backward
+  x, t_attn_c_attn_weight, t_attn_c_proj_weight, t_ln_2_weight, t_mlp_c_fc_weight, t_mlp_c_proj_weight, t_attn_bias, t13, t21, t23, t24, t38, t42, t44, t58, t59, = saved_for_backward
   # cotangents: "Collection"
   # t305: "cpu f32[2, 16, 64]"
   t305, = cotangents
-  (t60, t65, t66, t67, t68) = fuser_6(t59)
-    # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
-    # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
-    # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
-    # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
-    # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
-    # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
-    # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
-    # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
-    # t68 = prims.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
   t297 = torch.matmul(t305, t_mlp_c_proj_weight)  # t297: "cpu f32[2, 16, 256]"
     # t297 = ltorch.matmul(t305, t_mlp_c_proj_weight)  # t297: "cpu f32[2, 16, 256]"
       # t295 = ltorch.reshape(t305, (32, 64))  # t295: "cpu f32[32, 64]"
@@ -49,6 +39,16 @@ def backward_fn(saved_for_backward, cotangents):
     # t298 = prims.reshape(t305, (32, 64))  # t298: "cpu f32[32, 64]"
   t299 = torchex.transpose(t298, (1, 0))  # t299: "cpu f32[64, 32]"
     # t299 = prims.transpose(t298, (1, 0))  # t299: "cpu f32[64, 32]"
+  (t60, t65, t66, t67, t68) = fuser_6(t59)
+    # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
+    # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
+    # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
+    # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
+    # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
+    # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+    # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+    # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
+    # t68 = prims.mul(t65, t67)  # t68: "cpu f32[2, 16, 256]"
   t300 = torchex.reshape(t68, (32, 256))  # t300: "cpu f32[32, 256]"
     # t300 = prims.reshape(t68, (32, 256))  # t300: "cpu f32[32, 256]"
   del t68
@@ -175,7 +175,10 @@ def backward_fn(saved_for_backward, cotangents):
     # t188 = ltorch.matmul(t187, t191)  # t188: "cpu f32[2, 4, 16, 16]"
       # t188 = prims.matmul(t187, t191)  # t188: "cpu f32[2, 4, 16, 16]"
   del t187, t191
-  (t163,) = fuser_9(t186, t38, t27)
+  (t27,) = fuser_9(t_attn_bias)
+    # t27 = prims.eq(t_attn_bias, 0.0)  # t27: "cpu b8[1, 1, 16, 16]"
+  del t_attn_bias
+  (t163,) = fuser_10(t186, t38, t27)
     # t177 = prims.mul(t186, t38)  # t177: "cpu f32[2, 4, 16, 16]"
     # t178 = prims.sum(t177, (3,))  # t178: "cpu f32[2, 4, 16]"
     # t179 = prims.broadcast_in_dim(t178, [2, 4, 16, 1], (0, 1, 2))  # t179: "cpu f32[2, 4, 16, 1]"
@@ -227,13 +230,13 @@ def backward_fn(saved_for_backward, cotangents):
   t130 = torchex.pad(t136, 0.0, [(0, 0, 0), (0, 0, 0), (64, 64, 0)])  # t130: "cpu f32[2, 16, 192]"
     # t130 = prims.pad(t136, 0.0, [(0, 0, 0), (0, 0, 0), (64, 64, 0)])  # t130: "cpu f32[2, 16, 192]"
   del t136
-  (t311,) = fuser_10(t133, t130)
+  (t311,) = fuser_11(t133, t130)
     # t311 = prims.add(t133, t130)  # t311: "cpu f32[2, 16, 192]"
   del t133, t130
   t127 = torchex.pad(t142, 0.0, [(0, 0, 0), (0, 0, 0), (0, 128, 0)])  # t127: "cpu f32[2, 16, 192]"
     # t127 = prims.pad(t142, 0.0, [(0, 0, 0), (0, 0, 0), (0, 128, 0)])  # t127: "cpu f32[2, 16, 192]"
   del t142
-  (t312,) = fuser_11(t311, t127)
+  (t312,) = fuser_12(t311, t127)
     # t312 = prims.add(t311, t127)  # t312: "cpu f32[2, 16, 192]"
   del t311, t127
   t119 = torch.matmul(t312, t_attn_c_attn_weight)  # t119: "cpu f32[2, 16, 64]"
@@ -258,7 +261,7 @@ def backward_fn(saved_for_backward, cotangents):
   t124 = torchex.sum(t120, (0,))  # t124: "cpu f32[192]"
     # t124 = prims.sum(t120, (0,))  # t124: "cpu f32[192]"
   del t120
-  (t112,) = fuser_12(x, t119)
+  (t112,) = fuser_13(x, t119)
     # (t86, t87) = prims.var_mean(x, (2,), correction=0)
     # t88 = prims.broadcast_in_dim(t86, [2, 16, 1], (0, 1))  # t88: "cpu f32[2, 16, 1]"
     # t89 = prims.broadcast_in_dim(t87, [2, 16, 1], (0, 1))  # t89: "cpu f32[2, 16, 1]"

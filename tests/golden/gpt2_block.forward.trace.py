@@ -78,7 +78,6 @@ def Block(x, t_ln_1_weight, t_ln_1_bias, t_attn_c_attn_weight, t_attn_c_attn_bia
       # t25 = prims.matmul(t21, t24)  # t25: "cpu f32[2, 4, 16, 16]"
   (t27,) = fuser_1(t_attn_bias)
     # t27 = prims.eq(t_attn_bias, 0.0)  # t27: "cpu b8[1, 1, 16, 16]"
-  del t_attn_bias
   (t38,) = fuser_2(t25, t27)
     # t26 = prims.mul(t25, 0.25)  # t26: "cpu f32[2, 4, 16, 16]"
     # t28 = prims.broadcast_in_dim(t27, [2, 4, 16, 16], (0, 1, 2, 3))  # t28: "cpu b8[2, 4, 16, 16]"
@@ -92,7 +91,7 @@ def Block(x, t_ln_1_weight, t_ln_1_bias, t_attn_c_attn_weight, t_attn_c_attn_bia
     # t173 = prims.broadcast_in_dim(t172, [2, 4, 16, 1], (0, 1, 2))  # t173: "cpu f32[2, 4, 16, 1]"
     # t174 = prims.broadcast_in_dim(t173, [2, 4, 16, 16], (0, 1, 2, 3))  # t174: "cpu f32[2, 4, 16, 16]"
     # t38 = prims.div(t171, t174)  # t38: "cpu f32[2, 4, 16, 16]"
-  del t25
+  del t25, t27
   t39 = torch.matmul(t38, t23)  # t39: "cpu f32[2, 4, 16, 16]"
     # t39 = ltorch.matmul(t38, t23)  # t39: "cpu f32[2, 4, 16, 16]"
       # t39 = prims.matmul(t38, t23)  # t39: "cpu f32[2, 4, 16, 16]"
@@ -149,4 +148,4 @@ def Block(x, t_ln_1_weight, t_ln_1_bias, t_attn_c_attn_weight, t_attn_c_attn_bia
   (t70,) = fuser_5(t44, t69)
     # t70 = prims.add(t44, t69)  # t70: "cpu f32[2, 16, 64]"
   del t69
-  return (t70, (x, t_attn_c_attn_weight, t_attn_c_proj_weight, t_ln_2_weight, t_mlp_c_fc_weight, t_mlp_c_proj_weight, t13, t21, t23, t24, t27, t38, t42, t44, t58, t59))
+  return (t70, (x, t_attn_c_attn_weight, t_attn_c_proj_weight, t_ln_2_weight, t_mlp_c_fc_weight, t_mlp_c_proj_weight, t_attn_bias, t13, t21, t23, t24, t38, t42, t44, t58, t59))

@@ -1,12 +1,15 @@
 # Constructed by Delete Last Used
 import thunder.executors.torchex as torchex
 import torch
+from torch import Tensor
 from thunder.executors.torchex import no_autocast
 
 @torch.no_grad()
 @no_autocast
 def backward_fn(saved_for_backward, cotangents):
   # saved_for_backward: "Collection"
+  # x: "cpu f32[2, 16, 64]"
+  # t_attention_norm_weight: "cpu f32[64]"
   # t_attention_wq_weight: "cpu f32[64, 64]"
   # t_attention_wk_weight: "cpu f32[16, 64]"
   # t_attention_wv_weight: "cpu f32[16, 64]"
@@ -15,35 +18,23 @@ def backward_fn(saved_for_backward, cotangents):
   # t_feed_forward_w1_weight: "cpu f32[172, 64]"
   # t_feed_forward_w2_weight: "cpu f32[64, 172]"
   # t_feed_forward_w3_weight: "cpu f32[172, 64]"
-  # t7: "cpu f32[2, 16, 64]"
-  # t9: "cpu f32[2, 16, 64]"
-  # t19: "cpu f32[16, 8]"
-  # t20: "cpu f32[16, 8]"
+  # t_attention_cos: "cpu f32[32, 8]"
+  # t_attention_sin: "cpu f32[32, 8]"
+  # t_attention_mask: "cpu b8[32, 32]"
+  # t5: "cpu f32[2, 16, 1]"
   # t29: "cpu f32[2, 8, 16, 8]"
-  # t44: "cpu f32[2, 8, 16, 8]"
-  # t45: "cpu f32[2, 8, 8, 16]"
-  # t49: "cpu b8[16, 16]"
+  # t39: "cpu f32[2, 2, 1, 16, 8]"
+  # t42: "cpu f32[2, 2, 1, 16, 8]"
   # t60: "cpu f32[2, 8, 16, 16]"
   # t63: "cpu f32[2, 16, 64]"
   # t65: "cpu f32[2, 16, 64]"
   # t71: "cpu f32[2, 16, 1]"
-  # t75: "cpu f32[2, 16, 64]"
   # t76: "cpu f32[2, 16, 172]"
   # t82: "cpu f32[2, 16, 172]"
-  # t83: "cpu f32[2, 16, 172]"
-  t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t7, t9, t19, t20, t29, t44, t45, t49, t60, t63, t65, t71, t75, t76, t82, t83, = saved_for_backward
+  x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t_attention_cos, t_attention_sin, t_attention_mask, t5, t29, t39, t42, t60, t63, t65, t71, t76, t82, = saved_for_backward
   # cotangents: "Collection"
   # t340: "cpu f32[2, 16, 64]"
   t340, = cotangents
-  (t78, t79, t80, t81) = fuser_14(t76)
-    # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
-    # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
-    # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
-    # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
-    # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
-  (t72, t73) = fuser_15(t71, t65)
-    # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
-    # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
   t333 = torch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
     # t333 = ltorch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
       # t331 = ltorch.reshape(t340, (32, 64))  # t331: "cpu f32[32, 64]"
@@ -57,13 +48,20 @@ def backward_fn(saved_for_backward, cotangents):
   t335 = torchex.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
     # t335 = prims.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
   del t334
+  (t78, t79, t80, t81, t83) = fuser_14(t76, t82)
+    # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+    # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+    # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+    # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
+    # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
+    # t83 = prims.mul(t81, t82)  # t83: "cpu f32[2, 16, 172]"
   t336 = torchex.reshape(t83, (32, 172))  # t336: "cpu f32[32, 172]"
     # t336 = prims.reshape(t83, (32, 172))  # t336: "cpu f32[32, 172]"
   del t83
   t337 = torchex.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
     # t337 = prims.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
   del t335, t336
-  (t327, t328) = fuser_16(t333, t82, t81)
+  (t327, t328) = fuser_15(t333, t82, t81)
     # t327 = prims.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
     # t328 = prims.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
   del t333, t82, t81
@@ -81,6 +79,12 @@ def backward_fn(saved_for_backward, cotangents):
   t322 = torchex.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
     # t322 = prims.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
   del t321
+  (t72, t73, t74, t75) = fuser_16(t71, t65, t_ffn_norm_weight)
+    # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
+    # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
+    # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
+    # t75 = prims.mul(t73, t74)  # t75: "cpu f32[2, 16, 64]"
+  del t_ffn_norm_weight
   t323 = torchex.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
     # t323 = prims.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
   del t75
@@ -117,11 +121,10 @@ def backward_fn(saved_for_backward, cotangents):
   t298 = torchex.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
     # t298 = prims.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
   del t296, t323
-  (t288, t289) = fuser_19(t_ffn_norm_weight, t342, t73)
-    # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
+  (t288, t289) = fuser_19(t342, t74, t73)
     # t288 = prims.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
     # t289 = prims.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
-  del t_ffn_norm_weight, t342, t73
+  del t342, t74, t73
   t285 = torchex.sum(t289, (0, 1))  # t285: "cpu f32[64]"
     # t285 = prims.sum(t289, (0, 1))  # t285: "cpu f32[64]"
   del t289
@@ -175,6 +178,13 @@ def backward_fn(saved_for_backward, cotangents):
   t238 = torchex.transpose(t241, (0, 2, 1, 3))  # t238: "cpu f32[2, 8, 16, 8]"
     # t238 = prims.transpose(t241, (0, 2, 1, 3))  # t238: "cpu f32[2, 8, 16, 8]"
   del t241
+  t43 = torchex.broadcast_in_dim(t42, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t43: "cpu f32[2, 2, 4, 16, 8]"
+    # t43 = prims.broadcast_in_dim(t42, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t43: "cpu f32[2, 2, 4, 16, 8]"
+  del t42
+  t44 = torch.reshape(t43, 2, 8, 16, 8)  # t44: "cpu f32[2, 8, 16, 8]"
+    # t44 = ltorch.reshape(t43, 2, 8, 16, 8)  # t44: "cpu f32[2, 8, 16, 8]"
+      # t44 = prims.reshape(t43, (2, 8, 16, 8))  # t44: "cpu f32[2, 8, 16, 8]"
+  del t43
   t232 = torchex.transpose(t44, (0, 1, 3, 2))  # t232: "cpu f32[2, 8, 8, 16]"
     # t232 = prims.transpose(t44, (0, 1, 3, 2))  # t232: "cpu f32[2, 8, 8, 16]"
   del t44
@@ -188,17 +198,37 @@ def backward_fn(saved_for_backward, cotangents):
     # t235 = ltorch.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
       # t235 = prims.matmul(t234, t238)  # t235: "cpu f32[2, 8, 16, 8]"
   del t234, t238
-  (t210,) = fuser_23(t233, t60, t49)
+  (t229,) = fuser_23(t233, t60)
     # t224 = prims.mul(t233, t60)  # t224: "cpu f32[2, 8, 16, 16]"
     # t225 = prims.sum(t224, (3,))  # t225: "cpu f32[2, 8, 16]"
     # t226 = prims.broadcast_in_dim(t225, [2, 8, 16, 1], (0, 1, 2))  # t226: "cpu f32[2, 8, 16, 1]"
     # t227 = prims.broadcast_in_dim(t226, [2, 8, 16, 16], (0, 1, 2, 3))  # t227: "cpu f32[2, 8, 16, 16]"
     # t228 = prims.sub(t233, t227)  # t228: "cpu f32[2, 8, 16, 16]"
     # t229 = prims.mul(t60, t228)  # t229: "cpu f32[2, 8, 16, 16]"
+  del t233, t60
+  t48 = Tensor.__getitem__(t_attention_mask, (slice(None,16,None), slice(None,16,None)))  # t48: "cpu b8[16, 16]"
+    # t48 = ltorch.getitem(t_attention_mask, (slice(None,16,None), slice(None,16,None)))  # t48: "cpu b8[16, 16]"
+      # t48 = prims.slice_prim(t_attention_mask, [0, 0], [16, 16], [1, 1])  # t48: "cpu b8[16, 16]"
+  del t_attention_mask
+  (t49,) = fuser_24(t48)
+    # t49 = prims.bitwise_not(t48)  # t49: "cpu b8[16, 16]"
+  del t48
+  t40 = torchex.broadcast_in_dim(t39, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t40: "cpu f32[2, 2, 4, 16, 8]"
+    # t40 = prims.broadcast_in_dim(t39, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t40: "cpu f32[2, 2, 4, 16, 8]"
+  del t39
+  (t210,) = fuser_25(t49, t229)
     # t50 = prims.broadcast_in_dim(t49, [2, 8, 16, 16], (2, 3))  # t50: "cpu b8[2, 8, 16, 16]"
     # t213 = prims.where(t50, 0.0, t229)  # t213: "cpu f32[2, 8, 16, 16]"
     # t210 = prims.div(t213, 2.8284271247461903)  # t210: "cpu f32[2, 8, 16, 16]"
-  del t233, t60, t49
+  del t49, t229
+  t41 = torch.reshape(t40, 2, 8, 16, 8)  # t41: "cpu f32[2, 8, 16, 8]"
+    # t41 = ltorch.reshape(t40, 2, 8, 16, 8)  # t41: "cpu f32[2, 8, 16, 8]"
+      # t41 = prims.reshape(t40, (2, 8, 16, 8))  # t41: "cpu f32[2, 8, 16, 8]"
+  del t40
+  t45 = torch.transpose(t41, -2, -1)  # t45: "cpu f32[2, 8, 8, 16]"
+    # t45 = ltorch.transpose(t41, -2, -1)  # t45: "cpu f32[2, 8, 8, 16]"
+      # t45 = prims.transpose(t41, (0, 1, 3, 2))  # t45: "cpu f32[2, 8, 8, 16]"
+  del t41
   t204 = torchex.transpose(t45, (0, 1, 3, 2))  # t204: "cpu f32[2, 8, 16, 8]"
     # t204 = prims.transpose(t45, (0, 1, 3, 2))  # t204: "cpu f32[2, 8, 16, 8]"
   del t45
@@ -240,7 +270,11 @@ def backward_fn(saved_for_backward, cotangents):
   t181 = torchex.sum(t185, (2,))  # t181: "cpu f32[2, 2, 16, 8]"
     # t181 = prims.sum(t185, (2,))  # t181: "cpu f32[2, 2, 16, 8]"
   del t185
-  (t176,) = fuser_24(t20, t181)
+  t20 = Tensor.__getitem__(t_attention_sin, slice(None,16,None))  # t20: "cpu f32[16, 8]"
+    # t20 = ltorch.getitem(t_attention_sin, slice(None,16,None))  # t20: "cpu f32[16, 8]"
+      # t20 = prims.slice_prim(t_attention_sin, [0, 0], [16, 8], [1, 1])  # t20: "cpu f32[16, 8]"
+  del t_attention_sin
+  (t176,) = fuser_26(t20, t181)
     # t36 = prims.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
     # t176 = prims.mul(t181, t36)  # t176: "cpu f32[2, 2, 16, 8]"
   t172 = torchex.slice_prim(t176, [0, 0, 0, 0], [2, 2, 16, 4], [1, 1, 1, 1])  # t172: "cpu f32[2, 2, 16, 4]"
@@ -251,22 +285,28 @@ def backward_fn(saved_for_backward, cotangents):
   t169 = torchex.pad(t173, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t169: "cpu f32[2, 2, 16, 8]"
     # t169 = prims.pad(t173, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t169: "cpu f32[2, 2, 16, 8]"
   del t173
-  (t166,) = fuser_25(t172)
+  (t166,) = fuser_27(t172)
     # t166 = prims.neg(t172)  # t166: "cpu f32[2, 2, 16, 4]"
   del t172
   t163 = torchex.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
     # t163 = prims.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
   del t166
-  (t155,) = fuser_26(t20, t205)
+  (t345,) = fuser_28(t169, t163)
+    # t345 = prims.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
+  del t169, t163
+  t19 = Tensor.__getitem__(t_attention_cos, slice(None,16,None))  # t19: "cpu f32[16, 8]"
+    # t19 = ltorch.getitem(t_attention_cos, slice(None,16,None))  # t19: "cpu f32[16, 8]"
+      # t19 = prims.slice_prim(t_attention_cos, [0, 0], [16, 8], [1, 1])  # t19: "cpu f32[16, 8]"
+  del t_attention_cos
+  (t155,) = fuser_29(t20, t205)
     # t27 = prims.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
     # t155 = prims.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
   del t20
-  (t346,) = fuser_27(t169, t163, t19, t181)
-    # t345 = prims.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
+  (t346,) = fuser_30(t19, t181, t345)
     # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
     # t160 = prims.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
     # t346 = prims.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
-  del t169, t163, t181
+  del t181, t345
   t151 = torchex.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
     # t151 = prims.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
   t152 = torchex.slice_prim(t155, [0, 0, 0, 4], [2, 8, 16, 8], [1, 1, 1, 1])  # t152: "cpu f32[2, 8, 16, 4]"
@@ -275,13 +315,13 @@ def backward_fn(saved_for_backward, cotangents):
   t148 = torchex.pad(t152, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t148: "cpu f32[2, 8, 16, 8]"
     # t148 = prims.pad(t152, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 4, 0)])  # t148: "cpu f32[2, 8, 16, 8]"
   del t152
-  (t145,) = fuser_28(t151)
+  (t145,) = fuser_31(t151)
     # t145 = prims.neg(t151)  # t145: "cpu f32[2, 8, 16, 4]"
   del t151
   t142 = torchex.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
     # t142 = prims.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
   del t145
-  (t348,) = fuser_29(t148, t142, t19, t205)
+  (t348,) = fuser_32(t148, t142, t19, t205)
     # t347 = prims.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
     # t21 = prims.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
     # t139 = prims.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
@@ -307,6 +347,12 @@ def backward_fn(saved_for_backward, cotangents):
   t128 = torchex.transpose(t127, (1, 0))  # t128: "cpu f32[16, 32]"
     # t128 = prims.transpose(t127, (1, 0))  # t128: "cpu f32[16, 32]"
   del t127
+  (t7, t9) = fuser_33(t5, x, t_attention_norm_weight)
+    # t6 = prims.broadcast_in_dim(t5, [2, 16, 64], (0, 1, 2))  # t6: "cpu f32[2, 16, 64]"
+    # t7 = prims.mul(x, t6)  # t7: "cpu f32[2, 16, 64]"
+    # t8 = prims.broadcast_in_dim(t_attention_norm_weight, [2, 16, 64], (2,))  # t8: "cpu f32[2, 16, 64]"
+    # t9 = prims.mul(t7, t8)  # t9: "cpu f32[2, 16, 64]"
+  del t5, x, t_attention_norm_weight
   t129 = torchex.reshape(t9, (32, 64))  # t129: "cpu f32[32, 64]"
     # t129 = prims.reshape(t9, (32, 64))  # t129: "cpu f32[32, 64]"
   del t9
@@ -327,7 +373,7 @@ def backward_fn(saved_for_backward, cotangents):
       # t111 = ltorch.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
         # t111 = prims.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
   del t_attention_wk_weight
-  (t349,) = fuser_30(t126, t111)
+  (t349,) = fuser_34(t126, t111)
     # t349 = prims.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
   del t126, t111
   t112 = torchex.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
@@ -353,7 +399,7 @@ def backward_fn(saved_for_backward, cotangents):
       # t96 = ltorch.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
         # t96 = prims.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
   del t_attention_wq_weight
-  (t350,) = fuser_31(t349, t96)
+  (t350,) = fuser_35(t349, t96)
     # t350 = prims.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
   del t349, t96
   t97 = torchex.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
@@ -365,7 +411,7 @@ def backward_fn(saved_for_backward, cotangents):
   t100 = torchex.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
     # t100 = prims.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
   del t98, t129
-  (t91,) = fuser_32(t350, t7)
+  (t91,) = fuser_36(t350, t7)
     # t91 = prims.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
   del t350, t7
   t88 = torchex.sum(t91, (0, 1))  # t88: "cpu f32[64]"

@@ -20,7 +20,7 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   # t_attention_cos: "cpu f32[32, 8]"
   # t_attention_sin: "cpu f32[32, 8]"
   # t_attention_mask: "cpu b8[32, 32]"
-  (t7, t9) = fuser_0(x, t_attention_norm_weight)
+  (t5, t9) = fuser_0(x, t_attention_norm_weight)
     # t0 = prims.pow(x, 2.0)  # t0: "cpu f32[2, 16, 64]"
     # t1 = prims.sum(t0, (2,))  # t1: "cpu f32[2, 16]"
     # t2 = prims.div(t1, 64.0)  # t2: "cpu f32[2, 16]"
@@ -31,7 +31,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t7 = prims.mul(x, t6)  # t7: "cpu f32[2, 16, 64]"
     # t8 = prims.broadcast_in_dim(t_attention_norm_weight, [2, 16, 64], (2,))  # t8: "cpu f32[2, 16, 64]"
     # t9 = prims.mul(t7, t8)  # t9: "cpu f32[2, 16, 64]"
-  del t_attention_norm_weight
   t10 = torch.nn.functional.linear(t9, t_attention_wq_weight, None)  # t10: "cpu f32[2, 16, 64]"
     # t10 = ltorch.linear(t9, t_attention_wq_weight, None)  # t10: "cpu f32[2, 16, 64]"
       # t10 = prims.linear(t9, t_attention_wq_weight, None)  # t10: "cpu f32[2, 16, 64]"
@@ -57,6 +56,7 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t16 = torch.nn.functional.linear(t9, t_attention_wv_weight, None)  # t16: "cpu f32[2, 16, 16]"
     # t16 = ltorch.linear(t9, t_attention_wv_weight, None)  # t16: "cpu f32[2, 16, 16]"
       # t16 = prims.linear(t9, t_attention_wv_weight, None)  # t16: "cpu f32[2, 16, 16]"
+  del t9
   t17 = Tensor.view(t16, 2, 16, 2, 8)  # t17: "cpu f32[2, 16, 2, 8]"
     # t17 = ltorch.view(t16, 2, 16, 2, 8)  # t17: "cpu f32[2, 16, 2, 8]"
       # t17 = prims.reshape(t16, (2, 16, 2, 8))  # t17: "cpu f32[2, 16, 2, 8]"
@@ -68,11 +68,9 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t19 = Tensor.__getitem__(t_attention_cos, slice(None,16,None))  # t19: "cpu f32[16, 8]"
     # t19 = ltorch.getitem(t_attention_cos, slice(None,16,None))  # t19: "cpu f32[16, 8]"
       # t19 = prims.slice_prim(t_attention_cos, [0, 0], [16, 8], [1, 1])  # t19: "cpu f32[16, 8]"
-  del t_attention_cos
   t20 = Tensor.__getitem__(t_attention_sin, slice(None,16,None))  # t20: "cpu f32[16, 8]"
     # t20 = ltorch.getitem(t_attention_sin, slice(None,16,None))  # t20: "cpu f32[16, 8]"
       # t20 = prims.slice_prim(t_attention_sin, [0, 0], [16, 8], [1, 1])  # t20: "cpu f32[16, 8]"
-  del t_attention_sin
   (t22,) = fuser_1(t19, t12)
     # t21 = prims.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
     # t22 = prims.mul(t12, t21)  # t22: "cpu f32[2, 8, 16, 8]"
@@ -93,6 +91,7 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   (t31,) = fuser_3(t19, t15)
     # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
     # t31 = prims.mul(t15, t30)  # t31: "cpu f32[2, 2, 16, 8]"
+  del t19
   (t29,) = fuser_4(t20, t26, t22)
     # t27 = prims.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
     # t28 = prims.mul(t26, t27)  # t28: "cpu f32[2, 8, 16, 8]"
@@ -116,13 +115,12 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t36 = prims.broadcast_in_dim(t20, [2, 2, 16, 8], (2, 3))  # t36: "cpu f32[2, 2, 16, 8]"
     # t37 = prims.mul(t35, t36)  # t37: "cpu f32[2, 2, 16, 8]"
     # t38 = prims.add(t31, t37)  # t38: "cpu f32[2, 2, 16, 8]"
-  del t35, t31
+  del t20, t35, t31
   t39 = torchex.broadcast_in_dim(t38, [2, 2, 1, 16, 8], (0, 1, 3, 4))  # t39: "cpu f32[2, 2, 1, 16, 8]"
     # t39 = prims.broadcast_in_dim(t38, [2, 2, 1, 16, 8], (0, 1, 3, 4))  # t39: "cpu f32[2, 2, 1, 16, 8]"
   del t38
   t40 = torchex.broadcast_in_dim(t39, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t40: "cpu f32[2, 2, 4, 16, 8]"
     # t40 = prims.broadcast_in_dim(t39, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t40: "cpu f32[2, 2, 4, 16, 8]"
-  del t39
   t41 = torch.reshape(t40, 2, 8, 16, 8)  # t41: "cpu f32[2, 8, 16, 8]"
     # t41 = ltorch.reshape(t40, 2, 8, 16, 8)  # t41: "cpu f32[2, 8, 16, 8]"
       # t41 = prims.reshape(t40, (2, 8, 16, 8))  # t41: "cpu f32[2, 8, 16, 8]"
@@ -132,7 +130,6 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   del t18
   t43 = torchex.broadcast_in_dim(t42, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t43: "cpu f32[2, 2, 4, 16, 8]"
     # t43 = prims.broadcast_in_dim(t42, [2, 2, 4, 16, 8], (0, 1, 2, 3, 4))  # t43: "cpu f32[2, 2, 4, 16, 8]"
-  del t42
   t44 = torch.reshape(t43, 2, 8, 16, 8)  # t44: "cpu f32[2, 8, 16, 8]"
     # t44 = ltorch.reshape(t43, 2, 8, 16, 8)  # t44: "cpu f32[2, 8, 16, 8]"
       # t44 = prims.reshape(t43, (2, 8, 16, 8))  # t44: "cpu f32[2, 8, 16, 8]"
@@ -144,13 +141,13 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t46 = torch.matmul(t29, t45)  # t46: "cpu f32[2, 8, 16, 16]"
     # t46 = ltorch.matmul(t29, t45)  # t46: "cpu f32[2, 8, 16, 16]"
       # t46 = prims.matmul(t29, t45)  # t46: "cpu f32[2, 8, 16, 16]"
+  del t45
   (t47,) = fuser_7(t46)
     # t47 = prims.div(t46, 2.8284271247461903)  # t47: "cpu f32[2, 8, 16, 16]"
   del t46
   t48 = Tensor.__getitem__(t_attention_mask, (slice(None,16,None), slice(None,16,None)))  # t48: "cpu b8[16, 16]"
     # t48 = ltorch.getitem(t_attention_mask, (slice(None,16,None), slice(None,16,None)))  # t48: "cpu b8[16, 16]"
       # t48 = prims.slice_prim(t_attention_mask, [0, 0], [16, 16], [1, 1])  # t48: "cpu b8[16, 16]"
-  del t_attention_mask
   (t49,) = fuser_8(t48)
     # t49 = prims.bitwise_not(t48)  # t49: "cpu b8[16, 16]"
   del t48
@@ -166,10 +163,11 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t220 = prims.broadcast_in_dim(t219, [2, 8, 16, 1], (0, 1, 2))  # t220: "cpu f32[2, 8, 16, 1]"
     # t221 = prims.broadcast_in_dim(t220, [2, 8, 16, 16], (0, 1, 2, 3))  # t221: "cpu f32[2, 8, 16, 16]"
     # t60 = prims.div(t218, t221)  # t60: "cpu f32[2, 8, 16, 16]"
-  del t47
+  del t49, t47
   t61 = torch.matmul(t60, t44)  # t61: "cpu f32[2, 8, 16, 8]"
     # t61 = ltorch.matmul(t60, t44)  # t61: "cpu f32[2, 8, 16, 8]"
       # t61 = prims.matmul(t60, t44)  # t61: "cpu f32[2, 8, 16, 8]"
+  del t44
   t62 = torch.transpose(t61, 1, 2)  # t62: "cpu f32[2, 16, 8, 8]"
     # t62 = ltorch.transpose(t61, 1, 2)  # t62: "cpu f32[2, 16, 8, 8]"
       # t62 = prims.transpose(t61, (0, 2, 1, 3))  # t62: "cpu f32[2, 16, 8, 8]"
@@ -193,7 +191,7 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
     # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
     # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
     # t75 = prims.mul(t73, t74)  # t75: "cpu f32[2, 16, 64]"
-  del x, t64
+  del t64
   t76 = torch.nn.functional.linear(t75, t_feed_forward_w1_weight, None)  # t76: "cpu f32[2, 16, 172]"
     # t76 = ltorch.linear(t75, t_feed_forward_w1_weight, None)  # t76: "cpu f32[2, 16, 172]"
       # t76 = prims.linear(t75, t_feed_forward_w1_weight, None)  # t76: "cpu f32[2, 16, 172]"
@@ -206,13 +204,15 @@ def Block(x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weig
   t82 = torch.nn.functional.linear(t75, t_feed_forward_w3_weight, None)  # t82: "cpu f32[2, 16, 172]"
     # t82 = ltorch.linear(t75, t_feed_forward_w3_weight, None)  # t82: "cpu f32[2, 16, 172]"
       # t82 = prims.linear(t75, t_feed_forward_w3_weight, None)  # t82: "cpu f32[2, 16, 172]"
+  del t75
   (t83,) = fuser_12(t81, t82)
     # t83 = prims.mul(t81, t82)  # t83: "cpu f32[2, 16, 172]"
   del t81
   t84 = torch.nn.functional.linear(t83, t_feed_forward_w2_weight, None)  # t84: "cpu f32[2, 16, 64]"
     # t84 = ltorch.linear(t83, t_feed_forward_w2_weight, None)  # t84: "cpu f32[2, 16, 64]"
       # t84 = prims.linear(t83, t_feed_forward_w2_weight, None)  # t84: "cpu f32[2, 16, 64]"
+  del t83
   (t85,) = fuser_13(t65, t84)
     # t85 = prims.add(t65, t84)  # t85: "cpu f32[2, 16, 64]"
   del t84
-  return (t85, (t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t7, t9, t19, t20, t29, t44, t45, t49, t60, t63, t65, t71, t75, t76, t82, t83))
+  return (t85, (x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t_attention_cos, t_attention_sin, t_attention_mask, t5, t29, t39, t42, t60, t63, t65, t71, t76, t82))

@@ -16,16 +16,11 @@ def backward_fn(saved_for_backward, cotangents):
   # cotangents: "Collection"
   # t86: "cpu f32[]"
   t86, = cotangents
-  (t47,) = fuser_1(t3)
+  (t16, t17, t19) = fuser_1(t3, labels)
     # t47 = prims.amax(t3, (1,))  # t47: "cpu f32[16]"
-  (t1, t2, t50) = fuser_2(t0, t47)
-    # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
-    # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
     # t48 = prims.broadcast_in_dim(t47, [16, 1], (0,))  # t48: "cpu f32[16, 1]"
     # t49 = prims.isfinite(t48)  # t49: "cpu b8[16, 1]"
     # t50 = prims.where(t49, t48, 0.0)  # t50: "cpu f32[16, 1]"
-  del t0, t47
-  (t16, t17, t19) = fuser_3(t50, t3, labels)
     # t51 = prims.broadcast_in_dim(t50, [16, 10], (0, 1))  # t51: "cpu f32[16, 10]"
     # t52 = prims.sub(t3, t51)  # t52: "cpu f32[16, 10]"
     # t53 = prims.exp(t52)  # t53: "cpu f32[16, 10]"
@@ -38,21 +33,21 @@ def backward_fn(saved_for_backward, cotangents):
     # t17 = prims.ne(labels, -100)  # t17: "cpu b8[16]"
     # t18 = prims.where(t17, labels, 0)  # t18: "cpu i64[16]"
     # t19 = prims.broadcast_in_dim(t18, [16, 1], (0,))  # t19: "cpu i64[16, 1]"
-  del t50, t3, labels
+  del t3, labels
   t20 = torchex.take_along_axis(t16, t19, 1)  # t20: "cpu f32[16, 1]"
     # t20 = prims.take_along_axis(t16, t19, 1)  # t20: "cpu f32[16, 1]"
   t21 = torch.squeeze(t20, (1,))  # t21: "cpu f32[16]"
     # t21 = ltorch.squeeze(t20, (1,))  # t21: "cpu f32[16]"
       # t21 = prims.squeeze(t20, (1,))  # t21: "cpu f32[16]"
   del t20
-  (t22,) = fuser_4(t21)
+  (t22,) = fuser_2(t21)
     # t22 = prims.neg(t21)  # t22: "cpu f32[16]"
   del t21
   t23 = torch.full_like(t22, 1.0)  # t23: "cpu f32[16]"
     # t23 = ltorch.full_like(t22, 1.0, device=None, dtype=None)  # t23: "cpu f32[16]"
       # t23 = prims.full((16,), 1.0, device=devices.Device("cpu"), dtype=dtypes.float32)  # t23: "cpu f32[16]"
   del t22
-  (t76,) = fuser_5(t17, t23, t86)
+  (t76,) = fuser_3(t17, t23, t86)
     # t25 = prims.where(t17, t23, 0.0)  # t25: "cpu f32[16]"
     # t27 = prims.sum(t25, (0,))  # t27: "cpu f32[]"
     # t85 = prims.div(t86, t27)  # t85: "cpu f32[]"
@@ -69,7 +64,7 @@ def backward_fn(saved_for_backward, cotangents):
   t70 = torchex.scatter_add(t69, t19, t73, 1)  # t70: "cpu f32[16, 10]"
     # t70 = prims.scatter_add(t69, t19, t73, 1)  # t70: "cpu f32[16, 10]"
   del t69, t19, t73
-  (t66,) = fuser_6(t16, t70)
+  (t66,) = fuser_4(t16, t70)
     # t61 = prims.exp(t16)  # t61: "cpu f32[16, 10]"
     # t62 = prims.sum(t70, (1,))  # t62: "cpu f32[16]"
     # t63 = prims.broadcast_in_dim(t62, [16, 1], (0,))  # t63: "cpu f32[16, 1]"
@@ -86,6 +81,10 @@ def backward_fn(saved_for_backward, cotangents):
   del t66
   t43 = torchex.transpose(t42, (1, 0))  # t43: "cpu f32[10, 16]"
     # t43 = prims.transpose(t42, (1, 0))  # t43: "cpu f32[10, 16]"
+  (t1, t2) = fuser_5(t0)
+    # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
+    # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
+  del t0
   t44 = torchex.reshape(t2, (16, 64))  # t44: "cpu f32[16, 64]"
     # t44 = prims.reshape(t2, (16, 64))  # t44: "cpu f32[16, 64]"
   del t2
@@ -95,7 +94,7 @@ def backward_fn(saved_for_backward, cotangents):
   t46 = torchex.sum(t42, (0,))  # t46: "cpu f32[10]"
     # t46 = prims.sum(t42, (0,))  # t46: "cpu f32[10]"
   del t42
-  (t38,) = fuser_7(t1, t41)
+  (t38,) = fuser_6(t1, t41)
     # t38 = prims.where(t1, t41, 0.0)  # t38: "cpu f32[16, 64]"
   del t1, t41
   t31 = torchex.reshape(t38, (16, 64))  # t31: "cpu f32[16, 64]"

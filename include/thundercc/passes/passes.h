@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "thundercc/extend.h"
@@ -39,6 +40,15 @@ struct ForwardBackward {
   int64_t saved_bytes = 0;
 };
 ForwardBackward split_forward_backward(const Trace& joint);
+
+// Of the forward values the backward reads, those the forward saves and the statements the
+// backward recomputes the others with (rematerialization.cpp).
+struct SavedForBackward {
+  std::vector<Value> saved;                    // in definition order
+  int64_t bytes = 0;                           // their size
+  std::vector<const BoundSymbol*> recomputed;  // forward statements, in order
+};
+SavedForBackward choose_saved_values(const Trace& forward, const std::unordered_set<const void*>& read_by_backward);
 
 // The standard pass lists. Executors' own passes run right after claiming.
 PassManager execution_passes(const std::vector<const Executor*>& executors);  // DCE, CSE, claiming, DCE, DLU
