@@ -129,7 +129,9 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       CompiledProgram program;
       try {
         PhaseTimer timer("passes");
-        program = compile_program(loaded.traced, list, options.mode, options.print_after_all);
+        // --print-after-all prints the traced program too; otherwise the passes take it over.
+        program = compile_program(options.print_after_all ? Trace(loaded.traced) : std::move(loaded.traced), list, options.mode,
+                                  options.print_after_all);
       } catch (const ThunderError& e) {
         throw LoadError(path + ": " + e.what());
       }

@@ -1,24 +1,48 @@
 #include "thundercc/codegen/fusion_region.h"
 
 #include <algorithm>
-#include <set>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
 
 #include "thundercc/ir/rewrite.h"
 
 namespace thundercc::codegen {
 namespace {
 
-// Elementwise prims the code generator has an expression for, and the dtype kinds it takes.
-const std::set<std::string> kFloatOnly{
-    "prims.acos",  "prims.acosh", "prims.asin",   "prims.asinh", "prims.atan",  "prims.atanh", "prims.ceil",
-    "prims.cos",   "prims.cosh",  "prims.erf",    "prims.erfc",  "prims.exp",   "prims.exp2",  "prims.expm1",
-    "prims.floor", "prims.log",   "prims.log10",  "prims.log1p", "prims.log2",  "prims.reciprocal",
-    "prims.round", "prims.rsqrt", "prims.sin",    "prims.sinh",  "prims.sqrt",  "prims.tan",   "prims.tanh",
-    "prims.trunc", "prims.isfinite", "prims.signbit", "prims.div", "prims.pow", "prims.atan2"};
-const std::set<std::string> kAnyReal{"prims.abs", "prims.neg", "prims.add", "prims.sub", "prims.mul", "prims.maximum",
-                                     "prims.minimum", "prims.eq", "prims.ne", "prims.lt", "prims.le", "prims.gt",
-                                     "prims.ge", "prims.where", "prims.convert_element_type"};
-const std::set<std::string> kExactOnly{"prims.bitwise_and", "prims.bitwise_or", "prims.bitwise_xor", "prims.bitwise_not"};
+// The prims the code generator has code for: elementwise ones by the dtype kinds they take,
+// reductions and broadcast_in_dim. One hash lookup per question: fusion asks for every prim.
+enum class PrimKind { FloatOnly, AnyReal, ExactOnly, Reduction, Broadcast };
+
+const std::unordered_map<std::string_view, PrimKind>& prim_kinds() {
+  static const auto* kinds = [] {
+    auto* m = new std::unordered_map<std::string_view, PrimKind>();
+    for (std::string_view id : {"prims.acos", "prims.acosh", "prims.asin", "prims.asinh", "prims.atan", "prims.atanh",
+                                "prims.ceil", "prims.cos", "prims.cosh", "prims.erf", "prims.erfc", "prims.exp",
+                                "prims.exp2", "prims.expm1", "prims.floor", "prims.log", "prims.log10", "prims.log1p",
+                                "prims.log2", "prims.reciprocal", "prims.round", "prims.rsqrt", "prims.sin", "prims.sinh",
+                                "prims.sqrt", "prims.tan", "prims.tanh", "prims.trunc", "prims.isfinite", "prims.signbit",
+                                "prims.div", "prims.pow", "prims.atan2"})
+      (*m)[id] = PrimKind::FloatOnly;
+    for (std::string_view id : {"prims.abs", "prims.neg", "prims.add", "prims.sub", "prims.mul", "prims.maximum",
+                                "prims.minimum", "prims.eq", "prims.ne", "prims.lt", "prims.le", "prims.gt", "prims.ge",
+                                "prims.where", "prims.convert_element_type"})
+      (*m)[id] = PrimKind::AnyReal;
+    for (std::string_view id : {"prims.bitwise_and", "prims.bitwise_or", "prims.bitwise_xor", "prims.bitwise_not"})
+      (*m)[id] = PrimKind::ExactOnly;
+    for (std::string_view id : {"prims.sum", "prims.prod", "prims.amax", "prims.amin", "prims.var", "prims.var_mean"})
+      (*m)[id] = PrimKind::Reduction;
+    (*m)["prims.broadcast_in_dim"] = PrimKind::Broadcast;
+    return m;
+  }();
+  return *kinds;
+}
+
+std::optional<PrimKind> kind_of(std::string_view id) {
+  auto it = prim_kinds().find(id);
+  if (it == prim_kinds().end()) return std::nullopt;
+  return it->second;
+}
 
 bool supported_dtype(DType d) {
   switch (d.type) {
@@ -32,8 +56,6 @@ bool supported_dtype(DType d) {
       return false;
   }
 }
-
-bool is_elementwise(const std::string& id) { return kFloatOnly.count(id) || kAnyReal.count(id) || kExactOnly.count(id); }
 
 // The last dimension, when `dims` names exactly it.
 bool reduces_last_dim(const Tensor& a, const std::vector<int64_t>& dims) {
@@ -59,10 +81,7 @@ const Tensor* first_tensor(const BoundSymbol& b) {
 
 }  // namespace
 
-bool is_reduction_prim(const std::string& id) {
-  return id == "prims.sum" || id == "prims.prod" || id == "prims.amax" || id == "prims.amin" || id == "prims.var" ||
-         id == "prims.var_mean";
-}
+bool is_reduction_prim(const std::string& id) { return kind_of(id) == PrimKind::Reduction; }
 
 std::vector<int64_t> broadcast_strides(const Shape& input, const Shape& domain, const std::vector<int64_t>& dims) {
   std::vector<int64_t> strides(domain.size(), 0);
@@ -76,19 +95,18 @@ std::vector<int64_t> broadcast_strides(const Shape& input, const Shape& domain, 
 
 bool is_fusion_region(const BoundSymbol& b) { return b.sym->executor == "fuser" && b.sym->id.starts_with("fuser_"); }
 
-bool is_fusible_prim(const std::string& id) {
-  return is_elementwise(id) || is_reduction_prim(id) || id == "prims.broadcast_in_dim";
-}
+bool is_fusible_prim(const std::string& id) { return kind_of(id).has_value(); }
 
 bool RegionAnalysis::fusible(const std::string& id, const Values& args) {
-  if (!is_fusible_prim(id)) return false;
+  auto kind = kind_of(id);
+  if (!kind) return false;
   bool any_tensor = false;
   for (const auto& a : args) {
     if (a.is_tensor()) {
       const Tensor& t = a.as_tensor();
       if (!supported_dtype(t.dtype()) || !t.device().is_cpu()) return false;
-      if (kFloatOnly.count(id) && !t.dtype().is_float()) return false;
-      if (kExactOnly.count(id) && !t.dtype().is_exact()) return false;
+      if (kind == PrimKind::FloatOnly && !t.dtype().is_float()) return false;
+      if (kind == PrimKind::ExactOnly && !t.dtype().is_exact()) return false;
       any_tensor = true;
     } else if (a.is_number_proxy()) {
       if (!a.as_number_proxy()->value) return false;  // a kernel bakes numbers in
@@ -99,7 +117,7 @@ bool RegionAnalysis::fusible(const std::string& id, const Values& args) {
   }
   if (!any_tensor) return false;
   if (id == "prims.convert_element_type" && !supported_dtype(args.at(1).as_dtype())) return false;
-  if (is_reduction_prim(id)) {
+  if (kind == PrimKind::Reduction) {
     const Tensor& a = args.at(0).as_tensor();
     if (!reduces_last_dim(a, args.at(1).as_ints()) || a.dtype().is_bool()) return false;
     if ((id == "prims.var" || id == "prims.var_mean") && !a.dtype().is_float()) return false;

@@ -79,6 +79,7 @@ Signature Signature::parse(std::string_view text) {
     p.kind = keyword_only ? Param::Kind::KeywordOnly : Param::Kind::PositionalOrKeyword;
     sig.params.push_back(std::move(p));
   }
+  if (sig.params.size() > 64) throw ThunderError("ValueError", thundercc::str("a signature has at most 64 parameters: ", text));
   return sig;
 }
 
@@ -161,49 +162,44 @@ bool Symbol::has_tag(std::string_view tag) const { return std::find(tags.begin()
 
 Args Symbol::bind(const Values& args, const Kwargs& kwargs) const {
   const auto& params = signature.params;
-  std::vector<std::optional<Value>> slots(params.size());
-  std::vector<size_t> positional;  // positional parameters always precede *args
-  int var_index = -1;
-  for (size_t i = 0; i < params.size(); ++i) {
-    if (params[i].kind == Param::Kind::PositionalOnly || params[i].kind == Param::Kind::PositionalOrKeyword)
-      positional.push_back(i);
-    else if (params[i].kind == Param::Kind::VarPositional)
-      var_index = static_cast<int>(i);
+  // Parameters come in Python's order (parse keeps it): positional ones, then *args, then
+  // keyword-only ones. Claiming binds every call it considers, so nothing here allocates but
+  // the bound values.
+  size_t positional = 0;
+  while (positional < params.size() && (params[positional].kind == Param::Kind::PositionalOnly ||
+                                        params[positional].kind == Param::Kind::PositionalOrKeyword))
+    ++positional;
+  bool has_varargs = positional < params.size() && params[positional].kind == Param::Kind::VarPositional;
+  if (args.size() > positional && !has_varargs)
+    type_error(*this, str("takes ", positional, " positional argument", positional == 1 ? "" : "s", " but ", args.size(),
+                          (args.size() == 1 ? " was" : " were"), " given"));
+  Values values(params.size());
+  uint64_t given = 0;  // bit i: parameter i has a value (Signature::parse allows at most 64)
+  for (size_t i = 0; i < args.size() && i < positional; ++i) {
+    values[i] = args[i];
+    given |= uint64_t{1} << i;
   }
-  Values varargs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (i < positional.size()) {
-      slots[positional[i]] = args[i];
-    } else if (var_index >= 0) {
-      varargs.push_back(args[i]);
-    } else {
-      auto n = positional.size();
-      type_error(*this, str("takes ", n, " positional argument", n == 1 ? "" : "s", " but ", args.size(),
-                            (args.size() == 1 ? " was" : " were"), " given"));
-    }
+  if (has_varargs) {
+    values[positional] = Value::tuple(args.size() > positional ? Values(args.begin() + positional, args.end()) : Values{});
+    given |= uint64_t{1} << positional;
   }
-  if (var_index >= 0) slots[var_index] = Value::tuple(std::move(varargs));
-
   for (const auto& [key, value] : kwargs) {
     int i = signature.index_of(key);
     if (i < 0 || params[i].kind == Param::Kind::VarPositional)
       type_error(*this, str("got an unexpected keyword argument '", key, "'"));
     if (params[i].kind == Param::Kind::PositionalOnly)
       type_error(*this, str("got some positional-only arguments passed as keyword arguments: '", key, "'"));
-    if (slots[i]) type_error(*this, str("got multiple values for argument '", key, "'"));
-    slots[i] = value;
+    if (given >> i & 1) type_error(*this, str("got multiple values for argument '", key, "'"));
+    values[i] = value;
+    given |= uint64_t{1} << i;
   }
-
-  Values values;
   for (size_t i = 0; i < params.size(); ++i) {
-    if (!slots[i]) {
-      if (!params[i].default_value) {
-        bool kw = params[i].kind == Param::Kind::KeywordOnly;
-        type_error(*this, str("missing 1 required ", kw ? "keyword-only" : "positional", " argument: '", params[i].name, "'"));
-      }
-      slots[i] = params[i].default_value;
+    if (given >> i & 1) continue;
+    if (!params[i].default_value) {
+      bool kw = params[i].kind == Param::Kind::KeywordOnly;
+      type_error(*this, str("missing 1 required ", kw ? "keyword-only" : "positional", " argument: '", params[i].name, "'"));
     }
-    values.push_back(std::move(*slots[i]));
+    values[i] = *params[i].default_value;
   }
   return Args(*this, std::move(values));
 }

@@ -63,7 +63,7 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors) {
   return pm;
 }
 
-CompiledProgram compile_program(const Trace& captured, const std::vector<const Executor*>& executors, GradMode mode,
+CompiledProgram compile_program(Trace captured, const std::vector<const Executor*>& executors, GradMode mode,
                                 bool keep_stages) {
   CompiledProgram out;
   out.symbols = std::make_shared<SymbolTable>(&SymbolTable::global());
@@ -84,22 +84,22 @@ CompiledProgram compile_program(const Trace& captured, const std::vector<const E
     functional = functionalization(captured);
     keep("Functionalization", *functional);
   }
-  const Trace& traced = functional ? *functional : captured;
+  Trace& traced = functional ? *functional : captured;
   if (mode == GradMode::Inputs) {
     std::optional<PhaseTimer> timer(std::in_place, "grad transform");
-    Trace grad = grad_of_inputs(dead_code_elimination(traced), executors);
+    Trace grad = grad_of_inputs(dead_code_elimination(std::move(traced)), executors);
     timer.reset();
     keep(grad.provenance, grad);
     out.execution = result(execution_passes(executors).run(std::move(grad), context), "");
     return out;
   }
   if (!any_input_requires_grad(traced)) {
-    out.execution = result(execution_passes(executors).run(traced, context), "");
+    out.execution = result(execution_passes(executors).run(std::move(traced), context), "");
     return out;
   }
   std::optional<PhaseTimer> timer;
   timer.emplace("joint forward-backward (grad transform)");
-  Trace joint = joint_forward_backward(dead_code_elimination(traced), executors);
+  Trace joint = joint_forward_backward(dead_code_elimination(std::move(traced)), executors);
   timer.reset();
   keep(joint.provenance, joint);
   Trace simplified = result(joint_passes().run(std::move(joint), context), "");

@@ -70,7 +70,8 @@ struct CompiledProgram {
   std::shared_ptr<SymbolTable> symbols;
 };
 
-CompiledProgram compile_program(const Trace& traced, const std::vector<const Executor*>& executors,
+// Takes the trace by value: a caller done with it moves it in.
+CompiledProgram compile_program(Trace traced, const std::vector<const Executor*>& executors,
                                 GradMode mode = GradMode::Auto, bool keep_stages = false);
 
 }  // namespace thundercc
