@@ -1,6 +1,7 @@
 // trace.json: read-write identity, golden printed traces of the bundled examples, and every kind
 // of bad file with the message that names the place and the problem.
 #include <bit>
+#include <cmath>
 #include <filesystem>
 #include <random>
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include "test_util.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/serialize/json_reader.h"
+#include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 
@@ -343,4 +345,47 @@ TEST_CASE("the input limits are the same whether read_json or nlohmann's parser 
     CHECK((verdict(fast) == "ok") == c.ok);
     CHECK(verdict(fallback) == verdict(fast));
   }
+}
+
+TEST_CASE("write_json writes what nlohmann's dump writes") {
+  auto same = [](const json& doc) {
+    for (int indent : {0, 1, 2}) {
+      INFO("indent " << indent << ": " << doc.dump());
+      CHECK(write_json(doc, indent) == doc.dump(indent));
+    }
+  };
+  for (const auto& entry : std::filesystem::directory_iterator("traces"))
+    if (entry.path().extension() == ".json") same(json::parse(read_text(entry.path())));
+  same(json::parse(R"({"a": [], "b": {}, "c": [[], {}, [1, -2, 3.5, 1e300, -0.0, 18446744073709551615, true, false, null]],
+                       "d": "quote \" backslash \\ slash / tab \t newline \n cr \r bs \b ff \f bell \u0007 del \u007f end",
+                       "e": "caf\u00e9 \u20ac \ud83d\ude00", "\u0001key": {"nested": {"deeper": ["x"]}}})"));
+  same(json(std::numeric_limits<double>::quiet_NaN()));
+  same(json(-std::numeric_limits<double>::infinity()));
+  same(json(std::string("\x1f\x00\x7f", 3)));
+  // Random documents: every kind of value, strings of every ASCII byte and some UTF-8.
+  std::mt19937 random(11);
+  std::function<json(int)> make = [&](int depth) -> json {
+    switch (random() % (depth > 3 ? 5 : 7)) {
+      case 0: return nullptr;
+      case 1: return random() % 2 == 0;
+      case 2: return static_cast<int64_t>(random()) - (1LL << 31);
+      case 3: return std::ldexp(static_cast<double>(random()), static_cast<int>(random() % 80) - 40);
+      case 4: {
+        std::string s;
+        for (size_t n = random() % 12; n-- > 0;) s += random() % 8 == 0 ? std::string("\xc3\xa9") : std::string(1, static_cast<char>(random() % 128));
+        return s;
+      }
+      case 5: {
+        json a = json::array();
+        for (size_t n = random() % 4; n-- > 0;) a.push_back(make(depth + 1));
+        return a;
+      }
+      default: {
+        json o = json::object();
+        for (size_t n = random() % 4; n-- > 0;) o[std::string(1, static_cast<char>('a' + random() % 26)) + "\n\""] = make(depth + 1);
+        return o;
+      }
+    }
+  };
+  for (int i = 0; i < 2000; ++i) same(make(0));
 }

@@ -17,6 +17,7 @@
 #include "thundercc/passes/passes.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
+#include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
@@ -164,7 +165,7 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       timer.emplace("build plan");
       auto plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels);
       timer.emplace("write plan JSON");
-      files.add((dir / (stem + ".plan.json")).string(), plan.dump(1) + "\n");
+      files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
       timer.reset();
       if (last_file) keep_until_exit(std::move(plan));
       if (options.print_after_all) {

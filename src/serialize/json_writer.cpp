@@ -1,0 +1,92 @@
+#include "thundercc/serialize/json_writer.h"
+
+#include <charconv>
+
+namespace thundercc {
+namespace {
+
+using json = nlohmann::json;
+
+void write_string(std::string& out, const std::string& s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) {  // nlohmann checks and passes UTF-8 through
+      out += json(s).dump();
+      return;
+    }
+  out += '"';
+  size_t clean = 0;  // s[clean, i) needs no escape
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = s[i];
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s, clean, i - clean);
+    clean = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: {
+        static const char hex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      }
+    }
+  }
+  out.append(s, clean, s.size() - clean);
+  out += '"';
+}
+
+template <class Integer>
+void write_integer(std::string& out, Integer n) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+}
+
+void write_value(std::string& out, const json& j, int indent, int depth) {
+  switch (j.type()) {
+    case json::value_t::null: out += "null"; return;
+    case json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; return;
+    case json::value_t::number_integer: write_integer(out, j.get<int64_t>()); return;
+    case json::value_t::number_unsigned: write_integer(out, j.get<uint64_t>()); return;
+    case json::value_t::string: write_string(out, j.get_ref<const std::string&>()); return;
+    case json::value_t::array:
+    case json::value_t::object: {
+      bool object = j.is_object();
+      if (j.empty()) {
+        out += object ? "{}" : "[]";
+        return;
+      }
+      out += object ? "{\n" : "[\n";
+      bool first = true;
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!first) out += ",\n";
+        first = false;
+        out.append(static_cast<size_t>(indent) * (depth + 1), ' ');
+        if (object) {
+          write_string(out, it.key());
+          out += ": ";
+        }
+        write_value(out, *it, indent, depth + 1);
+      }
+      out += '\n';
+      out.append(static_cast<size_t>(indent) * depth, ' ');
+      out += object ? '}' : ']';
+      return;
+    }
+    default: out += j.dump(); return;  // floats (shortest round trip), binary, discarded
+  }
+}
+
+}  // namespace
+
+std::string write_json(const json& doc, int indent) {
+  std::string out;
+  write_value(out, doc, indent, 0);
+  return out;
+}
+
+}  // namespace thundercc
