@@ -20,6 +20,8 @@ using json = nlohmann::json;
 }
 
 Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where) {
+  // Most tagged values are references: those go straight to the caller's decoder.
+  if (j.size() == 1 && j.begin().key() == "ref") return reference(j, at);
   if (j.contains("float")) {
     auto s = j["float"].get<std::string>();
     if (s == "inf") return std::numeric_limits<double>::infinity();
@@ -31,8 +33,12 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
   for (const char* seq : {"tuple", "list"})
     if (j.contains(seq)) {
       Values items;
-      for (size_t i = 0; i < j[seq].size(); ++i)
-        items.push_back(decode_value(j[seq][i], at + "/" + seq + "/" + std::to_string(i), reference, where));
+      for (size_t i = 0; i < j[seq].size(); ++i) {
+        const json& item = j[seq][i];
+        // Only an array or object item can fail, and so needs its path.
+        bool may_fail = item.is_structured();
+        items.push_back(decode_value(item, may_fail ? at + "/" + seq + "/" + std::to_string(i) : at, reference, where));
+      }
       return std::string(seq) == "tuple" ? Value::tuple(std::move(items)) : Value::list(std::move(items));
     }
   if (j.contains("slice") && j["slice"].is_array()) {
@@ -284,7 +290,18 @@ std::string proxy_name(const Value& proxy) {
   return proxy.is_tensor() ? proxy.as_tensor().name() : proxy.as_number_proxy()->name;
 }
 
+namespace {
+
+// The member `key` of `j`, or `fallback`, by reference: json::value copies the member.
+const json& member_or(const json& j, const char* key, const json& fallback) {
+  auto it = j.find(key);
+  return it == j.end() ? fallback : *it;
+}
+
+}  // namespace
+
 Trace decode_trace(const json& doc, const std::string& where) {
+  static const json kNoArgs = json::array(), kNoKwargs = json::object(), kNull;
   Decoder d(where);
   Trace trace;
   trace.name = doc.value("name", "computation");
@@ -319,18 +336,18 @@ Trace decode_trace(const json& doc, const std::string& where) {
     BoundSymbol bsym;
     bsym.sym = sym;
     if (id != sym->id) bsym.called_as = id;
-    const auto& args = b.value("args", json::array());
+    const json& args = member_or(b, "args", kNoArgs);
     for (size_t k = 0; k < args.size(); ++k) bsym.args.push_back(d.constant(args[k], at + "/args/" + std::to_string(k)));
-    const json kwargs = b.value("kwargs", json::object());
+    const json& kwargs = member_or(b, "kwargs", kNoKwargs);
     for (const auto& [key, value] : kwargs.items()) {
       d.require_printable(key, at + "/kwargs");
       bsym.kwargs.emplace_back(key, d.constant(value, at + "/kwargs/" + key));
     }
-    bsym.output = d.definition(b.value("output", json()), at + "/output");
+    bsym.output = d.definition(member_or(b, "output", kNull), at + "/output");
     bsym.source = b.value("source", "");
     trace.bound_symbols.push_back(std::move(bsym));
   }
-  trace.output = d.constant(doc.value("output", json()), "/output");
+  trace.output = d.constant(member_or(doc, "output", kNull), "/output");
   return trace;
 }
 
