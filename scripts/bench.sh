@@ -2,16 +2,17 @@
 # The benchmarks, each against a baseline measured in the same run (PyTorch eager from
 # /usr/bin/python3 on the same LibTorch, direct ATen calls from C++, ATen's own fused kernels), one
 # intra-op thread: runner overhead, fused regions, compile time, training steps, inference,
-# working memory. `scripts/bench.sh --write` also writes what it prints to docs/performance.md
-# (dated; only a whole run replaces it).
+# working memory. `scripts/bench.sh --write` also puts what it prints, dated, into the README's
+# Performance section, between its two markers (only a whole run replaces it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 BUILD_DIR=${BUILD_DIR:-build}
 write=${1:-}
 if [ "$write" = "--write" ]; then
-  exec > >(tee docs/performance.md.tmp)
-  echo "# scripts/bench.sh, $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+  exec 3>&1 > >(tee bench.out.tmp)
+  tee_pid=$!
+  echo "Measured by \`scripts/bench.sh --write\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'):"
   echo
   echo '```'
 fi
@@ -19,8 +20,13 @@ work=$(mktemp -d)
 finish() {
   local status=$?
   rm -rf "$work"
-  if [ "$write" = "--write" ]; then  # only a whole run replaces docs/performance.md
-    if [ $status -eq 0 ]; then echo '```'; mv docs/performance.md.tmp docs/performance.md; else rm -f docs/performance.md.tmp; fi
+  if [ "$write" = "--write" ]; then  # only a whole run replaces the README's figures
+    if [ $status -eq 0 ]; then
+      echo '```'
+      exec 1>&3; wait "$tee_pid"  # tee has written everything
+      /usr/bin/python3 scripts/splice_readme.py bench.out.tmp
+    fi
+    rm -f bench.out.tmp
   fi
 }
 trap finish EXIT

@@ -1,0 +1,13 @@
+"""Replaces the README's generated Performance figures (between the two `scripts/bench.sh --write`
+markers) with the contents of a file, leaving the rest of the README as it is."""
+import os
+import sys
+
+BEGIN, END = "<!-- scripts/bench.sh --write: begin -->", "<!-- scripts/bench.sh --write: end -->"
+readme_path = os.path.join(os.path.dirname(__file__), "..", "README.md")
+readme = open(readme_path).read()
+start, stop = readme.index(BEGIN) + len(BEGIN), readme.index(END)
+figures = open(sys.argv[1]).read()
+with open(readme_path + ".tmp", "w") as out:
+    out.write(readme[:start] + "\n" + figures + readme[stop:])
+os.replace(readme_path + ".tmp", readme_path)
