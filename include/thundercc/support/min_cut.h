@@ -31,7 +31,7 @@ class MinCut {
     int64_t capacity;  // residual
   };
   bool levels_from(int source, int sink);
-  int64_t push(int node, int sink, int64_t limit);
+  int64_t push(int source, int sink, int64_t limit);
 
   std::vector<Edge> edges_;               // an edge at 2i, its reverse at 2i + 1
   std::vector<std::vector<int>> edges_of_;
