@@ -63,9 +63,15 @@ void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<
     const auto& offsets = memory.offsets[i];
     if (std::all_of(offsets.begin(), offsets.end(), [](int64_t o) { return o < 0; })) continue;
     json buffers = json::array();
-    for (size_t k = 0; k < offsets.size(); ++k)
-      buffers.push_back(offsets[k] < 0 ? json(nullptr)
-                                       : json{{"offset", offsets[k]}, {"tensor", encode_tensor_meta(slots.proxy(steps[i].writes[k]).as_tensor().meta())}});
+    for (size_t k = 0; k < offsets.size(); ++k) {
+      if (offsets[k] < 0) {
+        buffers.push_back(nullptr);
+        continue;
+      }
+      json buffer = json_member("offset", offsets[k]);
+      buffer["tensor"] = encode_tensor_meta(slots.proxy(steps[i].writes[k]).as_tensor().meta());
+      buffers.push_back(std::move(buffer));
+    }
     instructions[i]["buffers"] = std::move(buffers);
   }
   // The runner checks these outputs are not in the arena: a wrong tag is an error, not a clobber.
@@ -89,7 +95,7 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     }
     int slot = slots.lookup(proxy);
     if (reads) reads->push_back(slot);
-    return json{{"slot", slot}};
+    return json_member("slot", slot);
   };
 
   json inputs = json::array();
@@ -116,7 +122,8 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     const Executor& ex = ExecutorRegistry::global().get(b.sym->executor);
     std::string plugin = ExecutorRegistry::global().plugin_of(ex.name());
     if (!plugin.empty()) plugins.emplace(ex.name(), ex.version());
-    json instruction{{"op", b.sym->id}, {"executor", ex.name()}};
+    json instruction = json_member("op", b.sym->id);
+    instruction["executor"] = ex.name();
     steps.push_back({.out_buffer = b.sym->has_tag(kOutBuffer), .out_may_alias_input = b.sym->has_tag(kOutMayAliasInput),
                      .fresh_outputs = b.sym->has_tag(kFreshOutputs)});
     reads = &steps.back().reads;

@@ -73,7 +73,20 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
 }  // namespace
 
 json encode_tensor_meta(const TensorMeta& m) {
-  return json{{"shape", m.shape}, {"dtype", m.dtype.full_name()}, {"device", m.device.str()}, {"requires_grad", m.requires_grad}};
+  // Members in key order, each placed at the end: no searching, no initializer-list copies.
+  json j(json::value_t::object);
+  auto& members = j.get_ref<json::object_t&>();
+  members.emplace_hint(members.end(), "device", m.device.str());
+  members.emplace_hint(members.end(), "dtype", m.dtype.full_name());
+  members.emplace_hint(members.end(), "requires_grad", m.requires_grad);
+  members.emplace_hint(members.end(), "shape", m.shape);
+  return j;
+}
+
+json json_member(const char* key, json value) {
+  json j(json::value_t::object);
+  j.get_ref<json::object_t&>().emplace(key, std::move(value));
+  return j;
 }
 
 TensorMeta decode_tensor_meta(const json& j, const std::string& at, const std::string& where) {
@@ -190,7 +203,7 @@ class Decoder {
   std::unordered_map<std::string, Value> defined_;
 };
 
-json encode_reference(const Value& proxy) { return json{{"ref", proxy_name(proxy)}}; }
+json encode_reference(const Value& proxy) { return json_member("ref", proxy_name(proxy)); }
 
 json encode_constant(const Value& v) { return encode_value(v, encode_reference); }
 
@@ -204,16 +217,16 @@ json encode_definition(const Value& v) {
   if (v.is_tensor()) {
     json t = encode_tensor_meta(v.as_tensor().meta());
     t["name"] = v.as_tensor().name();
-    return json{{"tensor", t}};
+    return json_member("tensor", std::move(t));
   }
   if (v.is_number_proxy()) {
     const auto& n = v.as_number_proxy();
     json j{{"name", n->name}, {"kind", number_kind_name(n->kind)}};
     if (n->value) j["value"] = encode_constant(*n->value);
-    return json{{"number", j}};
+    return json_member("number", std::move(j));
   }
-  if (v.kind() == Value::Kind::Tuple) return json{{"tuple", encode_items(v.items(), encode_definition)}};
-  if (v.kind() == Value::Kind::List) return json{{"list", encode_items(v.items(), encode_definition)}};
+  if (v.kind() == Value::Kind::Tuple) return json_member("tuple", encode_items(v.items(), encode_definition));
+  if (v.kind() == Value::Kind::List) return json_member("list", encode_items(v.items(), encode_definition));
   return nullptr;
 }
 
@@ -238,8 +251,8 @@ json encode_value(const Value& v, const ProxyEncoder& proxy) {
     }
     case K::Complex: return json{{"complex", {v.as_complex().real(), v.as_complex().imag()}}};
     case K::String: return v.as_string();
-    case K::Tuple: return json{{"tuple", items(v.items())}};
-    case K::List: return json{{"list", items(v.items())}};
+    case K::Tuple: return json_member("tuple", items(v.items()));
+    case K::List: return json_member("list", items(v.items()));
     case K::Slice: {
       const auto& s = v.as_slice();
       auto part = [](const std::optional<int64_t>& x) { return x ? json(*x) : json(nullptr); };

@@ -49,6 +49,9 @@ Value decode_value(const nlohmann::json& j, const std::string& at, const Referen
 std::string proxy_name(const Value& proxy);
 // A tensor's metadata: {"shape", "dtype", "device", "requires_grad"}, as traces and plans write it.
 nlohmann::json encode_tensor_meta(const TensorMeta& m);
+// {key: value}, with the value moved in: a braced initializer list copies it (and builds the
+// pair as an array first).
+nlohmann::json json_member(const char* key, nlohmann::json value);
 TensorMeta decode_tensor_meta(const nlohmann::json& j, const std::string& at, const std::string& where);
 
 // Decodes a document that already passed the schema. Throws LoadError on semantic errors
