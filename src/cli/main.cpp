@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -139,13 +140,27 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       std::string stem = std::filesystem::path(path).stem().string();
       std::filesystem::path dir(options.out_dir);
       AtomicFiles files;  // published only once all are written
+      // The printed traces need nothing the kernels and the plan make: they are printed on a
+      // second thread beside them, or, with --time-passes, in a phase of their own.
+      auto print_traces = [&] {
+        std::vector<std::pair<std::string, std::string>> printed;
+        if (program.backward) {
+          printed.emplace_back((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
+          printed.emplace_back((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
+        } else {
+          printed.emplace_back((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
+        }
+        return printed;
+      };
+      std::future<std::vector<std::pair<std::string, std::string>>> printing;
       std::optional<PhaseTimer> timer;
-      timer.emplace("print traces");
-      if (program.backward) {
-        files.add((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
-        files.add((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
+      if (options.time_passes) {
+        timer.emplace("print traces");
+        std::promise<std::vector<std::pair<std::string, std::string>>> done;
+        done.set_value(print_traces());
+        printing = done.get_future();
       } else {
-        files.add((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
+        printing = std::async(std::launch::async, print_traces);
       }
       std::vector<const Trace*> traces{&program.execution};
       if (program.backward) traces.push_back(&*program.backward);
@@ -168,6 +183,7 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
       timer.reset();
       if (last_file) keep_until_exit(std::move(plan));
+      for (auto& [file, text] : printing.get()) files.add(file, std::move(text));
       if (options.print_after_all) {
         files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)
