@@ -208,6 +208,7 @@ std::pair<Values, Kwargs> Symbol::normalize(const Args& bound) const {
   Values args;
   Kwargs kwargs;
   const auto& params = signature.params;
+  args.reserve(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     const auto& v = bound.values()[i];
     switch (params[i].kind) {
@@ -232,6 +233,7 @@ void collect_proxies(const Value& v, std::vector<Value>& out) {
 
 std::vector<Value> BoundSymbol::input_proxies() const {
   std::vector<Value> out;
+  out.reserve(args.size() + kwargs.size());
   for (const auto& a : args) collect_proxies(a, out);
   for (const auto& [k, v] : kwargs) collect_proxies(v, out);
   return out;

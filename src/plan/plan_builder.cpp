@@ -15,6 +15,9 @@
 namespace thundercc {
 namespace {
 
+// Empty arrays and objects are made as json(value_t::array) and json(value_t::object):
+// json::array() and json::object() go through the initializer-list constructor, a cost per
+// instruction here.
 using json = nlohmann::json;
 
 class SlotAssigner {
@@ -62,7 +65,7 @@ void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<
   for (size_t i = 0; i < steps.size(); ++i) {
     const auto& offsets = memory.offsets[i];
     if (std::all_of(offsets.begin(), offsets.end(), [](int64_t o) { return o < 0; })) continue;
-    json buffers = json::array();
+    json buffers(json::value_t::array);
     for (size_t k = 0; k < offsets.size(); ++k) {
       if (offsets[k] < 0) {
         buffers.push_back(nullptr);
@@ -98,15 +101,15 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     return json_member("slot", slot);
   };
 
-  json inputs = json::array();
+  json inputs(json::value_t::array);
   for (const auto& in : trace.inputs)
     for_each_proxy(in.value, [&](const Value& v) {
       if (!v.is_tensor()) return;
       inputs.push_back({{"name", v.as_tensor().name()}, {"slot", slots.slot_of(v)}, {"tensor", encode_tensor_meta(v.as_tensor().meta())}});
     });
 
-  json instructions = json::array();
-  json free_at_start = json::array();
+  json instructions(json::value_t::array);
+  json free_at_start(json::value_t::array);
   for (const auto& b : trace.bound_symbols) {
     if (b.sym == &python_del()) {
       json& target = instructions.empty() ? free_at_start : instructions.back()["free"];
@@ -127,11 +130,11 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     steps.push_back({.out_buffer = b.sym->has_tag(kOutBuffer), .out_may_alias_input = b.sym->has_tag(kOutMayAliasInput),
                      .fresh_outputs = b.sym->has_tag(kFreshOutputs)});
     reads = &steps.back().reads;
-    json args = json::array();
+    json args(json::value_t::array);
     for (const auto& a : b.args) args.push_back(encode_value(a, arg));
-    json kwargs = json::object();
+    json kwargs(json::value_t::object);
     for (const auto& [k, v] : b.kwargs) kwargs[k] = encode_value(v, arg);
-    json outputs = json::array();
+    json outputs(json::value_t::array);
     for_each_proxy(b.output, [&](const Value& v) {
       int slot = v.is_tensor() ? slots.slot_of(v) : -1;
       outputs.push_back(slot < 0 ? json(nullptr) : json(slot));
@@ -140,14 +143,14 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     instruction["args"] = std::move(args);
     instruction["kwargs"] = std::move(kwargs);
     instruction["outputs"] = std::move(outputs);
-    instruction["free"] = json::array();
+    instruction["free"] = json(json::value_t::array);
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
     if (codegen::is_fusion_region(b)) {
       const std::string* function = nullptr;
       if (kernels)
         if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) function = &it->second;
       check(function != nullptr, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
-      json reads = json::array(), writes = json::array();
+      json reads(json::value_t::array), writes(json::value_t::array);
       for (const auto& a : b.args) reads.push_back(encode_tensor_meta(a.as_tensor().meta()));
       for_each_proxy(b.output, [&](const Value& v) { writes.push_back(encode_tensor_meta(v.as_tensor().meta())); });
       instruction["fusion"] = {{"function", *function}, {"inputs", std::move(reads)}, {"outputs", std::move(writes)}};
@@ -156,7 +159,7 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     reads = nullptr;
   }
   // Assigned member by member: a braced initializer list would copy each (large) array.
-  json program = json::object();
+  json program(json::value_t::object);
   program["inputs"] = std::move(inputs);
   program["slots"] = slots.size();
   program["free_at_start"] = std::move(free_at_start);
@@ -183,7 +186,7 @@ json build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
     program["saved_bytes"] = saved_bytes;
     plan["backward"] = std::move(program);
   }
-  json plugin_list = json::array();
+  json plugin_list(json::value_t::array);
   for (const auto& [name, version] : plugins) plugin_list.push_back({{"name", name}, {"version", version}});
   plan["plugins"] = plugin_list;
   if (kernels && !kernels->functions.empty())

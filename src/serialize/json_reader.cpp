@@ -70,7 +70,7 @@ class Reader {
   bool object(json& out, int depth) {
     check_depth(depth, fail_);
     ++p_;
-    out = json::object();
+    out = json(json::value_t::object);
     auto& members = out.get_ref<json::object_t&>();
     skip_whitespace();
     if (p_ != end_ && *p_ == '}') return ++p_, true;
@@ -96,7 +96,7 @@ class Reader {
   bool array(json& out, std::string_view key, int depth) {
     check_depth(depth, fail_);
     ++p_;
-    out = json::array();
+    out = json(json::value_t::array);
     auto& items = out.get_ref<json::array_t&>();
     skip_whitespace();
     if (p_ != end_ && *p_ == ']') return ++p_, true;

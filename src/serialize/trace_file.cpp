@@ -208,7 +208,7 @@ json encode_reference(const Value& proxy) { return json_member("ref", proxy_name
 json encode_constant(const Value& v) { return encode_value(v, encode_reference); }
 
 json encode_items(const Values& items, json (*encode)(const Value&)) {
-  json a = json::array();
+  json a(json::value_t::array);
   for (const auto& x : items) a.push_back(encode(x));
   return a;
 }
@@ -235,7 +235,7 @@ json encode_definition(const Value& v) {
 json encode_value(const Value& v, const ProxyEncoder& proxy) {
   using K = Value::Kind;
   auto items = [&](const Values& xs) {
-    json a = json::array();
+    json a(json::value_t::array);
     for (const auto& x : xs) a.push_back(encode_value(x, proxy));
     return a;
   };
@@ -265,7 +265,7 @@ json encode_value(const Value& v, const ProxyEncoder& proxy) {
     case K::TorchDevice: return json{{"torch_device", v.as_any_device().str()}};
     case K::Tensor: case K::Number: return proxy(v);
     case K::Dict: {
-      json pairs = json::array();
+      json pairs(json::value_t::array);
       for (const auto& [k, x] : v.dict_items()) pairs.push_back(json::array({k, encode_value(x, proxy)}));
       return json{{"dict", pairs}};
     }
@@ -314,7 +314,7 @@ const json& member_or(const json& j, const char* key, const json& fallback) {
 }  // namespace
 
 Trace decode_trace(const json& doc, const std::string& where) {
-  static const json kNoArgs = json::array(), kNoKwargs = json::object(), kNull;
+  static const json kNoArgs(json::value_t::array), kNoKwargs(json::value_t::object), kNull;
   Decoder d(where);
   Trace trace;
   trace.name = doc.value("name", "computation");
@@ -366,7 +366,7 @@ Trace decode_trace(const json& doc, const std::string& where) {
 
 json encode_trace(const Trace& recorded) {
   json doc{{"format", kTraceFormat}, {"version", kTraceFormatVersion}, {"name", recorded.name}};
-  json inputs = json::array();
+  json inputs(json::value_t::array);
   for (const auto& in : recorded.inputs) {
     json j{{"name", in.name}};
     if (in.value.is_tensor()) {
@@ -381,9 +381,9 @@ json encode_trace(const Trace& recorded) {
     inputs.push_back(j);
   }
   doc["inputs"] = inputs;
-  json bsyms = json::array();
+  json bsyms(json::value_t::array);
   for (const auto& b : recorded.bound_symbols) {
-    json j{{"symbol", b.called_as.empty() ? b.sym->id : b.called_as}, {"args", encode_items(b.args, encode_constant)}, {"kwargs", json::object()}};
+    json j{{"symbol", b.called_as.empty() ? b.sym->id : b.called_as}, {"args", encode_items(b.args, encode_constant)}, {"kwargs", json(json::value_t::object)}};
     for (const auto& [k, v] : b.kwargs) j["kwargs"][k] = encode_constant(v);
     j["output"] = encode_definition(b.output);
     if (!b.source.empty()) j["source"] = b.source;
