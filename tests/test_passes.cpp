@@ -260,3 +260,20 @@ TEST_CASE("the minimum cut nearest the sink") {
   CHECK(parallel.on_sink_side(2));
   CHECK(!parallel.on_sink_side(3));
 }
+
+TEST_CASE("rematerialization recomputes chains of at most 16 statements") {
+  Tracing t;
+  Tensor x = t.input("x", {4}, dtypes::float32, Device::cpu(), /*requires_grad=*/true);
+  // Each tanh's grad reads its output; recomputing all 40 from x would cost no memory at all.
+  Tensor y = x;
+  for (int i = 0; i < 40; ++i) y = ltorch::tanh(y);
+  t.trace.output = y;
+  auto program = compile_program(t.trace, {&torch_executor()});
+  REQUIRE(program.backward);
+  // x, and the 17th and 34th results, where a chain would grow past 16 statements.
+  CHECK(program.execution.output.items()[1].items().size() == 3);
+  std::string backward = body_of(*program.backward, {.depth = 0});
+  size_t recomputed = 0;
+  for (size_t at = backward.find("torch.tanh("); at != std::string::npos; at = backward.find("torch.tanh(", at + 1)) ++recomputed;
+  CHECK(recomputed == 38);
+}

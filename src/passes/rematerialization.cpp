@@ -3,9 +3,12 @@
 // fusion, this is a minimum cut of the forward's dataflow graph, so that a chain of cheap ops
 // (elementwise and shape prims, never reductions, matrix products or random ops) is recomputed
 // from one saved value instead of saving each of its results. Saving a value costs its bytes; a
-// forward input costs nothing, since the caller keeps it alive anyway. Of the cheapest cuts, the
-// one that recomputes least is taken.
+// forward input costs nothing, since the caller keeps it alive anyway, unless the forward writes
+// over it (an input modified in place). Of the cheapest cuts, the one that recomputes least is
+// taken; a recomputed chain is at most 16 statements long.
+#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/passes/passes.h"
@@ -15,7 +18,8 @@ namespace thundercc {
 namespace {
 
 bool is_cheap(const BoundSymbol& b) {
-  if (b.sym->has_tag("RANDOM_OP")) return false;
+  // A random op would draw again; a statement kept for its effect (copy_) would act twice.
+  if (b.sym->has_tag("RANDOM_OP") || b.sym->has_tag("DONT_DCE")) return false;
   if (b.sym->is_prim) return b.sym->has_tag("ELEMENTWISE_OP") || b.sym->has_tag("SHAPE_OP");
   if (b.subsymbols.empty()) return false;
   for (const auto& s : b.subsymbols)
@@ -51,6 +55,27 @@ SavedForBackward choose_saved_values(const Trace& forward, const std::unordered_
     for_each_proxy(in.value, [&](const Value& v) {
       if (add_value(v, 0)) graph.add_edge(source, ends[proxy_key(v)].in, MinCut::kInfinite);
     });
+  // The values a statement kept for its effect touches (copy_ writing an input modified in place)
+  // may hold another value once the forward ends: nothing is recomputed from them.
+  std::unordered_set<const void*> overwritten;
+  for (const BoundSymbol& b : forward.bound_symbols)
+    if (b.sym->has_tag("DONT_DCE"))
+      for (const Value& v : b.input_proxies()) overwritten.insert(proxy_key(v));
+  // The cut weighs memory only, so it would recompute any chain from an input rather than save a
+  // byte; recomputed chains are kept to kLongestChain statements: a longer one is cut by saving.
+  constexpr int kLongestChain = 16;
+  std::unordered_map<const void*, int> chain;  // recomputable statements ending at a value
+  auto recomputable = [&](const BoundSymbol& b) {
+    if (!is_cheap(b)) return false;
+    int longest = 0;
+    for (const Value& v : b.input_proxies()) {
+      if (overwritten.count(proxy_key(v))) return false;
+      if (auto it = chain.find(proxy_key(v)); it != chain.end()) longest = std::max(longest, it->second);
+    }
+    if (longest >= kLongestChain) return false;
+    for (const Value& v : b.output_proxies()) chain[proxy_key(v)] = longest + 1;
+    return true;
+  };
   std::vector<int> statement_node(forward.bound_symbols.size(), -1);
   std::unordered_map<const void*, size_t> producer;
   for (size_t i = 0; i < forward.bound_symbols.size(); ++i) {
@@ -61,7 +86,7 @@ SavedForBackward choose_saved_values(const Trace& forward, const std::unordered_
         outputs.push_back(v);
         producer[proxy_key(v)] = i;
       }
-    if (!is_cheap(b)) {
+    if (!recomputable(b)) {
       for (const Value& v : outputs) graph.add_edge(source, ends[proxy_key(v)].in, MinCut::kInfinite);
       continue;
     }

@@ -2,6 +2,9 @@
 name, the compiler runs the out-of-place forms and writes a modified program input back into the
 caller's tensor (prims.copy_). Every case is compared with eager PyTorch: the outputs, and the
 inputs as the program left them."""
+import subprocess
+import sys
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -180,3 +183,39 @@ def test_a_version_that_is_another_value_is_still_written_back(tmp_path, thunder
     result = thundercc("run", tmp_path / "copied.plan.json", "--inputs", tmp_path / "copied.inputs.pt",
                        "--expect", tmp_path / "copied.expected.pt", "--expect-inputs", tmp_path / "copied.inputs_after.pt")
     assert "inputs after the run match" in result.stdout
+
+
+MODIFIED_AFTER_USE = '''
+import torch
+
+
+class ModifiedAfterUse(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(16))
+
+    def forward(self, x):
+        a = (x * 2.0).exp()  # w's gradient needs a, a chain from x alone
+        y = a * self.w
+        x.add_(1.0)          # x holds another value once the forward ends
+        return y.sum()
+
+
+def make():
+    torch.manual_seed(0)
+    return ModifiedAfterUse(), (torch.randn(4, 16) * 0.1,)
+'''
+
+
+@pytest.mark.parametrize("executors", ["torch", "fuser,torch"])
+def test_the_backward_recomputes_nothing_from_an_input_the_forward_modifies(tmp_path, thundercc, executors):
+    """Rematerialization would recompute a from x, costing no memory, but the forward's copy_
+    writes x + 1 into the caller's x: a is saved instead, as eager saves it."""
+    (tmp_path / "modified.py").write_text(MODIFIED_AFTER_USE)
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{tmp_path / 'modified.py'}:make", "-o", tmp_path / "modified.json",
+                    "--save-io", "--grad"], check=True, cwd=REPO, capture_output=True)
+    thundercc("compile", tmp_path / "modified.json", "-o", tmp_path, "--executors", executors)
+    assert "exp" not in (tmp_path / "modified.backward.trace.py").read_text()
+    result = thundercc("run", tmp_path / "modified.plan.json", "--inputs", tmp_path / "modified.inputs.pt",
+                       "--expect-grads", tmp_path / "modified.grads.pt")
+    assert "gradients match" in result.stdout
