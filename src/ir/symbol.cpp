@@ -162,9 +162,9 @@ bool Symbol::has_tag(std::string_view tag) const { return std::find(tags.begin()
 
 Args Symbol::bind(const Values& args, const Kwargs& kwargs) const {
   const auto& params = signature.params;
-  // Parameters come in Python's order (parse keeps it): positional ones, then *args, then
-  // keyword-only ones. Claiming binds every call it considers, so nothing here allocates but
-  // the bound values.
+  // Parameters come in Python's order, as Signature::parse makes them: positional ones, then
+  // *args, then keyword-only ones, at most 64. Claiming binds every call it considers, so nothing
+  // here allocates but the bound values.
   size_t positional = 0;
   while (positional < params.size() && (params[positional].kind == Param::Kind::PositionalOnly ||
                                         params[positional].kind == Param::Kind::PositionalOrKeyword))

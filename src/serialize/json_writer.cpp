@@ -1,6 +1,7 @@
 #include "thundercc/serialize/json_writer.h"
 
 #include <charconv>
+#include <stdexcept>
 
 namespace thundercc {
 namespace {
@@ -77,13 +78,15 @@ void write_value(std::string& out, const json& j, int indent, int depth) {
       out += object ? '}' : ']';
       return;
     }
-    default: out += j.dump(); return;  // floats (shortest round trip), binary, discarded
+    case json::value_t::binary: throw std::invalid_argument("write_json: binary values are not written (plans have none)");
+    default: out += j.dump(); return;  // floats (shortest round trip), discarded
   }
 }
 
 }  // namespace
 
 std::string write_json(const json& doc, int indent) {
+  if (indent < 0) throw std::invalid_argument("write_json: the indent must be 0 or more (compact text: dump())");
   std::string out;
   write_value(out, doc, indent, 0);
   return out;
