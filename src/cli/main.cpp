@@ -152,13 +152,12 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
         }
         return printed;
       };
+      std::vector<std::pair<std::string, std::string>> printed;
       std::future<std::vector<std::pair<std::string, std::string>>> printing;
       std::optional<PhaseTimer> timer;
       if (options.time_passes) {
         timer.emplace("print traces");
-        std::promise<std::vector<std::pair<std::string, std::string>>> done;
-        done.set_value(print_traces());
-        printing = done.get_future();
+        printed = print_traces();
       } else {
         printing = std::async(std::launch::async, print_traces);
       }
@@ -183,7 +182,8 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
       timer.reset();
       if (last_file) keep_until_exit(std::move(plan));
-      for (auto& [file, text] : printing.get()) files.add(file, std::move(text));
+      if (printing.valid()) printed = printing.get();
+      for (auto& [file, text] : printed) files.add(file, std::move(text));
       if (options.print_after_all) {
         files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
         for (size_t i = 0; i < program.stages.size(); ++i)

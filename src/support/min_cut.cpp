@@ -72,21 +72,21 @@ int64_t MinCut::solve(int source, int sink) {
     next_edge_.assign(edges_of_.size(), 0);
     flow += push(source, sink, kInfinite - flow);
   }
-  // The sink side: what reaches the sink through edges with residual capacity.
+  // The sink side: what reaches the sink through edges with residual capacity. The edges into
+  // a node are the partners of the edges listed at it.
   sink_side_.assign(edges_of_.size(), false);
   sink_side_[sink] = true;
-  std::vector<std::vector<int>> residual_into(edges_of_.size());
-  for (size_t e = 0; e < edges_.size(); ++e)
-    if (edges_[e].capacity > 0) residual_into[edges_[e].to].push_back(edges_[e ^ 1].to);
   std::vector<int> stack{sink};
   while (!stack.empty()) {
     int n = stack.back();
     stack.pop_back();
-    for (int from : residual_into[n])
-      if (!sink_side_[from]) {
+    for (int out : edges_of_[n]) {
+      int from = edges_[out].to;
+      if (edges_[out ^ 1].capacity > 0 && !sink_side_[from]) {
         sink_side_[from] = true;
         stack.push_back(from);
       }
+    }
   }
   return flow;
 }
