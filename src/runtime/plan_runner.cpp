@@ -97,8 +97,7 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKe
     }
     for (size_t k = 0; k < j.at("args").size(); ++k)
       ins.args.push_back(bind_arg(j["args"][k], at + "/args/" + std::to_string(k), where, num_slots_));
-    static const json kNoKwargs(json::value_t::object);
-    const json& kwargs = member_or(j, "kwargs", kNoKwargs);
+    const json kwargs = j.value("kwargs", json::object());
     for (const auto& [key, value] : kwargs.items())
       ins.kwargs.emplace_back(key, bind_arg(value, at + "/kwargs/" + key, where, num_slots_));
     for (const auto& o : j.at("outputs")) ins.outputs.push_back(o.is_null() ? -1 : o.get<int>());

@@ -303,10 +303,15 @@ std::string proxy_name(const Value& proxy) {
   return proxy.is_tensor() ? proxy.as_tensor().name() : proxy.as_number_proxy()->name;
 }
 
+namespace {
+
+// The member `key` of `j`, or `fallback`, by reference: json::value copies the member.
 const json& member_or(const json& j, const char* key, const json& fallback) {
   auto it = j.find(key);
   return it == j.end() ? fallback : *it;
 }
+
+}  // namespace
 
 Trace decode_trace(const json& doc, const std::string& where) {
   static const json kNoArgs(json::value_t::array), kNoKwargs(json::value_t::object), kNull;

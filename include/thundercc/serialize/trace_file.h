@@ -52,8 +52,6 @@ nlohmann::json encode_tensor_meta(const TensorMeta& m);
 // {key: value}, with the value moved in: a braced initializer list copies it (and builds the
 // pair as an array first).
 nlohmann::json json_member(const char* key, nlohmann::json value);
-// The member `key` of `j`, or `fallback`, by reference: json::value copies the member.
-const nlohmann::json& member_or(const nlohmann::json& j, const char* key, const nlohmann::json& fallback);
 TensorMeta decode_tensor_meta(const nlohmann::json& j, const std::string& at, const std::string& where);
 
 // Decodes a document that already passed the schema. Throws LoadError on semantic errors
