@@ -1,6 +1,6 @@
 """The fusion benchmark's programs: tanh-GELU written out (8 elementwise ops) on 8M and 32M
-floats, softmax and layer_norm on [4096, 4096]. `make_<name>()` is the capture factory;
-`python3 fusion_programs.py NAME ROUNDS` prints eager's median time in ms (one thread), and
+floats and on 8M bfloat16 values, softmax and layer_norm on [4096, 4096]. `make_<name>()` is the
+capture factory; `python3 fusion_programs.py NAME ROUNDS` prints eager's median time in ms (one thread), and
 `... NAME ROUNDS aten` ATen's own fused kernel for the same result (gelu and softmax into a
 preallocated buffer; layer_norm, which has no out= form in PyTorch 1.13, allocating its output),
 the bar a generated kernel is held to."""
@@ -31,6 +31,11 @@ def make_gelu_8m():
 def make_gelu_32m():
     torch.manual_seed(0)
     return gelu, (torch.randn(32 << 20),)
+
+
+def make_gelu_bf16_8m():
+    torch.manual_seed(0)
+    return gelu, (torch.randn(8 << 20).to(torch.bfloat16),)
 
 
 def make_softmax():

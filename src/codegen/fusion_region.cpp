@@ -49,6 +49,8 @@ bool supported_dtype(DType d) {
     case ScalarType::Bool8:
     case ScalarType::Int32:
     case ScalarType::Int64:
+    case ScalarType::BFloat16:
+    case ScalarType::Float16:
     case ScalarType::Float32:
     case ScalarType::Float64:
       return true;

@@ -21,23 +21,43 @@
 namespace thundercc::codegen {
 namespace {
 
+bool is_half(DType d) { return d.type == ScalarType::BFloat16 || d.type == ScalarType::Float16; }
+
+// The type a value is computed in. float16 and bfloat16 values are floats holding values the
+// dtype represents exactly: every statement that makes one rounds (tcc_round_*), as ATen computes
+// each op on them in float and rounds its result.
 const char* c_type(DType d) {
   switch (d.type) {
     case ScalarType::Bool8: return "bool";
     case ScalarType::Int32: return "int32_t";
     case ScalarType::Int64: return "int64_t";
+    case ScalarType::BFloat16:
+    case ScalarType::Float16:
     case ScalarType::Float32: return "float";
     case ScalarType::Float64: return "double";
     default: throw ThunderError("NotImplementedError", str("fuser: no C type for ", d.short_name()));
   }
 }
 
-// Bool tensors are bytes in memory; read and written as unsigned char (bool has no vector type:
-// GCC leaves a loop that loads or stores bool unvectorized), computed with as bool.
-const char* storage_type(DType d) { return d.is_bool() ? "unsigned char" : c_type(d); }
+// The type in memory. Bool tensors are bytes, read and written as unsigned char (bool has no
+// vector type: GCC leaves a loop that loads or stores bool unvectorized); the 16-bit floats are
+// their bit patterns, converted on load and store.
+const char* storage_type(DType d) {
+  if (d.is_bool()) return "unsigned char";
+  return is_half(d) ? "unsigned short" : c_type(d);
+}
 
-// The C math function for a float or double argument: "tanhf" or "tanh".
-std::string math(const char* name, DType d) { return std::string(name) + (d.type == ScalarType::Float32 ? "f" : ""); }
+// "bf16" or "f16": the suffix of the conversion functions of a 16-bit float dtype.
+const char* half_suffix(DType d) { return d.type == ScalarType::BFloat16 ? "bf16" : "f16"; }
+
+// A value computed in float, rounded to a 16-bit float dtype; other dtypes' values as they are.
+std::string rounded(DType d, const std::string& value) { return is_half(d) ? str("tcc_round_", half_suffix(d), "(", value, ")") : value; }
+
+// A value as stored into a tensor of dtype `d`.
+std::string stored(DType d, const std::string& value) { return is_half(d) ? str("tcc_store_", half_suffix(d), "(", value, ")") : value; }
+
+// The C math function for an argument computed in float or in double: "tanhf" or "tanh".
+std::string math(const char* name, DType d) { return std::string(name) + (std::string_view(c_type(d)) == "float" ? "f" : ""); }
 
 // Glibc's vector math (libmvec) has SIMD versions of these; declaring them lets the compiler
 // vectorize loops that call them without -ffast-math's other licences.
@@ -79,6 +99,42 @@ const char* kExpf =
     "  return x != x ? x : e;\n"
     "}\n";
 
+// Conversions between float and the 16-bit floats' bit patterns, rounding to nearest even, as
+// c10::BFloat16 and c10::Half convert (NaN to the quiet NaN of either sign for float16, to 0x7fc0
+// for bfloat16). Branch-free, so that loops over them vectorize. `q` qualifies each function;
+// tcc_bits and tcc_float reinterpret a float's bits, defined per target before these.
+std::string half_conversions(const char* q) {
+  return str(
+      q, " float tcc_load_bf16(unsigned short h) { return tcc_float((unsigned)h << 16); }\n",
+      q, " unsigned short tcc_store_bf16(float f) {\n"
+      "  unsigned b = tcc_bits(f);\n"
+      "  return f != f ? (unsigned short)0x7fc0 : (unsigned short)((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);\n"
+      "}\n",
+      q, " float tcc_round_bf16(float f) { return tcc_load_bf16(tcc_store_bf16(f)); }\n",
+      // float16 to float: normal numbers rebias the exponent (127 - 15), infinities and NaNs keep
+      // their payload, subnormals are their mantissa times 2^-24 (exact in float).
+      q, " float tcc_load_f16(unsigned short h) {\n"
+      "  unsigned rest = h & 0x7fffu;\n"
+      "  unsigned normal = (rest << 13) + 0x38000000u;\n"
+      "  unsigned special = (rest << 13) | 0x7f800000u;\n"
+      "  unsigned subnormal = tcc_bits((float)(int)rest * 5.9604644775390625e-8f);\n"
+      "  unsigned magnitude = rest >= 0x7c00u ? special : rest >= 0x0400u ? normal : subnormal;\n"
+      "  return tcc_float(((unsigned)(h & 0x8000u) << 16) | magnitude);\n"
+      "}\n",
+      // float to float16: in the normal range the 13 dropped bits round to nearest even, a carry
+      // moving into the exponent (up to infinity, the clamp); below 2^-14, adding 0.5 rounds |f|
+      // to a multiple of 2^-24, the ulp of floats in [0.5, 1), leaving the subnormal's mantissa.
+      q, " unsigned short tcc_store_f16(float f) {\n"
+      "  unsigned b = tcc_bits(f), a = b & 0x7fffffffu;\n"
+      "  unsigned normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;\n"
+      "  normal = normal < 0x7c00u ? normal : 0x7c00u;\n"
+      "  unsigned subnormal = tcc_bits(tcc_float(a) + 0.5f) - 0x3f000000u;\n"
+      "  unsigned magnitude = a > 0x7f800000u ? 0x7e00u : a >= 0x38800000u ? normal : subnormal;\n"
+      "  return (unsigned short)(((b >> 16) & 0x8000u) | magnitude);\n"
+      "}\n",
+      q, " float tcc_round_f16(float f) { return tcc_load_f16(tcc_store_f16(f)); }\n");
+}
+
 std::string make_cpu_prelude() {
   std::string s = "typedef long int64_t;\ntypedef int int32_t;\nextern \"C\" {\n";
   for (const char* f : kVectorMath) {
@@ -104,8 +160,10 @@ std::string make_cpu_prelude() {
        "template <> inline int32_t tcc_lowest<int32_t>() { return -0x7fffffff - 1; }\n"
        "template <class T> static inline T tcc_highest() { return tcc_inf<T>(); }\n"
        "template <> inline int64_t tcc_highest<int64_t>() { return 0x7fffffffffffffffL; }\n"
-       "template <> inline int32_t tcc_highest<int32_t>() { return 0x7fffffff; }\n";
-  return s;
+       "template <> inline int32_t tcc_highest<int32_t>() { return 0x7fffffff; }\n"
+       "static inline unsigned tcc_bits(float f) { unsigned b; __builtin_memcpy(&b, &f, sizeof b); return b; }\n"
+       "static inline float tcc_float(unsigned b) { float f; __builtin_memcpy(&f, &b, sizeof f); return f; }\n";
+  return s + half_conversions("static inline");
 }
 
 const std::string& cpu_prelude() {
@@ -114,7 +172,9 @@ const std::string& cpu_prelude() {
 }
 
 std::string cuda_prelude() {
-  return "typedef long long int64_t;\ntypedef int int32_t;\n"
+  return "__device__ inline unsigned tcc_bits(float f) { return __float_as_uint(f); }\n"
+         "__device__ inline float tcc_float(unsigned b) { return __uint_as_float(b); }\n" + half_conversions("__device__ inline") +
+         "typedef long long int64_t;\ntypedef int int32_t;\n"
          "template <class T> __device__ inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
          "template <class T> __device__ inline T tcc_inf();\n"
          "template <> __device__ inline float tcc_inf<float>() { return __int_as_float(0x7f800000); }\n"
@@ -267,9 +327,11 @@ class Emitter {
     return input_read(v, str("in", k, "[row]"));  // a row input (the domain's last dimension is 1)
   }
 
-  // An input element as a value: bool inputs are bytes (storage_type).
+  // An input element as a value: bool inputs are bytes and 16-bit floats bit patterns (storage_type).
   static std::string input_read(const Value& v, const std::string& element) {
-    return v.as_tensor().dtype().is_bool() ? str("(", element, " != 0)") : element;
+    DType d = v.as_tensor().dtype();
+    if (d.is_bool()) return str("(", element, " != 0)");
+    return is_half(d) ? str("tcc_load_", half_suffix(d), "(", element, ")") : element;
   }
 
   std::string row_read(const Value& v) const {
@@ -305,7 +367,7 @@ class Emitter {
     // Through a function: both operands are evaluated, so no load is conditional (GCC does not
     // vectorize a loop with a conditional load).
     if (id == "prims.where") return str("tcc_where<", c_type(out), ">(", x, ", ", operand(1), ", ", operand(2), ")");
-    if (id == "prims.exp" && target_ == Target::CPU && in.type == ScalarType::Float32) return str("tcc_expf(", x, ")");
+    if (id == "prims.exp" && target_ == Target::CPU && math("exp", in) == "expf") return str("tcc_expf(", x, ")");
     if (id == "prims.pow") return str(math("pow", in), "(", x, ", ", operand(1), ")");
     if (id == "prims.atan2") return str(math("atan2", in), "(", x, ", ", operand(1), ")");
     if (id == "prims.reciprocal") return str("((", c_type(in), ")1 / ", x, ")");
@@ -354,7 +416,7 @@ class Emitter {
         value = input_read(a, str("in", input_index_.at(proxy_key(a)), "[0", offset, "]"));
       }
     } else {
-      value = expression(b, [&](const Value& v) { return element_read(v); });
+      value = rounded(out.as_tensor().dtype(), expression(b, [&](const Value& v) { return element_read(v); }));
     }
     return str("      const ", t, " ", name_.at(proxy_key(out)), " = ", value, ";\n");
   }
@@ -404,28 +466,34 @@ class Emitter {
     return s;
   }
 
+  // A reduction in the dtype's computation type; a 16-bit float result is rounded once, at the end.
   std::string reduction(const BoundSymbol& b) const {
     const std::string& id = b.sym->id;
     const Value& input = b.args[0];
     DType d = input.as_tensor().dtype();
     std::string t = c_type(d);
     auto outs = b.output_proxies();
-    std::string n = str("(", t, ")", region_.columns());
-    if (id == "prims.sum") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("(", t, ")0"), input, "+");
-    if (id == "prims.prod") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("(", t, ")1"), input, "*");
-    if (id == "prims.amax") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("tcc_lowest<", t, ">()"), input, "max");
-    if (id == "prims.amin") return reduction_loop(name_.at(proxy_key(outs[0])), t, str("tcc_highest<", t, ">()"), input, "min");
+    auto round = [&](const std::string& acc) { return is_half(d) ? str("    ", acc, " = ", rounded(d, acc), ";\n") : std::string(); };
+    if (id != "prims.var" && id != "prims.var_mean") {
+      const std::string& acc = name_.at(proxy_key(outs[0]));
+      if (id == "prims.sum") return reduction_loop(acc, t, str("(", t, ")0"), input, "+") + round(acc);
+      if (id == "prims.prod") return reduction_loop(acc, t, str("(", t, ")1"), input, "*") + round(acc);
+      if (id == "prims.amax") return reduction_loop(acc, t, str("tcc_lowest<", t, ">()"), input, "max");
+      return reduction_loop(acc, t, str("tcc_highest<", t, ">()"), input, "min");
+    }
     // var and var_mean: the mean, then the sum of squared deviations from it.
     std::string var = name_.at(proxy_key(outs[0]));
-    std::string mean = outs.size() > 1 ? name_.at(proxy_key(outs[1])) : var + "_mean";
+    std::string mean = var + "_mean";
     double correction = number_of(b.kwargs.at(0).second).as_float();
     std::string s = reduction_loop(mean + "_sum", t, str("(", t, ")0"), input, "+");
-    s += str("    const ", t, " ", mean, " = ", mean, "_sum / ", n, ";\n");
+    s += str("    const ", t, " ", mean, " = ", mean, "_sum / (", t, ")", region_.columns(), ";\n");
     s += reduction_loop(var + "_m2", t, str("(", t, ")0"), input, "+",
                         str("      const ", t, " tcc_d = (", element_read(input), " - ", mean, ") * (", element_read(input), " - ", mean, ");\n"));
     char c[40];
     std::snprintf(c, sizeof c, "%.17g", correction);
-    s += str("    const ", t, " ", var, " = ", var, "_m2 / (", t, ")(", region_.columns(), " - ", c, " > 0 ? ", region_.columns(), " - ", c, " : 0);\n");
+    std::string divisor = str("(", t, ")(", region_.columns(), " - ", c, " > 0 ? ", region_.columns(), " - ", c, " : 0)");
+    s += str("    const ", t, " ", var, " = ", rounded(d, str(var, "_m2 / ", divisor)), ";\n");
+    if (outs.size() > 1) s += str("    const ", t, " ", name_.at(proxy_key(outs[1])), " = ", rounded(d, mean), ";\n");
     return s;
   }
 
@@ -437,7 +505,9 @@ class Emitter {
         continue;
       }
       if (region_.level_of(b.output) != Level::Row) continue;
-      std::string value = b.sym->id == "prims.broadcast_in_dim" ? row_read(b.args[0]) : expression(b, [&](const Value& v) { return row_read(v); });
+      std::string value = b.sym->id == "prims.broadcast_in_dim"
+                              ? row_read(b.args[0])
+                              : rounded(b.output.as_tensor().dtype(), expression(b, [&](const Value& v) { return row_read(v); }));
       s += str("    const ", c_type(b.output.as_tensor().dtype()), " ", name_.at(proxy_key(b.output)), " = ", value, ";\n");
     }
     // The outputs: element values in one last loop, row values once per row.
@@ -446,10 +516,10 @@ class Emitter {
     for_each_output([&](const Value& v, size_t k) {
       if (region_.level_of(v) == Level::Element && region_.defines(v)) {
         element_outputs.push_back(v);
-        stores += str("      out", k, "[row * ", region_.columns(), "LL + j] = ", element_read(v), ";\n");
+        stores += str("      out", k, "[row * ", region_.columns(), "LL + j] = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
       } else {
         std::string guard = target_ == Target::CUDA ? "if (threadIdx.x == 0) " : "";
-        row_stores += str("    ", guard, "out", k, "[row] = ", row_read(v), ";\n");
+        row_stores += str("    ", guard, "out", k, "[row] = ", stored(v.as_tensor().dtype(), row_read(v)), ";\n");
       }
     });
     if (!element_outputs.empty()) s += str("    ", column_loop(""), " {\n", element_code(element_outputs), stores, "    }\n");

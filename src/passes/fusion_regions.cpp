@@ -6,6 +6,8 @@
 // fit it but is independent of it goes to a second region, placed before it. Its inputs are what
 // it reads from outside; its outputs are what statements outside it or the trace's return read.
 // A region of broadcasts alone computes nothing worth a kernel: those prims go back to torch.
+// Inside a region, float values converted to another float dtype and back are read unconverted
+// (elide_float_round_trips), as Thunder's nvFuser executor removes redundant casts.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,6 +19,51 @@
 
 namespace thundercc {
 namespace {
+
+bool is_float_conversion(const BoundSymbol& b) {
+  return b.sym->id == "prims.convert_element_type" && b.args.at(0).is_tensor() && b.args[0].as_tensor().dtype().is_float() &&
+         b.args.at(1).as_dtype().is_float();
+}
+
+// A region's statements with float round trips elided: a convert reads the value its chain of
+// float converts started from, and one back to that value's dtype is gone, its readers reading
+// that value (one the region returns stays, as a convert to the same dtype). Then what no output
+// needs is dropped. Upcasting each op of a bfloat16 program rounds after every op (tanh-GELU
+// written out rounds nine times); without the round trips a region computes in float and rounds
+// at its outputs, as ATen's own kernels (F.gelu) do. Like Thunder's remove_redundant_casts, this
+// changes results: toward the precision of the computation type.
+std::vector<BoundSymbol> elide_float_round_trips(const std::vector<BoundSymbol>& statements, const Values& outputs) {
+  std::unordered_set<const void*> returned;
+  for (const auto& o : outputs) returned.insert(proxy_key(o));
+  ValueMap read_instead;
+  std::unordered_map<const void*, Value> chain_start;
+  std::vector<BoundSymbol> kept;
+  for (const auto& statement : statements) {
+    BoundSymbol b = statement;
+    read_instead.apply(b);
+    if (is_float_conversion(b)) {
+      auto it = chain_start.find(proxy_key(b.args[0]));
+      Value start = it == chain_start.end() ? b.args[0] : it->second;
+      chain_start.emplace(proxy_key(b.output), start);
+      if (start.as_tensor().dtype() == b.args[1].as_dtype() && !returned.count(proxy_key(b.output))) {
+        read_instead.set(b.output, start);
+        continue;
+      }
+      b.args[0] = start;
+    }
+    kept.push_back(std::move(b));
+  }
+  std::unordered_set<const void*> needed = returned;
+  std::vector<BoundSymbol> live;
+  for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+    Values outs = it->output_proxies();
+    if (std::none_of(outs.begin(), outs.end(), [&](const Value& o) { return needed.count(proxy_key(o)) > 0; })) continue;
+    for (const auto& v : it->input_proxies()) needed.insert(proxy_key(v));
+    live.push_back(std::move(*it));
+  }
+  std::reverse(live.begin(), live.end());
+  return live;
+}
 
 // A region being grown, with the indices of its statements in the claimed trace.
 struct Region {
@@ -93,17 +140,21 @@ class RegionBuilder {
   BoundSymbol fusion(const Region& r) {
     Values inputs, outputs;
     BoundSymbol f;
-    auto is_input = [&](const Value& a) {
-      return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
-    };
     for (const auto& b : r.analysis.statements()) {
-      for (const auto& a : b.args)
-        if (a.is_tensor() && !r.analysis.defines(a) && !is_input(a)) inputs.push_back(a);
       for (const auto& o : b.output_proxies())
         if (escapes(o, r)) outputs.push_back(o);
       for (const auto& tag : b.tags)
         if (std::find(f.tags.begin(), f.tags.end(), tag) == f.tags.end()) f.tags.push_back(tag);
     }
+    codegen::RegionAnalysis region;
+    for (const auto& b : elide_float_round_trips(r.analysis.statements(), outputs))
+      check(region.add(b), [&] { return str("fuser: eliding float round trips split a region at ", b.sym->id); });
+    auto is_input = [&](const Value& a) {
+      return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
+    };
+    for (const auto& b : region.statements())
+      for (const auto& a : b.args)
+        if (a.is_tensor() && !region.defines(a) && !is_input(a)) inputs.push_back(a);
     // Memory planning may give an output the buffer of any dying input of its shape and dtype:
     // allowed only where the kernel reads every such input in place (and is generated for it).
     bool any_pair = false, all_in_place = true;
@@ -111,12 +162,12 @@ class RegionBuilder {
       for (const auto& o : outputs)
         if (o.as_tensor().shape() == in.as_tensor().shape() && o.as_tensor().dtype() == in.as_tensor().dtype()) {
           any_pair = true;
-          all_in_place = all_in_place && r.analysis.may_write_over(in, o);
+          all_in_place = all_in_place && region.may_write_over(in, o);
         }
     f.sym = &region_symbol(inputs.size(), any_pair && all_in_place);
     f.args = inputs;
     f.output = Value::tuple(outputs);
-    f.subsymbols = r.analysis.statements();
+    f.subsymbols = region.statements();
     f.source = f.subsymbols.front().source;
     return f;
   }

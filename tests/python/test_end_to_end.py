@@ -45,7 +45,7 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
     check_plans(fused, len(SAMPLES))
     regions = sum(p.read_text().count(" = fuser_") for p in fused.glob("*.py"))
     print(f"\nfuser: {len(list(fused.glob('*.kernels.so')))} of {len(SAMPLES)} samples run generated kernels ({regions} fusion regions)")
-    assert regions > 500
+    assert regions > 900
     # The same regions as CUDA kernels: NVRTC compiled each (compile fails otherwise); ptxas assembles each.
     ptx = sorted(fused.glob("*.ptx"))
     if PTXAS.exists() and ptx:

@@ -139,3 +139,69 @@ def test_regions_differing_in_a_constant_or_shape_get_their_own_kernels(tmp_path
     assert "5 fusion kernels (3 compiled, 0 from the cache" in result.stderr
     thundercc("run", tmp_path / "scaled.plan.json", "--inputs", tmp_path / "scaled.inputs.pt",
               "--expect", tmp_path / "scaled.expected.pt")
+
+
+def run_fused(tmp_path, thundercc, name, fn, args):
+    """Compiles fn with the fuser, checks that it is one region, and returns the plan's outputs."""
+    trace = save_case(tmp_path, name, fn, args)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    printed = (tmp_path / f"{name}.trace.py").read_text()
+    assert printed.count(" = fuser_") == 1, printed
+    out = tmp_path / f"{name}.out.pt"
+    thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt", "--outputs", out)
+    return torch.load(out)
+
+
+def assert_same_bits(ours, expected):
+    """Bit for bit, NaNs aside (any NaN matches any NaN, as the conversions' payloads are not specified)."""
+    nan = torch.isnan(expected.float())
+    assert torch.equal(torch.isnan(ours.float()), nan)
+    width = torch.int16 if expected.element_size() == 2 else torch.int32
+    mismatch = (ours.view(width) != expected.view(width)) & ~nan
+    assert not mismatch.any(), f"{int(mismatch.sum())} differ, first at {ours[mismatch][:4]} (expected {expected[mismatch][:4]})"
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_every_16_bit_float_loads_as_aten_converts_it(dtype, tmp_path, thundercc):
+    every = torch.arange(-(1 << 15), 1 << 15, dtype=torch.int32).to(torch.int16).view(dtype)
+    (ours,) = run_fused(tmp_path, thundercc, "load", lambda x: x.to(torch.float32), (every,))
+    assert_same_bits(ours, every.to(torch.float32))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_floats_round_to_16_bits_as_aten_rounds_them(dtype, tmp_path, thundercc):
+    """Every tie between neighbouring 16-bit values and the floats either side of it (normal,
+    subnormal, the largest finite and beyond), the extremes, and a million spread bit patterns."""
+    values = torch.arange(0, 0x7c00 if dtype == torch.float16 else 0x7f80, dtype=torch.int32).to(torch.int16).view(dtype).float()
+    ties = (values[:-1].double() + values[1:].double()) / 2
+    ties = torch.cat([ties, values[-1:].double() + (values[-1] - values[-2]).double() / 2]).float()
+    below, above = torch.nextafter(ties, torch.tensor(0.0)), torch.nextafter(ties, torch.tensor(float("inf")))
+    spread = torch.arange(0, 1 << 32, 4099, dtype=torch.int64).to(torch.int32).view(torch.float32)
+    special = torch.tensor([0.0, -0.0, float("inf"), -float("inf"), float("nan"), 3.4e38, -3.4e38, 1e-45, 6e-8, 65504.0, 65520.0])
+    x = torch.cat([ties, below, above, -ties, -below, -above, values, spread, special])
+    (ours,) = run_fused(tmp_path, thundercc, "store", lambda a: a.to(dtype), (x,))
+    assert_same_bits(ours, x.to(dtype))
+
+
+def bf16_program(x, w, b):
+    y = F.layer_norm(x, (x.shape[-1],), w, b)
+    return F.gelu(y, approximate="tanh") * 2 + torch.softmax(x, -1), x.sum(-1), x.amax(-1), torch.var_mean(x, -1)
+
+
+def test_bfloat16_region_rounds_once_at_its_outputs(tmp_path, thundercc):
+    """A bfloat16 program is one region computing in float: the round trips its ops' upcasts put
+    between them are gone from the printed region, and its results are no farther from the float64
+    result than eager's (which rounds after each op); the reductions round as ATen's do."""
+    generator = torch.Generator().manual_seed(0)
+    args = tuple(torch.randn(*shape, generator=generator).to(torch.bfloat16) for shape in ((16, 64), (64,), (64,)))
+    ours = run_fused(tmp_path, thundercc, "bf16", bf16_program, args)
+    printed = (tmp_path / "bf16.trace.py").read_text()
+    assert printed.count("dtypes.bfloat16)") == 4, printed  # only the outputs' (amax's stays bfloat16)
+    eager = [bf16_program(*args)[0], *bf16_program(*args)[1:3], *bf16_program(*args)[3]]
+    reference = [bf16_program(*(a.double() for a in args))[0], *bf16_program(*(a.double() for a in args))[1:3],
+                 *bf16_program(*(a.double() for a in args))[3]]
+    assert len(ours) == len(eager)
+    for mine, theirs, exact in zip(ours, eager, reference):
+        assert mine.dtype == torch.bfloat16
+        assert (mine.double() - exact).abs().max() <= (theirs.double() - exact).abs().max()
+    assert (ours[0].double() - reference[0]).abs().mean() < 0.5 * (eager[0].double() - reference[0]).abs().mean()
