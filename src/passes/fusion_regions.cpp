@@ -6,8 +6,7 @@
 // fit it but is independent of it goes to a second region, placed before it. Its inputs are what
 // it reads from outside; its outputs are what statements outside it or the trace's return read.
 // A region of broadcasts alone computes nothing worth a kernel: those prims go back to torch.
-// Inside a region, float values converted to another float dtype and back are read unconverted
-// (elide_float_round_trips), as Thunder's nvFuser executor removes redundant casts.
+// Each region is simplified as Thunder simplifies an nvFuser region (simplify_region).
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -25,16 +24,22 @@ bool is_float_conversion(const BoundSymbol& b) {
          b.args.at(1).as_dtype().is_float();
 }
 
-// A region's statements with float round trips elided: a convert reads the value its chain of
-// float converts started from, and one back to that value's dtype is gone, its readers reading
-// that value (one the region returns stays, as a convert to the same dtype). Then what no output
-// needs is dropped. Upcasting each op of a bfloat16 program rounds after every op (tanh-GELU
-// written out rounds nine times); without the round trips a region computes in float and rounds
-// at its outputs, as ATen's own kernels (F.gelu) do. Like Thunder's remove_redundant_casts, this
-// changes results: toward the precision of the computation type.
-std::vector<BoundSymbol> elide_float_round_trips(const std::vector<BoundSymbol>& statements, const Values& outputs) {
+// A region's statements simplified as Thunder simplifies an nvFuser region. Float round trips are
+// elided (remove_redundant_casts): a convert reads the value its chain of float converts started
+// from, and one back to that value's dtype is gone, its readers reading that value. Upcasting each
+// op of a bfloat16 program rounds after every op (tanh-GELU written out rounds nine times); without
+// the round trips a region computes in float and rounds at its outputs, as ATen's own kernels
+// (F.gelu) do: results change, toward the precision of the computation type. Then duplicates are
+// merged (the decompositions of a region's ops each convert the same input) and what no output
+// needs is dropped. A statement whose output the region returns stays (a convert to the same
+// dtype where its round trip was elided).
+std::vector<BoundSymbol> simplify_region(const std::vector<BoundSymbol>& statements, const Values& outputs) {
   std::unordered_set<const void*> returned;
   for (const auto& o : outputs) returned.insert(proxy_key(o));
+  auto is_returned = [&](const BoundSymbol& b) {
+    Values outs = b.output_proxies();
+    return std::any_of(outs.begin(), outs.end(), [&](const Value& o) { return returned.count(proxy_key(o)) > 0; });
+  };
   ValueMap read_instead;
   std::unordered_map<const void*, Value> chain_start;
   std::vector<BoundSymbol> kept;
@@ -53,6 +58,7 @@ std::vector<BoundSymbol> elide_float_round_trips(const std::vector<BoundSymbol>&
     }
     kept.push_back(std::move(b));
   }
+  kept = merge_common_subexpressions(std::move(kept), read_instead, is_returned);
   std::unordered_set<const void*> needed = returned;
   std::vector<BoundSymbol> live;
   for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
@@ -147,8 +153,8 @@ class RegionBuilder {
         if (std::find(f.tags.begin(), f.tags.end(), tag) == f.tags.end()) f.tags.push_back(tag);
     }
     codegen::RegionAnalysis region;
-    for (const auto& b : elide_float_round_trips(r.analysis.statements(), outputs))
-      check(region.add(b), [&] { return str("fuser: eliding float round trips split a region at ", b.sym->id); });
+    for (const auto& b : simplify_region(r.analysis.statements(), outputs))
+      check(region.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
     auto is_input = [&](const Value& a) {
       return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
     };

@@ -121,8 +121,7 @@ def backward_fn(saved_for_backward, cotangents):
     # t245 = prims.broadcast_in_dim(t242, [2, 16, 64], (0, 1, 2))  # t245: "cpu f32[2, 16, 64]"
     # t246 = prims.mul(t233, t245)  # t246: "cpu f32[2, 16, 64]"
     # t247 = prims.sub(t244, t246)  # t247: "cpu f32[2, 16, 64]"
-    # t248 = prims.broadcast_in_dim(t229, [2, 16, 64], (0, 1, 2))  # t248: "cpu f32[2, 16, 64]"
-    # t249 = prims.mul(t248, t247)  # t249: "cpu f32[2, 16, 64]"
+    # t249 = prims.mul(t232, t247)  # t249: "cpu f32[2, 16, 64]"
     # t310 = prims.add(t305, t249)  # t310: "cpu f32[2, 16, 64]"
     # t250 = prims.mul(t257, t233)  # t250: "cpu f32[2, 16, 64]"
   del t44, t_ln_2_weight, t305

@@ -190,13 +190,14 @@ def bf16_program(x, w, b):
 
 def test_bfloat16_region_rounds_once_at_its_outputs(tmp_path, thundercc):
     """A bfloat16 program is one region computing in float: the round trips its ops' upcasts put
-    between them are gone from the printed region, and its results are no farther from the float64
+    between them are gone from the printed region, x is converted once, and its results are no farther from the float64
     result than eager's (which rounds after each op); the reductions round as ATen's do."""
     generator = torch.Generator().manual_seed(0)
     args = tuple(torch.randn(*shape, generator=generator).to(torch.bfloat16) for shape in ((16, 64), (64,), (64,)))
     ours = run_fused(tmp_path, thundercc, "bf16", bf16_program, args)
     printed = (tmp_path / "bf16.trace.py").read_text()
     assert printed.count("dtypes.bfloat16)") == 4, printed  # only the outputs' (amax's stays bfloat16)
+    assert printed.count("prims.convert_element_type(x, dtypes.float32)") == 1, printed  # four ops' converts merged
     eager = [bf16_program(*args)[0], *bf16_program(*args)[1:3], *bf16_program(*args)[3]]
     reference = [bf16_program(*(a.double() for a in args))[0], *bf16_program(*(a.double() for a in args))[1:3],
                  *bf16_program(*(a.double() for a in args))[3]]

@@ -4,11 +4,13 @@
 // on instead of being copied with their subsymbols.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <unordered_set>
 #include <vector>
 
 #include "thundercc/extend.h"
+#include "thundercc/ir/rewrite.h"
 #include "thundercc/ir/trace.h"
 #include "thundercc/passes/pass_manager.h"
 
@@ -23,6 +25,10 @@ bool mutates_first_argument(const BoundSymbol& b);
 Trace dead_code_elimination(Trace trace);
 // Reuses the result of an earlier identical call (same symbol and arguments), except random ops.
 Trace common_subexpression_elimination(Trace trace);
+// Its core, for any statement list (a fusion region's too): the merged statements' outputs map to
+// the earlier ones' in `replaced`; a statement for which `must_stay` holds is kept even so.
+std::vector<BoundSymbol> merge_common_subexpressions(std::vector<BoundSymbol> statements, ValueMap& replaced,
+                                                     const std::function<bool(const BoundSymbol&)>& must_stay);
 // Lets executors claim the bound symbols, in list order (see claim_executors.cpp).
 Trace transform_for_execution(Trace trace, const std::vector<const Executor*>& executors);
 // The fuser's pass: consecutive fuser-claimed prims grouped into fusion regions (fusion_regions.cpp).
