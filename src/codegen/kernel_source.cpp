@@ -4,6 +4,7 @@
 // are cheaper than a round trip through memory); the element outputs are one last loop.
 #include "thundercc/codegen/kernel_source.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -532,29 +533,39 @@ class Emitter {
 std::string region_signature(const BoundSymbol& fusion) {
   std::unordered_map<const void*, size_t> numbering;
   std::string s;
+  char digits[24];
   std::function<void(const Value&)> put = [&](const Value& v) {
     if (v.is_tensor()) {
       auto [it, first] = numbering.emplace(proxy_key(v), numbering.size());
-      s += '%' + std::to_string(it->second);
-      if (first) s += ':' + v.as_tensor().meta().type_string();
+      s += '%';
+      s.append(digits, std::to_chars(digits, digits + sizeof digits, it->second).ptr);
+      if (first) {
+        s += ':';
+        v.as_tensor().meta().append_type_string(s);
+      }
     } else if (v.is_number_proxy()) {
       const auto& value = v.as_number_proxy()->value;
-      s += '#' + (value ? py_repr(*value) : std::string("?"));
+      s += '#';
+      if (value) append_py_repr(s, *value);
+      else s += '?';
     } else if (v.is_sequence()) {
       s += '(';
       for (const auto& x : v.items()) put(x);
       s += ')';
     } else {
-      s += py_repr(v);
+      append_py_repr(s, v);
     }
     s += ' ';
   };
   for (const auto& a : fusion.args) put(a);
   for (const auto& b : fusion.subsymbols) {
-    s += '\n' + b.sym->id + '(';
+    s += '\n';
+    s += b.sym->id;
+    s += '(';
     for (const auto& a : b.args) put(a);
     for (const auto& [k, v] : b.kwargs) {
-      s += k + '=';
+      s += k;
+      s += '=';
       put(v);
     }
     s += ")->";

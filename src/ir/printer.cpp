@@ -49,9 +49,10 @@ std::string statement(const BoundSymbol& bsym) {
   line += call;
   if (bsym.output.is_tensor() || bsym.output.is_number_proxy()) {
     line += "  # ";
-    line += py_repr(bsym.output);
+    append_py_repr(line, bsym.output);
     line += ": \"";
-    line += type_string(bsym.output);
+    if (bsym.output.is_tensor()) bsym.output.as_tensor().meta().append_type_string(line);
+    else line += type_string(bsym.output);
     line += '"';
   }
   return line;
@@ -101,13 +102,13 @@ std::string print_call(const Symbol& sym, const Values& args, const Kwargs& kwar
   bool first = true;
   for (const auto& a : args) {
     if (!first) s += ", ";
-    s += py_repr(a);
+    append_py_repr(s, a);
     first = false;
   }
   for (const auto& [k, v] : kwargs) {
     if (!first) s += ", ";
     (s += k) += '=';
-    s += py_repr(v);
+    append_py_repr(s, v);
     first = false;
   }
   s += ')';

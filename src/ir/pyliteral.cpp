@@ -95,13 +95,22 @@ class LiteralParser {
   }
 };
 
-std::string join_repr(const Values& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + py_repr(items[i]);
-  return out;
+void append_int(std::string& out, int64_t x) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, x).ptr);
 }
 
-std::string optional_int(const std::optional<int64_t>& x) { return x ? std::to_string(*x) : "None"; }
+void append_items(std::string& out, const Values& items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    append_py_repr(out, items[i]);
+  }
+}
+
+void append_optional_int(std::string& out, const std::optional<int64_t>& x) {
+  if (x) append_int(out, *x);
+  else out += "None";
+}
 
 }  // namespace
 
@@ -191,46 +200,71 @@ bool is_printable_name(std::string_view name) {
   return true;
 }
 
-std::string py_repr(const Value& v) {
+void append_py_repr(std::string& out, const Value& v) {
   using K = Value::Kind;
   switch (v.kind()) {
-    case K::None: return "None";
-    case K::Bool: return v.as_bool() ? "True" : "False";
-    case K::Int: return std::to_string(v.as_int());
-    case K::Float: return float_repr(v.as_float());
+    case K::None: out += "None"; return;
+    case K::Bool: out += v.as_bool() ? "True" : "False"; return;
+    case K::Int: append_int(out, v.as_int()); return;
+    case K::Float: out += float_repr(v.as_float()); return;
     case K::Complex: {
       auto c = v.as_complex();
-      return "complex(" + float_repr(c.real()) + ", " + float_repr(c.imag()) + ")";
+      out += "complex(" + float_repr(c.real()) + ", " + float_repr(c.imag()) + ")";
+      return;
     }
-    case K::String: return string_repr(v.as_string());
+    case K::String: out += string_repr(v.as_string()); return;
     case K::Tuple: {
       const auto& items = v.items();
-      return "(" + join_repr(items) + (items.size() == 1 ? ",)" : ")");
+      out += '(';
+      append_items(out, items);
+      out += items.size() == 1 ? ",)" : ")";
+      return;
     }
-    case K::List: return "[" + join_repr(v.items()) + "]";
+    case K::List:
+      out += '[';
+      append_items(out, v.items());
+      out += ']';
+      return;
     case K::Slice: {
-      const auto& s = v.as_slice();
       // Thunder prints slices without spaces: slice(0,2,None).
-      return "slice(" + optional_int(s.start) + "," + optional_int(s.stop) + "," + optional_int(s.step) + ")";
+      const auto& s = v.as_slice();
+      out += "slice(";
+      append_optional_int(out, s.start);
+      out += ',';
+      append_optional_int(out, s.stop);
+      out += ',';
+      append_optional_int(out, s.step);
+      out += ')';
+      return;
     }
-    case K::Ellipsis: return "...";
-    case K::DType: return "dtypes." + v.as_dtype().full_name();
-    case K::TorchDType: return "torch." + std::string(v.as_dtype().torch_name());
-    case K::Device: return "devices.Device(\"" + v.as_device().str() + "\")";
-    case K::TorchDevice: return "torch.device(\"" + v.as_any_device().str() + "\")";
-    case K::Tensor: return v.as_tensor().name();
-    case K::Number: return v.as_number_proxy()->name;
+    case K::Ellipsis: out += "..."; return;
+    case K::DType: out += "dtypes." + v.as_dtype().full_name(); return;
+    case K::TorchDType: out += "torch."; out += v.as_dtype().torch_name(); return;
+    case K::Device: out += "devices.Device(\"" + v.as_device().str() + "\")"; return;
+    case K::TorchDevice: out += "torch.device(\"" + v.as_any_device().str() + "\")"; return;
+    case K::Tensor: out += v.as_tensor().name(); return;
+    case K::Number: out += v.as_number_proxy()->name; return;
     case K::Dict: {
-      std::string out = "{";
+      out += '{';
       bool first = true;
       for (const auto& [k, x] : v.dict_items()) {
-        out += (first ? "" : ", ") + py_repr(Value(k)) + ": " + py_repr(x);
+        if (!first) out += ", ";
+        append_py_repr(out, Value(k));
+        out += ": ";
+        append_py_repr(out, x);
         first = false;
       }
-      return out + "}";
+      out += '}';
+      return;
     }
   }
-  return "None";
+  out += "None";
+}
+
+std::string py_repr(const Value& v) {
+  std::string out;
+  append_py_repr(out, v);
+  return out;
 }
 
 }  // namespace thundercc

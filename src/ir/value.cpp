@@ -30,9 +30,14 @@ void check_shape(const Shape& s, DType dtype) {
 }
 
 std::string TensorMeta::type_string() const {
-  // Printed for every proxy of every statement: one string, appended to in place.
-  std::string out = device.str();
-  out.reserve(out.size() + 8 + 8 * shape.size());
+  std::string out;
+  append_type_string(out);
+  return out;
+}
+
+void TensorMeta::append_type_string(std::string& out) const {
+  // Printed for every proxy of every statement: appended in place.
+  out += device.str();
   out += ' ';
   out += dtype.short_name();
   out += '[';
@@ -42,7 +47,6 @@ std::string TensorMeta::type_string() const {
     out.append(digits, std::to_chars(digits, digits + sizeof digits, shape[i]).ptr);
   }
   out += ']';
-  return out;
 }
 
 Tensor Tensor::make(Shape shape, DType dtype, Device device, bool requires_grad) {

@@ -24,6 +24,24 @@ bool is_float_conversion(const BoundSymbol& b) {
          b.args.at(1).as_dtype().is_float();
 }
 
+// Whether simplify_region may change anything: a float convert of a value a float convert made, or
+// two statements alike in symbol and proxy arguments (the hash ignores constants, so it errs
+// toward yes). Most float32 regions have neither, and skip the simplification's copies and keys.
+bool may_simplify(const std::vector<BoundSymbol>& statements) {
+  std::unordered_set<const void*> converted;
+  std::unordered_set<size_t> calls;
+  for (const auto& b : statements) {
+    if (is_float_conversion(b)) {
+      if (converted.count(proxy_key(b.args[0]))) return true;
+      converted.insert(proxy_key(b.output));
+    }
+    size_t h = std::hash<const void*>()(b.sym);
+    for (const auto& a : b.args) h = h * 1000003 ^ std::hash<const void*>()(proxy_key(a));
+    if (!calls.insert(h).second) return true;
+  }
+  return false;
+}
+
 // A region's statements simplified as Thunder simplifies an nvFuser region. Float round trips are
 // elided (remove_redundant_casts): a convert reads the value its chain of float converts started
 // from, and one back to that value's dtype is gone, its readers reading that value. Upcasting each
@@ -152,9 +170,11 @@ class RegionBuilder {
       for (const auto& tag : b.tags)
         if (std::find(f.tags.begin(), f.tags.end(), tag) == f.tags.end()) f.tags.push_back(tag);
     }
-    codegen::RegionAnalysis region;
-    for (const auto& b : simplify_region(r.analysis.statements(), outputs))
-      check(region.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
+    codegen::RegionAnalysis simplified;
+    if (may_simplify(r.analysis.statements()))
+      for (const auto& b : simplify_region(r.analysis.statements(), outputs))
+        check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
+    const codegen::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
     auto is_input = [&](const Value& a) {
       return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
     };

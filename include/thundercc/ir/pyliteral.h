@@ -25,5 +25,7 @@ bool is_printable_name(std::string_view name);
 
 // A value as it appears in a printed trace: proxies by name, constants as Python literals.
 std::string py_repr(const Value& v);
+// The same, appended to `out` (printing a trace appends every argument of every statement).
+void append_py_repr(std::string& out, const Value& v);
 
 }  // namespace thundercc

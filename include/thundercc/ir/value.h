@@ -32,6 +32,7 @@ struct TensorMeta {
     return shape == o.shape && dtype == o.dtype && device == o.device && requires_grad == o.requires_grad;
   }
   std::string type_string() const;  // cpu f32[2, 2]
+  void append_type_string(std::string& out) const;
   // Elements times element size: fits in 64 bits for every proxy and decoded meta (check_shape).
   int64_t bytes() const { return numel(shape) * dtype.bytes(); }
 };
