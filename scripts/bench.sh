@@ -58,7 +58,7 @@ for program in gelu_8m gelu_32m gelu_bf16_8m softmax layer_norm; do
   ours=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/fused/$program.plan.json" --repeat 5 --warmup 2 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
   eager=$(/usr/bin/python3 benchmarks/fusion_programs.py "$program" 5)
   aten=$(/usr/bin/python3 benchmarks/fusion_programs.py "$program" 5 aten)
-  printf "  %-11s thundercc run %8.2f ms   eager %8.2f ms   %6.1fx faster than eager   %.2fx ATen's fused kernel (%.2f ms)\n" \
+  printf "  %-12s thundercc run %8.2f ms   eager %8.2f ms   %6.1fx faster than eager   %.2fx ATen's fused kernel (%.2f ms)\n" \
     "$program" "$ours" "$eager" "$(awk -v a="$ours" -v b="$eager" 'BEGIN {print b/a}')" \
     "$(awk -v a="$ours" -v b="$aten" 'BEGIN {print a/b}')" "$aten"
 done
