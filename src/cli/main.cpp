@@ -80,27 +80,6 @@ std::vector<const Executor*> executor_list(const std::string& names) {
   return out;
 }
 
-// --emit-cuda: every fusion region's CUDA kernel in NAME.kernels.cu and, compiled by NVRTC, its
-// PTX in NAME.<region>.ptx (plans run the CPU kernels: nothing launches the CUDA ones yet).
-void add_cuda_kernels(AtomicFiles& files, const std::filesystem::path& dir, const std::string& stem, const std::string& path,
-                      const std::vector<const Trace*>& traces) {
-  std::string source, why;
-  bool nvrtc = codegen::nvrtc_available(&why);
-  for (const Trace* t : traces)
-    for (const auto& b : t->bound_symbols) {
-      if (!codegen::is_fusion_region(b)) continue;
-      codegen::GeneratedKernel k = codegen::generate_kernel(b, codegen::Target::CUDA);
-      source += "// " + b.sym->id + "\n" + k.source + "\n";
-      if (!nvrtc) continue;
-      codegen::PtxResult r = codegen::compile_to_ptx(k.source, k.function + ".cu");
-      if (!r.ok) throw LoadError(path + ": NVRTC does not compile the CUDA kernel of " + b.sym->id + ":\n" + r.log);
-      files.add((dir / (stem + "." + b.sym->id + ".ptx")).string(), r.ptx);
-    }
-  if (source.empty()) return;
-  files.add((dir / (stem + ".kernels.cu")).string(), source);
-  if (!nvrtc) spdlog::warn("{}: wrote the CUDA kernels' source only: {}", path, why);
-}
-
 struct CompileOptions {
   std::string out_dir = ".";
   std::string executors;  // empty: the default list
@@ -166,15 +145,26 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
       codegen::PlanKernelBuild kernels;
       timer.emplace("fusion kernels");
       try {
-        kernels = codegen::build_plan_kernels(traces, stem + ".kernels.so");
+        kernels = codegen::build_plan_kernels(traces, stem, options.emit_cuda);
       } catch (const ThunderError& e) {
         throw LoadError(path + ": " + e.what());
       }
-      if (options.emit_cuda) add_cuda_kernels(files, dir, stem, path, traces);
       if (!kernels.kernels.functions.empty()) {
         files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
         spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
                      kernels.library.compiled, kernels.library.cached, codegen::kernel_cache_dir());
+      }
+      if (!kernels.cuda_source.empty()) {
+        const PlanKernels::Cuda& cuda = kernels.kernels.cuda;
+        files.add((dir / (stem + ".kernels.cu")).string(), kernels.cuda_source);
+        if (!cuda.ptx.empty()) {
+          files.add((dir / cuda.ptx).string(), kernels.ptx);
+        } else {
+          std::string why;
+          codegen::nvrtc_available(&why);
+          spdlog::warn("{}: wrote the CUDA kernels' source only: {}", path, why);
+        }
+        if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
       }
       timer.emplace("build plan");
       auto plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels);
@@ -303,7 +293,7 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
   compile_cmd->add_flag("--print-after-all", compile_options.print_after_all, "also write each pass's trace (NAME.N.py)");
   compile_cmd->add_flag("--emit-cuda", compile_options.emit_cuda,
-                        "also write the fusion regions as CUDA kernels (NAME.kernels.cu) and their PTX by NVRTC (NAME.fuser_N.ptx)");
+                        "also generate every fusion region's CUDA kernel: NAME.kernels.cu, its PTX by NVRTC (NAME.kernels.ptx) and the library that runs them under the CUDA emulator (NAME.cuda_emulation.so, for thundercc run --cuda-emulate)");
   compile_cmd->add_option("--transform", transform, "grad: one trace returning the input gradients (outputs seeded with ones)")
       ->check(CLI::IsMember({"grad"}));
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "thundercc/codegen/nvrtc.h"
 #include "thundercc/ir/rewrite.h"
 
 namespace thundercc::codegen {
@@ -81,6 +82,9 @@ const Tensor* first_tensor(const BoundSymbol& b) {
   return nullptr;
 }
 
+// CPU regions become C++ kernels; CUDA regions CUDA kernels, which NVRTC must compile.
+bool runs_on(const Device& d) { return d.is_cpu() || (d.type == Device::Type::CUDA && nvrtc_available()); }
+
 }  // namespace
 
 bool is_reduction_prim(const std::string& id) { return kind_of(id) == PrimKind::Reduction; }
@@ -106,7 +110,7 @@ bool RegionAnalysis::fusible(const std::string& id, const Values& args) {
   for (const auto& a : args) {
     if (a.is_tensor()) {
       const Tensor& t = a.as_tensor();
-      if (!supported_dtype(t.dtype()) || !t.device().is_cpu()) return false;
+      if (!supported_dtype(t.dtype()) || !runs_on(t.device())) return false;
       if (kind == PrimKind::FloatOnly && !t.dtype().is_float()) return false;
       if (kind == PrimKind::ExactOnly && !t.dtype().is_exact()) return false;
       any_tensor = true;
@@ -166,9 +170,12 @@ bool RegionAnalysis::may_write_over(const Value& input, const Value& output) con
 bool RegionAnalysis::add(const BoundSymbol& b) {
   const std::string& id = b.sym->id;
   if (!fusible(id, b.args)) return false;
+  const Tensor* first = first_tensor(b);
   if (empty()) {
-    const Tensor* first = first_tensor(b);
     domain_ = is_reduction_prim(id) ? first->shape() : b.output_proxies().at(0).as_tensor().shape();
+    device_ = first->device();
+  } else if (first->device() != device_) {
+    return false;  // one kernel runs on one device
   }
   bool added = is_reduction_prim(id) ? add_reduction(b)
                : id == "prims.broadcast_in_dim" ? add_broadcast(b)

@@ -11,7 +11,9 @@
 #include <thread>
 #include <unordered_map>
 
+#include "thundercc/codegen/cuda_emulation.h"
 #include "thundercc/codegen/fusion_region.h"
+#include "thundercc/codegen/nvrtc.h"
 #include "thundercc/errors.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
@@ -207,26 +209,69 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   return lib;
 }
 
-PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, const std::string& library_name) {
+std::string cached_ptx(const std::string& source) {
+  std::string compiler = nvrtc_version();
+  fs::path ptx = fs::path(kernel_cache_dir()) / "ptx" / (sha256_hex(str(compiler, "\n", kPtxArch, "\n", source)) + ".ptx");
+  ensure(ptx, [&](const fs::path& temporary) {
+    PtxResult r = compile_to_ptx(source, "kernels.cu");
+    if (!r.ok) throw ThunderError("RuntimeError", "fuser: NVRTC does not compile the CUDA kernels:\n" + first_lines(r.log, 20));
+    write_file_atomically(temporary.string(), r.ptx);
+  });
+  return read_file(ptx.string(), limits::kKernelLibraryBytes);
+}
+
+PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, const std::string& stem, bool every_region_for_cuda) {
   PlanKernelBuild out;
-  std::vector<GeneratedKernel> kernels;
-  std::unordered_map<std::string, std::string> function_of;  // by region signature
+  std::vector<GeneratedKernel> cpu, cuda;
+  // Each source is generated once per region signature and target.
+  std::unordered_map<std::string, const GeneratedKernel*> cpu_of, cuda_of;
+  auto kernel_for = [](auto& cache, std::vector<GeneratedKernel>& kernels, const std::string& signature, const BoundSymbol& region,
+                       Target target) -> const GeneratedKernel& {
+    auto [it, first] = cache.try_emplace(signature);
+    if (first) it->second = &kernels.emplace_back(generate_kernel(region, target));
+    return *it->second;
+  };
+  size_t regions = 0;
   for (const Trace* t : traces)
-    for (const auto& b : t->bound_symbols)
-      if (is_fusion_region(b)) {
-        auto [it, first] = function_of.try_emplace(region_signature(b));
-        if (first) {
-          kernels.push_back(generate_kernel(b, Target::CPU));
-          it->second = kernels.back().function;
-        }
-        out.kernels.functions[b.sym->id] = it->second;
+    for (const auto& b : t->bound_symbols) regions += is_fusion_region(b);
+  cpu.reserve(regions);  // the maps point into the vectors
+  cuda.reserve(regions);
+  for (const Trace* t : traces)
+    for (const auto& b : t->bound_symbols) {
+      if (!is_fusion_region(b)) continue;
+      std::string signature = region_signature(b);
+      bool on_cpu = b.args.at(0).as_tensor().device().is_cpu();
+      if (on_cpu) out.kernels.functions[b.sym->id] = kernel_for(cpu_of, cpu, signature, b, Target::CPU).function;
+      if (!on_cpu || every_region_for_cuda) {
+        const GeneratedKernel& k = kernel_for(cuda_of, cuda, signature, b, Target::CUDA);
+        out.kernels.cuda.functions[b.sym->id] = k.function;
+        out.kernels.cuda.grids[b.sym->id] = k.grid;
       }
-  if (kernels.empty()) return out;
-  out.library = build_cpu_library(kernels);
-  out.kernels.library = library_name;
-  out.kernels.sha256 = out.library.sha256;
-  out.kernels.compiler = out.library.compiler;
-  out.kernels.flags = out.library.flags;
+    }
+  if (!cpu.empty()) {
+    out.library = build_cpu_library(cpu);
+    out.kernels.library = stem + ".kernels.so";
+    out.kernels.sha256 = out.library.sha256;
+    out.kernels.compiler = out.library.compiler;
+    out.kernels.flags = out.library.flags;
+  }
+  if (cuda.empty()) return out;
+  PlanKernels::Cuda& c = out.kernels.cuda;
+  out.cuda_source = cuda_module_source(cuda);
+  if (nvrtc_available()) {
+    out.ptx = cached_ptx(out.cuda_source);
+    c.ptx = stem + ".kernels.ptx";
+    c.ptx_sha256 = sha256_hex(out.ptx);
+    c.compiler = nvrtc_version();
+    c.arch = kPtxArch;
+  }
+  if (every_region_for_cuda && kernel_compiler_available()) {
+    std::vector<GeneratedKernel> emulated{cuda_emulator()};
+    for (const auto& k : cuda) emulated.push_back(emulated_cuda_kernel(k));
+    out.emulation = build_cpu_library(emulated);
+    c.emulation = stem + ".cuda_emulation.so";
+    c.emulation_sha256 = out.emulation.sha256;
+  }
   return out;
 }
 

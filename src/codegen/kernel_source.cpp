@@ -136,18 +136,24 @@ std::string half_conversions(const char* q) {
       q, " float tcc_round_f16(float f) { return tcc_load_f16(tcc_store_f16(f)); }\n");
 }
 
-std::string make_cpu_prelude() {
-  std::string s = "typedef long int64_t;\ntypedef int int32_t;\nextern \"C\" {\n";
+// The C library's math functions the kernels call, declared (no standard headers), and the
+// classification macros as compiler builtins.
+std::string make_math_declarations() {
+  std::string s = "extern \"C\" {\n";
   for (const char* f : kVectorMath) {
     s += str("__attribute__((simd(\"notinbranch\"))) float ", f, "f(float) noexcept;\n");
     s += str("__attribute__((simd(\"notinbranch\"))) double ", f, "(double) noexcept;\n");
   }
   for (const char* f : kScalarMath) s += str("float ", f, "f(float) noexcept;\ndouble ", f, "(double) noexcept;\n");
-  s += "__attribute__((simd(\"notinbranch\"))) float powf(float, float) noexcept;\n"
-       "__attribute__((simd(\"notinbranch\"))) double pow(double, double) noexcept;\n"
-       "__attribute__((simd(\"notinbranch\"))) float atan2f(float, float) noexcept;\n"
-       "__attribute__((simd(\"notinbranch\"))) double atan2(double, double) noexcept;\n}\n"
-       "#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n"
+  return s + "__attribute__((simd(\"notinbranch\"))) float powf(float, float) noexcept;\n"
+             "__attribute__((simd(\"notinbranch\"))) double pow(double, double) noexcept;\n"
+             "__attribute__((simd(\"notinbranch\"))) float atan2f(float, float) noexcept;\n"
+             "__attribute__((simd(\"notinbranch\"))) double atan2(double, double) noexcept;\n}\n"
+             "#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n";
+}
+
+std::string make_cpu_prelude() {
+  std::string s = "typedef long int64_t;\ntypedef int int32_t;\n" + host_math_declarations() +
        "template <class T> static inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
        + std::string(kExpf) +
        "template <class T> static inline T tcc_inf();\n"
@@ -172,8 +178,8 @@ const std::string& cpu_prelude() {
   return prelude;
 }
 
-std::string cuda_prelude() {
-  return "__device__ inline unsigned tcc_bits(float f) { return __float_as_uint(f); }\n"
+const std::string& cuda_prelude() {
+  static const std::string prelude = "__device__ inline unsigned tcc_bits(float f) { return __float_as_uint(f); }\n"
          "__device__ inline float tcc_float(unsigned b) { return __uint_as_float(b); }\n" + half_conversions("__device__ inline") +
          "typedef long long int64_t;\ntypedef int int32_t;\n"
          "template <class T> __device__ inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
@@ -189,6 +195,7 @@ std::string cuda_prelude() {
          "template <class T> __device__ inline T tcc_highest() { return tcc_inf<T>(); }\n"
          "template <> __device__ inline int64_t tcc_highest<int64_t>() { return 0x7fffffffffffffffLL; }\n"
          "template <> __device__ inline int32_t tcc_highest<int32_t>() { return 0x7fffffff; }\n";
+  return prelude;
 }
 
 std::string literal(const Value& v, DType as) {
@@ -228,6 +235,8 @@ class Emitter {
         definer_[proxy_key(o)] = &b;
       }
   }
+
+  int64_t rows() const { return region_.rows(); }
 
   std::string source(const std::string& function) {
     std::ostringstream os;
@@ -530,6 +539,21 @@ class Emitter {
 
 }  // namespace
 
+const std::string& host_math_declarations() {
+  static const std::string declarations = make_math_declarations();
+  return declarations;
+}
+
+std::string cuda_module_source(const std::vector<GeneratedKernel>& kernels) {
+  const std::string& prelude = cuda_prelude();
+  std::string s = prelude;
+  for (const auto& k : kernels) {
+    check(k.source.starts_with(prelude), [&] { return str("fuser: ", k.function, " is not a CUDA kernel"); });
+    s.append(k.source, prelude.size());
+  }
+  return s;
+}
+
 std::string region_signature(const BoundSymbol& fusion) {
   std::unordered_map<const void*, size_t> numbering;
   std::string s;
@@ -581,8 +605,7 @@ GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
   // Named by what it computes: the source with a placeholder name, hashed.
   std::string placeholder = emitter.source("TCC_KERNEL");
   std::string function = "tcc_" + sha256_hex(placeholder).substr(0, 16);
-  std::string source = emitter.source(function);
-  return {function, source};
+  return {function, emitter.source(function), emitter.rows()};
 }
 
 }  // namespace thundercc::codegen

@@ -20,6 +20,7 @@ struct Api {
   int (*log_size)(Program, size_t*) = nullptr;
   int (*log)(Program, char*) = nullptr;
   int (*destroy)(Program*) = nullptr;
+  int (*version)(int*, int*) = nullptr;
   std::string tried;
 };
 
@@ -43,12 +44,15 @@ const Api& api() {
     get(a.log_size, "nvrtcGetProgramLogSize");
     get(a.log, "nvrtcGetProgramLog");
     get(a.destroy, "nvrtcDestroyProgram");
+    get(a.version, "nvrtcVersion");
     return a;
   }();
   return loaded;
 }
 
-bool complete(const Api& a) { return a.create && a.compile && a.ptx_size && a.ptx && a.log_size && a.log && a.destroy; }
+bool complete(const Api& a) {
+  return a.create && a.compile && a.ptx_size && a.ptx && a.log_size && a.log && a.destroy && a.version;
+}
 
 }  // namespace
 
@@ -56,6 +60,12 @@ bool nvrtc_available(std::string* why) {
   bool ok = complete(api());
   if (!ok && why) *why = "NVRTC not found (tried " + api().tried + ")";
   return ok;
+}
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtc_available()) api().version(&major, &minor);
+  return "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
 }
 
 PtxResult compile_to_ptx(const std::string& source, const std::string& name, const std::string& arch) {

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "thundercc/codegen/fusion_region.h"
+#include "thundercc/codegen/kernel_source.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
@@ -85,6 +86,26 @@ void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<
 }
 
 // One program (the forward, or the backward) as instructions over slots.
+// A fusion instruction's kernels: the CPU function, or the CUDA function and its grid, or both
+// (--emit-cuda), and the tensors it reads and writes.
+json fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
+  json fusion(json::value_t::object);
+  if (kernels) {
+    if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) fusion["function"] = it->second;
+    if (auto it = kernels->cuda.functions.find(b.sym->id); it != kernels->cuda.functions.end()) {
+      fusion["cuda_function"] = it->second;
+      fusion["grid"] = kernels->cuda.grids.at(b.sym->id);
+    }
+  }
+  check(!fusion.empty(), [&] { return str("plan: no kernel was generated for ", b.sym->id); });
+  json reads(json::value_t::array), writes(json::value_t::array);
+  for (const auto& a : b.args) reads.push_back(encode_tensor_meta(a.as_tensor().meta()));
+  for_each_proxy(b.output, [&](const Value& v) { writes.push_back(encode_tensor_meta(v.as_tensor().meta())); });
+  fusion["inputs"] = std::move(reads);
+  fusion["outputs"] = std::move(writes);
+  return fusion;
+}
+
 json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
   SlotAssigner slots;
   std::vector<MemoryStep> steps;  // one per instruction
@@ -145,16 +166,7 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     instruction["outputs"] = std::move(outputs);
     instruction["free"] = json(json::value_t::array);
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
-    if (codegen::is_fusion_region(b)) {
-      const std::string* function = nullptr;
-      if (kernels)
-        if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) function = &it->second;
-      check(function != nullptr, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
-      json reads(json::value_t::array), writes(json::value_t::array);
-      for (const auto& a : b.args) reads.push_back(encode_tensor_meta(a.as_tensor().meta()));
-      for_each_proxy(b.output, [&](const Value& v) { writes.push_back(encode_tensor_meta(v.as_tensor().meta())); });
-      instruction["fusion"] = {{"function", *function}, {"inputs", std::move(reads)}, {"outputs", std::move(writes)}};
-    }
+    if (codegen::is_fusion_region(b)) instruction["fusion"] = fusion_record(b, kernels);
     instructions.push_back(std::move(instruction));
     reads = nullptr;
   }
@@ -191,6 +203,18 @@ json build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
   plan["plugins"] = plugin_list;
   if (kernels && !kernels->functions.empty())
     plan["kernels"] = {{"library", kernels->library}, {"sha256", kernels->sha256}, {"compiler", kernels->compiler}, {"flags", kernels->flags}};
+  if (kernels && !kernels->cuda.functions.empty()) {
+    const PlanKernels::Cuda& c = kernels->cuda;
+    json cuda{{"block", codegen::kCudaBlockSize}};
+    if (!c.ptx.empty()) {
+      cuda["ptx"] = c.ptx;
+      cuda["sha256"] = c.ptx_sha256;
+      cuda["compiler"] = c.compiler;
+      cuda["arch"] = c.arch;
+    }
+    if (!c.emulation.empty()) cuda["emulation"] = {{"library", c.emulation}, {"sha256", c.emulation_sha256}};
+    plan["cuda_kernels"] = std::move(cuda);
+  }
   return plan;
 }
 

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include "runtime/cuda_driver.h"
+#include "thundercc/codegen/cuda_emulation.h"
 #include "thundercc/errors.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
@@ -17,78 +19,159 @@ namespace thundercc::runtime {
 namespace {
 
 using json = nlohmann::json;
-using FusedFunction = void (*)(const void* const*, void* const*);
+using CpuFunction = void (*)(const void* const*, void* const*);
+using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // codegen/cuda_emulation.h
+
+// The bytes of the file (a library, or the PTX module) that `member` of `entry` names in the
+// plan's folder, once their SHA-256 is the one `entry` records at `hash`.
+std::string read_verified(const json& entry, const char* member, const char* hash, const std::string& plan_path,
+                          const std::string& at) {
+  std::string name = entry.at(member).get<std::string>();
+  if (name.find('/') != std::string::npos || name.starts_with("."))
+    throw LoadError(str(at, "/", member, ": '", name, "' is not a file name in the plan's folder"));
+  std::filesystem::path path = std::filesystem::path(plan_path).parent_path() / name;
+  if (!std::filesystem::is_regular_file(path))
+    throw LoadError(str(at, "/", member, ": ", path.string(), " is missing (compile the trace again)"));
+  std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
+  if (sha256_hex(bytes) != entry.at(hash).get<std::string>())
+    throw LoadError(str(at, "/", hash, ": ", path.string(), " is not the library this plan was compiled with (its SHA-256 differs); compile the trace again"));
+  return bytes;
+}
 
 }  // namespace
 
-FusedKernelLibrary::FusedKernelLibrary(const json& kernels, const std::string& plan_path) {
-  name_ = kernels.at("library").get<std::string>();
-  std::string where = plan_path + ": /kernels";
-  if (name_.find('/') != std::string::npos || name_.starts_with("."))
-    throw LoadError(where + "/library: '" + name_ + "' is not a file name in the plan's folder");
-  std::filesystem::path path = std::filesystem::path(plan_path).parent_path() / name_;
-  if (!std::filesystem::is_regular_file(path))
-    throw LoadError(where + "/library: the kernel library " + path.string() + " is missing (compile the trace again)");
-  std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
-  std::string expected = kernels.at("sha256").get<std::string>();
-  if (sha256_hex(bytes) != expected)
-    throw LoadError(where + "/sha256: " + path.string() + " is not the library this plan was compiled with (its SHA-256 differs); compile the trace again");
-  // Load the bytes just checked, not the file again: an in-memory file.
-  int fd = memfd_create("thundercc-kernels", MFD_CLOEXEC);
-  if (fd < 0) throw LoadError(where + ": cannot make an in-memory file for " + path.string());
+// dlopen of a library's verified bytes, through an in-memory file. The file stays open while
+// the library is loaded: dlopen knows a loaded library by its path, and /proc/self/fd/N names
+// another library once N is closed and reused.
+void FusedKernels::Library::load(const std::string& bytes, const std::string& library_name, const std::string& at) {
+  name = library_name;
+  fd = memfd_create("thundercc-kernels", MFD_CLOEXEC);
+  if (fd < 0) throw LoadError(at + ": cannot make an in-memory file for " + name);
   size_t written = 0;
   while (written < bytes.size()) {
     ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
-    if (n <= 0) {
-      close(fd);
-      throw LoadError(where + ": cannot copy " + path.string() + " into memory");
-    }
+    if (n <= 0) throw LoadError(at + ": cannot copy " + name + " into memory");
     written += static_cast<size_t>(n);
   }
   std::string fd_path = "/proc/self/fd/" + std::to_string(fd);
-  handle_ = dlopen(fd_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
-  if (!handle_) throw LoadError(where + ": cannot load " + path.string() + ": " + dlerror());
+  handle = dlopen(fd_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw LoadError(at + ": cannot load " + name + ": " + dlerror());
 }
 
-FusedKernelLibrary::~FusedKernelLibrary() {
-  if (handle_) dlclose(handle_);
+FusedKernels::Library::~Library() {
+  if (handle) dlclose(handle);
+  if (fd >= 0) close(fd);
 }
 
-Kernel FusedKernelLibrary::kernel(const json& fusion, const std::string& at, const std::string& where) const {
-  std::string function = fusion.at("function").get<std::string>();
-  auto f = reinterpret_cast<FusedFunction>(dlsym(handle_, function.c_str()));
-  if (!f) throw LoadError(where + ": " + at + "/function: " + name_ + " has no kernel '" + function + "'");
+namespace {
+
+// A fusion kernel over the tensors it was generated for: checks each input's shape, dtype and
+// device (a kernel indexes by the shapes baked into it), makes the outputs (in the plan's buffers
+// where it gives them) and calls `run(inputs, outputs)` with the data pointers.
+template <class Run>
+Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writes, Run run) {
+  return [reads = std::move(reads), writes = std::move(writes), run](KernelCall& call) {
+    if (call.size() != reads.size() || call.num_outputs() != writes.size())
+      throw ThunderError("RuntimeError", str("the kernel takes ", reads.size(), " inputs and writes ", writes.size(), " outputs"));
+    std::vector<at::Tensor> inputs;
+    std::vector<void*> pointers;  // the inputs', then the outputs'
+    for (size_t k = 0; k < reads.size(); ++k) {
+      const at::Tensor& t = call.arg(k).tensor();
+      const TensorMeta& m = reads[k];
+      bool ok = t.dim() == static_cast<int64_t>(m.shape.size()) && std::equal(m.shape.begin(), m.shape.end(), t.sizes().begin()) &&
+                t.scalar_type() == to_aten(m.dtype) && from_aten(t.device()) == m.device;
+      if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", m.type_string(), ", got another tensor"));
+      inputs.push_back(t.contiguous());
+      pointers.push_back(inputs.back().data_ptr());
+    }
+    std::vector<at::Tensor> outputs;
+    for (size_t k = 0; k < writes.size(); ++k) {
+      const at::Tensor* planned = call.buffer(k);
+      const TensorMeta& m = writes[k];
+      outputs.push_back(planned ? *planned : at::empty(m.shape, at::TensorOptions().dtype(to_aten(m.dtype)).device(to_aten(m.device))));
+      pointers.push_back(outputs.back().data_ptr());
+    }
+    run(pointers.data(), reads.size());
+    for (size_t k = 0; k < outputs.size(); ++k) call.set_output(k, std::move(outputs[k]));
+  };
+}
+
+// cuLaunchKernel's kernelParams: params[k] points to argument k.
+std::vector<void*> kernel_params(void** pointers, size_t count) {
+  std::vector<void*> params(count);
+  for (size_t k = 0; k < count; ++k) params[k] = &pointers[k];
+  return params;
+}
+
+unsigned grid_of(const json& fusion, const std::string& at) {
+  int64_t grid = fusion.at("grid").get<int64_t>();
+  if (grid < 0 || grid > 0x7fffffff) throw LoadError(str(at, "/grid: ", grid, " blocks is outside CUDA's grid"));
+  return static_cast<unsigned>(grid);
+}
+
+}  // namespace
+
+FusedKernels::FusedKernels(const json& plan, const std::string& plan_path, bool emulate_cuda) : emulate_cuda_(emulate_cuda) {
+  std::string where = plan_path + ": ";
+  if (plan.contains("kernels")) {
+    cpu_ = std::make_unique<Library>();
+    cpu_->load(read_verified(plan["kernels"], "library", "sha256", plan_path, where + "/kernels"), plan["kernels"]["library"], where + "/kernels");
+  }
+  if (!plan.contains("cuda_kernels")) return;
+  const json& cuda = plan["cuda_kernels"];
+  cuda_block_ = cuda.at("block").get<int>();
+  // The PTX is read at load, loaded into a device on its first launch there.
+  if (cuda.contains("ptx")) ptx_ = std::make_unique<CudaModule>(read_verified(cuda, "ptx", "sha256", plan_path, where + "/cuda_kernels"));
+  if (emulate_cuda && cuda.contains("emulation")) {
+    std::string at = where + "/cuda_kernels/emulation";
+    emulation_ = std::make_unique<Library>();
+    emulation_->load(read_verified(cuda["emulation"], "library", "sha256", plan_path, at), cuda["emulation"]["library"], at);
+  }
+}
+
+FusedKernels::~FusedKernels() = default;
+
+Kernel FusedKernels::kernel(const json& fusion, const std::string& at, const std::string& where) const {
   std::vector<TensorMeta> reads, writes;
   for (size_t k = 0; k < fusion.at("inputs").size(); ++k)
     reads.push_back(decode_tensor_meta(fusion["inputs"][k], at + "/inputs/" + std::to_string(k), where));
   for (size_t k = 0; k < fusion.at("outputs").size(); ++k)
     writes.push_back(decode_tensor_meta(fusion["outputs"][k], at + "/outputs/" + std::to_string(k), where));
-  return [f, reads, writes](KernelCall& call) {
-    if (call.size() != reads.size() || call.num_outputs() != writes.size())
-      throw ThunderError("RuntimeError", str("the kernel takes ", reads.size(), " inputs and writes ", writes.size(), " outputs"));
-    // The kernel indexes by the shapes it was generated for: each input must have exactly those.
-    std::vector<at::Tensor> inputs;
-    std::vector<const void*> in;
-    for (size_t k = 0; k < reads.size(); ++k) {
-      const at::Tensor& t = call.arg(k).tensor();
-      const TensorMeta& m = reads[k];
-      bool ok = t.dim() == static_cast<int64_t>(m.shape.size()) && std::equal(m.shape.begin(), m.shape.end(), t.sizes().begin()) &&
-                t.scalar_type() == to_aten(m.dtype) && t.device().is_cpu();
-      if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", m.type_string(), ", got another tensor"));
-      inputs.push_back(t.contiguous());
-      in.push_back(inputs.back().data_ptr());
-    }
-    std::vector<at::Tensor> outputs;
-    std::vector<void*> out;
-    for (size_t k = 0; k < writes.size(); ++k) {
-      const at::Tensor* planned = call.buffer(k);
-      outputs.push_back(planned ? *planned : at::empty(writes[k].shape, at::TensorOptions().dtype(to_aten(writes[k].dtype))));
-      out.push_back(outputs.back().data_ptr());
-    }
-    f(in.data(), out.data());
-    for (size_t k = 0; k < outputs.size(); ++k) call.set_output(k, std::move(outputs[k]));
-  };
+  if (reads.empty()) throw LoadError(where + ": " + at + "/inputs: a fusion region reads at least one tensor");
+  const Device device = reads[0].device;
+  auto missing = [&](const std::string& what) { return LoadError(where + ": " + at + ": " + what); };
+  if (device.is_cpu() && !emulate_cuda_) {
+    if (!fusion.contains("function")) throw missing("no CPU kernel (the region was compiled for CUDA only)");
+    if (!cpu_) throw missing("the plan has no kernel library");
+    std::string function = fusion["function"].get<std::string>();
+    auto f = reinterpret_cast<CpuFunction>(dlsym(cpu_->handle, function.c_str()));
+    if (!f) throw missing("/function: " + cpu_->name + " has no kernel '" + function + "'");
+    return fusion_kernel(std::move(reads), std::move(writes), [f](void** pointers, size_t num_inputs) {
+      f(const_cast<const void* const*>(pointers), pointers + num_inputs);
+    });
+  }
+  if (!fusion.contains("cuda_function")) throw missing("no CUDA kernel (compile the trace again with --emit-cuda)");
+  std::string function = fusion["cuda_function"].get<std::string>();
+  unsigned grid = grid_of(fusion, where + ": " + at), block = static_cast<unsigned>(cuda_block_);
+  size_t count = reads.size() + writes.size();
+  if (device.is_cpu()) {  // emulated
+    if (!emulation_) throw missing("the plan has no CUDA emulation library (compile the trace again with --emit-cuda)");
+    std::string entry = codegen::emulated_launch_name(function);
+    auto launch = reinterpret_cast<EmulatedLaunch>(dlsym(emulation_->handle, entry.c_str()));
+    if (!launch) throw missing("/cuda_function: " + emulation_->name + " has no kernel '" + function + "'");
+    return fusion_kernel(std::move(reads), std::move(writes), [launch, grid, block, count](void** pointers, size_t) {
+      std::vector<void*> params = kernel_params(pointers, count);
+      if (grid && launch(params.data(), grid, block) != 0)
+        throw ThunderError("RuntimeError", "the emulated CUDA kernel's threads did not all reach the same barriers");
+    });
+  }
+  if (device.type != Device::Type::CUDA) throw missing("no kernel runs on " + device.str());
+  if (!ptx_) throw missing("the plan has no PTX module (NVRTC was not found when it was compiled)");
+  const CudaModule* module = ptx_.get();
+  return fusion_kernel(std::move(reads), std::move(writes), [module, function, grid, block, count, device](void** pointers, size_t) {
+    std::vector<void*> params = kernel_params(pointers, count);
+    if (grid) module->launch(function, device.index, grid, block, params.data());
+  });
 }
 
 }  // namespace thundercc::runtime

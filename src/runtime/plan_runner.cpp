@@ -70,12 +70,16 @@ std::string describe(const at::Tensor& t) {
 
 }  // namespace
 
-PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKernelLibrary* kernels) : where_(where) {
+PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKernels* kernels) : where_(where) {
   num_slots_ = plan.at("slots").get<size_t>();
   const auto& inputs = plan.at("inputs");
-  for (size_t i = 0; i < inputs.size(); ++i)
-    inputs_.push_back({inputs[i].at("name").get<std::string>(), inputs[i].at("slot").get<int>(),
-                       decode_tensor_meta(inputs[i].at("tensor"), "/inputs/" + std::to_string(i) + "/tensor", where)});
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string at = "/inputs/" + std::to_string(i) + "/tensor";
+    inputs_.push_back({inputs[i].at("name").get<std::string>(), inputs[i].at("slot").get<int>(), decode_tensor_meta(inputs[i].at("tensor"), at, where)});
+    const Device& device = inputs_.back().meta.device;
+    if (device.type == Device::Type::CUDA && !at::hasCUDA())
+      throw LoadError(where + ": " + at + ": the plan runs on " + device.str() + ", but this LibTorch was built without CUDA");
+  }
   free_at_start_ = plan.value("free_at_start", std::vector<int>{});
   const auto& instructions = plan.at("instructions");
   for (size_t i = 0; i < instructions.size(); ++i) {
@@ -84,7 +88,7 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKe
     Instruction ins;
     ins.op = j.at("op").get<std::string>();
     if (j.contains("fusion")) {
-      if (!kernels) throw LoadError(where + ": " + at + "/fusion: the plan has no kernel library");
+      if (!kernels) throw LoadError(where + ": " + at + "/fusion: the plan has no generated kernels");
       fused_kernels_.push_back(std::make_unique<Kernel>(kernels->kernel(j["fusion"], at + "/fusion", where)));
       ins.kernel = fused_kernels_.back().get();
     } else {
@@ -259,16 +263,16 @@ void check_plan_version(const json& plan, const std::string& where) {
 
 namespace {
 
-std::unique_ptr<FusedKernelLibrary> load_kernels(const json& plan, const std::string& where) {
+std::unique_ptr<FusedKernels> load_kernels(const json& plan, const std::string& where, bool emulate_cuda) {
   check_plan_version(plan, where);
-  if (!plan.contains("kernels")) return nullptr;
-  return std::make_unique<FusedKernelLibrary>(plan["kernels"], where);
+  if (!plan.contains("kernels") && !plan.contains("cuda_kernels")) return nullptr;
+  return std::make_unique<FusedKernels>(plan, where, emulate_cuda);
 }
 
 }  // namespace
 
-Plan::Plan(const json& plan, const std::string& where)
-    : kernels_(load_kernels(plan, where)), forward_(plan, where, kernels_.get()) {
+Plan::Plan(const json& plan, const std::string& where, bool emulate_cuda)
+    : kernels_(load_kernels(plan, where, emulate_cuda)), forward_(plan, where, kernels_.get()) {
   if (!plan.contains("backward")) return;
   backward_.emplace(plan["backward"], where + " (backward)", kernels_.get());
   num_saved_ = plan["backward"].at("saved").get<size_t>();
@@ -420,7 +424,7 @@ std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {
 
 void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors) {
   std::vector<c10::IValue> items;
-  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t) : c10::IValue());
+  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t.cpu()) : c10::IValue());  // files hold CPU tensors
   auto bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(items)));
   write_file_atomically(path, std::string(bytes.begin(), bytes.end()));
 }

@@ -40,13 +40,21 @@ std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const s
   return out;
 }
 
+// Tensors read from files are CPU tensors: each goes to the device its specification names (a
+// plan compiled for CUDA runs on CUDA tensors).
+std::vector<at::Tensor> on_devices(std::vector<at::Tensor> tensors, const std::vector<InputSpec>& specs) {
+  for (size_t i = 0; i < tensors.size() && i < specs.size(); ++i)
+    if (tensors[i].defined() && !specs[i].meta.device.is_cpu()) tensors[i] = tensors[i].to(to_aten(specs[i].meta.device));
+  return tensors;
+}
+
 struct RunOptions {
   std::string plan_path, inputs_path, outputs_path, expect_path, fill = "random";
   std::string cotangents_path, grads_out_path, expect_grads_path, expect_inputs_path;
   int64_t seed = 0;
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
-  bool profile = false;
+  bool profile = false, cuda_emulate = false;
   std::vector<std::string> plugins;
 };
 
@@ -107,15 +115,15 @@ int run(const RunOptions& o) {
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
   install_caching_allocator();
-  Plan plan(plan_json, o.plan_path);
+  Plan plan(plan_json, o.plan_path, o.cuda_emulate);
   std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed)
-                                                         : read_tensor_file(o.inputs_path, plan.inputs());
+                                                         : on_devices(read_tensor_file(o.inputs_path, plan.inputs()), plan.inputs());
   plan.forward_program().check_inputs(inputs);
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
     throw LoadError(o.plan_path + ": the plan has no backward (no input of the trace requires grad), so it computes no gradients");
   // Without --cotangents, every output's gradient is seeded with ones (for a scalar loss, d loss).
   std::vector<at::Tensor> cotangents = o.cotangents_path.empty() ? fill_inputs(plan.cotangents(), "ones", 0)
-                                                                 : read_tensor_file(o.cotangents_path, plan.cotangents());
+                                                                 : on_devices(read_tensor_file(o.cotangents_path, plan.cotangents()), plan.cotangents());
 
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> grads;
@@ -214,6 +222,8 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   app.add_flag("--profile", o.profile, "print the time of each instruction");
   app.add_option("--plugin", o.plugins, "a plugin library to load (repeatable)");
+  app.add_flag("--cuda-emulate", o.cuda_emulate,
+               "run the fusion regions' CUDA kernels on the CPU under the emulator, as the driver would launch them (a plan compiled with --emit-cuda)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

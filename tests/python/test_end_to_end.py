@@ -13,8 +13,8 @@ from test_meta_vs_torch import SAMPLES
 PTXAS = Path("/usr/local/cuda/bin/ptxas")
 
 
-def check_plans(directory, count):
-    result = subprocess.run([os.environ["THUNDERCC_CHECK_PLANS"], directory], capture_output=True, text=True)
+def check_plans(directory, count, *options):
+    result = subprocess.run([os.environ["THUNDERCC_CHECK_PLANS"], directory, *options], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr + result.stdout
     assert f"{count} plans checked, 0 failed" in result.stdout
 
@@ -23,7 +23,7 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
     """With the default executors (ATen runs whole torch ops), with `torch_prims` (every op runs
     as its decomposition into prims), which checks the decompositions and the prims' kernels, and
     with `fuser,torch`, which checks every generated kernel against eager on the samples of the
-    ops it fuses."""
+    ops it fuses: the CPU kernels, and the CUDA kernels under the emulator."""
     whole, decomposed, fused = tmp_path / "whole", tmp_path / "decomposed", tmp_path / "fused"
     whole.mkdir()
     decomposed.mkdir()
@@ -46,11 +46,17 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
     regions = sum(p.read_text().count(" = fuser_") for p in fused.glob("*.py"))
     print(f"\nfuser: {len(list(fused.glob('*.kernels.so')))} of {len(SAMPLES)} samples run generated kernels ({regions} fusion regions)")
     assert regions > 900
-    # The same regions as CUDA kernels: NVRTC compiled each (compile fails otherwise); ptxas assembles each.
-    ptx = sorted(fused.glob("*.ptx"))
+    # The same regions as CUDA kernels: NVRTC compiled each plan's module (compile fails
+    # otherwise), ptxas assembles it, and the emulator runs every kernel against eager.
+    ptx = sorted(fused.glob("*.kernels.ptx"))
     if PTXAS.exists() and ptx:
-        assert len(ptx) == regions
+        kernels = 0
         for p in ptx:
+            kernels += p.read_text().count(".entry ")
             result = subprocess.run([PTXAS, "-arch=sm_80", p, "-o", os.devnull], capture_output=True, text=True)
             assert result.returncode == 0, f"{p.name}: {result.stderr}"
-        print(f"fuser: {len(ptx)} CUDA kernels compiled by NVRTC and assembled by ptxas")
+        assert len(ptx) == len(list(fused.glob("*.kernels.so")))
+        print(f"fuser: {kernels} CUDA kernels in {len(ptx)} PTX modules compiled by NVRTC and assembled by ptxas")
+    assert len(list(fused.glob("*.cuda_emulation.so"))) == len(list(fused.glob("*.kernels.so")))
+    check_plans(fused, len(SAMPLES), "--cuda-emulate")
+    print(f"fuser: the CUDA kernels of {regions} regions, run under the emulator, match eager")

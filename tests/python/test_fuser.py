@@ -1,8 +1,11 @@
 """The fusion executor end to end: programs captured, compiled with `--executors fuser,torch`,
 their regions checked in the printed trace, run through the generated kernels and compared with
 eager; the printed form against a golden file; the library's hash check and the kernel cache."""
+import hashlib
+import json
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 import torch
@@ -11,6 +14,8 @@ import torch.nn.functional as F
 from conftest import REPO, save_case
 
 torch.manual_seed(0)
+
+PTXAS = Path("/usr/local/cuda/bin/ptxas")
 
 
 def gelu(x):
@@ -63,6 +68,17 @@ def test_fused_program_matches_eager(name, fn, args, regions, tmp_path, thunderc
     assert printed.count(" = fuser_") == regions, printed
     assert (tmp_path / f"{name}.kernels.so").exists()
     thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt",
+              "--expect", tmp_path / f"{name}.expected.pt")
+
+
+@pytest.mark.parametrize("name,fn,args,regions", PROGRAMS, ids=[p[0] for p in PROGRAMS])
+def test_cuda_kernel_under_the_emulator_matches_eager(name, fn, args, regions, tmp_path, thundercc):
+    """The CUDA kernels (one block of 256 threads per row, reductions through shared memory),
+    run on the CPU by the emulator as the driver would launch them."""
+    trace = save_case(tmp_path, name, fn, args)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", "--emit-cuda")
+    assert (tmp_path / f"{name}.cuda_emulation.so").exists()
+    thundercc("run", tmp_path / f"{name}.plan.json", "--cuda-emulate", "--inputs", tmp_path / f"{name}.inputs.pt",
               "--expect", tmp_path / f"{name}.expected.pt")
 
 
@@ -206,3 +222,43 @@ def test_bfloat16_region_rounds_once_at_its_outputs(tmp_path, thundercc):
         assert mine.dtype == torch.bfloat16
         assert (mine.double() - exact).abs().max() <= (theirs.double() - exact).abs().max()
     assert (ours[0].double() - reference[0]).abs().mean() < 0.5 * (eager[0].double() - reference[0]).abs().mean()
+
+
+def on_cuda(trace):
+    """The trace as captured on a GPU: every tensor on cuda:0 (capture needs no GPU for the compiler's side)."""
+    trace.write_text(trace.read_text().replace('"device": "cpu"', '"device": "cuda:0"'))
+    return trace
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+def test_a_cuda_program_compiles_to_one_ptx_module(tmp_path, thundercc):
+    """Regions on a CUDA device become CUDA kernels only: one PTX module next to the plan, each
+    fusion instruction naming its function and grid; no CPU library. Running it needs a LibTorch
+    with CUDA, which this one is not: a clear error, before any tensor is made."""
+    trace = on_cuda(save_case(tmp_path, "block", bf16_program, (torch.randn(6, 64), torch.randn(64), torch.randn(64))))
+    thundercc("compile", trace, "-o", tmp_path)
+    printed = (tmp_path / "block.trace.py").read_text()
+    assert printed.count(" = fuser_") == 1 and '"cuda:0 f32[6, 64]"' in printed, printed
+    plan = json.loads((tmp_path / "block.plan.json").read_text())
+    assert "kernels" not in plan and not (tmp_path / "block.kernels.so").exists()
+    module = tmp_path / plan["cuda_kernels"]["ptx"]
+    assert plan["cuda_kernels"]["sha256"] == hashlib.sha256(module.read_bytes()).hexdigest()
+    (fusion,) = [i["fusion"] for i in plan["instructions"] if "fusion" in i]
+    assert "function" not in fusion and fusion["grid"] == 6
+    assert f".entry {fusion['cuda_function']}(" in module.read_text()
+    result = subprocess.run([PTXAS, "-arch=sm_90", module, "-o", os.devnull], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    result = thundercc("run", tmp_path / "block.plan.json", check=False)
+    assert result.returncode == 1 and "runs on cuda:0, but this LibTorch was built without CUDA" in result.stderr, result.stderr
+
+
+def test_emulation_library_is_checked_and_needs_emit_cuda(tmp_path, thundercc):
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", check=False)
+    assert result.returncode == 1 and "no CUDA kernel (compile the trace again with --emit-cuda)" in result.stderr, result.stderr
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", "--emit-cuda")
+    library = tmp_path / "gelu.cuda_emulation.so"
+    library.write_bytes(library.read_bytes() + b"\0")
+    result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", check=False)
+    assert result.returncode == 1 and "not the library this plan was compiled with" in result.stderr, result.stderr

@@ -19,8 +19,10 @@ using namespace thundercc;
 using namespace thundercc::runtime;
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: check_plans DIR\n";
+  // --cuda-emulate: the fusion regions run their CUDA kernels under the emulator (plans compiled with --emit-cuda).
+  bool emulate_cuda = argc == 3 && std::string(argv[2]) == "--cuda-emulate";
+  if (argc != 2 && !emulate_cuda) {
+    std::cerr << "usage: check_plans DIR [--cuda-emulate]\n";
     return 2;
   }
   int failures = 0, checked = 0;
@@ -38,7 +40,7 @@ int main(int argc, char** argv) {
     std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
     try {
       auto doc = thundercc::parse_json_document(thundercc::read_file(plan_path, thundercc::limits::kTraceBytes), plan_path);
-      Plan plan(doc, plan_path);
+      Plan plan(doc, plan_path, emulate_cuda);
       auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
       plan.forward_program().check_inputs(inputs);
       at::manual_seed(0);

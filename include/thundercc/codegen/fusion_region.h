@@ -24,7 +24,8 @@ enum class Level : uint8_t { Element, Row };
 class RegionAnalysis {
  public:
   // Whether the fuser can run a call of the prim `id` (its positional arguments first, as bound
-  // or as a bound symbol normalizes them) at all: its kind, dtypes and reduction axes.
+  // or as a bound symbol normalizes them) at all: its kind, dtypes, reduction axes and device (the
+  // CPU, or a CUDA device when NVRTC is found to compile its kernel).
   static bool fusible(const std::string& id, const Values& args);
 
   // Adds `b` (a prim the fuser claimed) when it fits the region; the first statement sets the domain.
@@ -32,6 +33,7 @@ class RegionAnalysis {
   bool empty() const { return statements_.empty(); }
   const std::vector<BoundSymbol>& statements() const { return statements_; }
   const Shape& domain() const { return domain_; }
+  const Device& device() const { return device_; }
   int64_t rows() const;
   int64_t columns() const;
 
@@ -54,6 +56,7 @@ class RegionAnalysis {
   bool is_row_shape(const Shape& s) const;
 
   Shape domain_;
+  Device device_;
   std::vector<BoundSymbol> statements_;
   std::unordered_map<const void*, Level> levels_;  // values the region defines
 };

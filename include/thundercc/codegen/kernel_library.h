@@ -35,12 +35,22 @@ std::string kernel_cache_dir();
 // failed otherwise. The default executor list leaves the fuser out without one.
 bool kernel_compiler_available(std::string* why = nullptr);
 
-// The kernels of every fusion region in `traces` as one library, to be written as `library_name`
-// next to the plan; `kernels.functions` is empty when there is no region.
+// The kernels of every fusion region in `traces`, named after the plan's `stem`: the CPU regions'
+// as one library (STEM.kernels.so); the CUDA regions' (every region's, with `every_region_for_cuda`)
+// as one CUDA module (STEM.kernels.cu), its PTX by NVRTC (STEM.kernels.ptx) and, with
+// `every_region_for_cuda` and a C++ compiler, its emulation library (STEM.cuda_emulation.so).
+// `kernels.functions` and `kernels.cuda.functions` are empty when there is no region.
 struct PlanKernelBuild {
   PlanKernels kernels;
   KernelLibrary library;
+  std::string cuda_source;  // empty: no CUDA kernel
+  std::string ptx;          // empty: NVRTC was not found
+  KernelLibrary emulation;
 };
-PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, const std::string& library_name);
+PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, const std::string& stem, bool every_region_for_cuda);
+
+// The PTX of a CUDA module's source, from the kernel cache (keyed by NVRTC's version, the
+// architecture and the source) or compiled by NVRTC; throws ThunderError with NVRTC's messages.
+std::string cached_ptx(const std::string& source);
 
 }  // namespace thundercc::codegen

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "thundercc/ir/symbol.h"
 
@@ -22,6 +23,7 @@ enum class Target { CPU, CUDA };
 struct GeneratedKernel {
   std::string function;  // "tcc_" + the first 16 hex digits of the source's SHA-256
   std::string source;    // a whole translation unit
+  int64_t grid = 1;      // CUDA: the blocks it is launched with, one per row
 };
 
 // Throws ThunderError when the region is not one kernel (the fusion pass never makes such a region).
@@ -31,6 +33,14 @@ GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target);
 // numbered in order of appearance: regions with one signature (a model's layers) generate one
 // source, so a plan generates each once.
 std::string region_signature(const BoundSymbol& fusion);
+
+// A plan's CUDA kernels as one translation unit, compiled into one PTX module: the prelude once,
+// then each kernel.
+std::string cuda_module_source(const std::vector<GeneratedKernel>& kernels);
+
+// The C library's math functions as kernels compiled for the host declare them (no standard
+// headers: they would be most of a kernel's compile time).
+const std::string& host_math_declarations();
 
 // The block size CUDA kernels are written for (their launch must use it).
 inline constexpr int kCudaBlockSize = 256;

@@ -10,7 +10,7 @@
 
 namespace thundercc::runtime {
 
-class FusedKernelLibrary;
+class FusedKernels;
 
 struct InputSpec {
   std::string name;
@@ -22,8 +22,8 @@ struct InputSpec {
 class PlanRunner {
  public:
   // Throws std::runtime_error naming `where` and the place in the plan. Fusion instructions run
-  // the kernels of `kernels` (the plan's library), which must outlive the runner.
-  PlanRunner(const nlohmann::json& program, const std::string& where, const FusedKernelLibrary* kernels = nullptr);
+  // the kernels of `kernels` (the plan's), which must outlive the runner.
+  PlanRunner(const nlohmann::json& program, const std::string& where, const FusedKernels* kernels = nullptr);
 
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Checks the inputs against the specification, as Thunder's prologue does.
@@ -63,8 +63,9 @@ void check_plan_version(const nlohmann::json& plan, const std::string& where);
 class Plan {
  public:
   // Checks the format version; throws LoadError naming `where`, the plan file's path (a plan's
-  // kernel library is found next to it).
-  Plan(const nlohmann::json& plan, const std::string& where);
+  // kernel library is found next to it). With `emulate_cuda`, fusion regions on the CPU run their
+  // CUDA kernels under the emulator (a plan compiled with --emit-cuda), to test them without a GPU.
+  Plan(const nlohmann::json& plan, const std::string& where, bool emulate_cuda = false);
   ~Plan();
   PlanRunner& forward_program() { return forward_; }
   bool has_backward() const { return backward_.has_value(); }
@@ -78,7 +79,7 @@ class Plan {
   PlanRunner* backward_program() { return backward_ ? &*backward_ : nullptr; }
 
  private:
-  std::unique_ptr<FusedKernelLibrary> kernels_;  // declared first: the runners use it
+  std::unique_ptr<FusedKernels> kernels_;  // declared first: the runners use it
   PlanRunner forward_;
   std::optional<PlanRunner> backward_;
   size_t num_saved_ = 0;

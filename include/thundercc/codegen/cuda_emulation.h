@@ -1,0 +1,32 @@
+// The CUDA execution model on the CPU, so that the generated CUDA kernels run, and are tested,
+// where there is no GPU. A CUDA kernel's own source is compiled by the host C++ compiler after a
+// header that maps CUDA's keywords and built-ins (threadIdx, blockIdx, blockDim, __shared__,
+// __syncthreads) onto an emulator; the emulator runs each block's threads as fibers on the
+// calling thread, each until it reaches __syncthreads or ends, and a block's barrier opens once
+// every one of its threads has reached it. Blocks run one after another, so __shared__ arrays
+// are function statics. Threads take turns in alternating order from one barrier to the next,
+// so a kernel that reads another thread's shared memory without a barrier between reads what
+// was not written yet, and its result is wrong; threads that end while others wait at a barrier
+// (undefined on a GPU) fail the launch.
+//
+// Each kernel is launched as the driver API launches it: `NAME_launch(params, grid, block)`,
+// where params[k] points to the k-th argument (an input or output pointer), as cuLaunchKernel's
+// kernelParams do. It returns 0, or 1 when the block's threads did not all reach the same barriers.
+#pragma once
+
+#include <string>
+
+#include "thundercc/codegen/kernel_source.h"
+
+namespace thundercc::codegen {
+
+// The emulator: one translation unit, linked into every emulation library.
+GeneratedKernel cuda_emulator();
+
+// `kernel` (generated for Target::CUDA) for the emulator, with its `NAME_launch` entry point.
+GeneratedKernel emulated_cuda_kernel(const GeneratedKernel& kernel);
+
+// The entry point's name for a CUDA function.
+inline std::string emulated_launch_name(const std::string& function) { return function + "_launch"; }
+
+}  // namespace thundercc::codegen

@@ -1,0 +1,127 @@
+#include "thundercc/codegen/cuda_emulation.h"
+
+#include "thundercc/errors.h"
+
+namespace thundercc::codegen {
+namespace {
+
+// What the emulator and the kernels share: the built-in variables and the barrier.
+constexpr const char* kBuiltins =
+    "struct tcc_dim3 { unsigned x, y, z; };\n"
+    "extern \"C\" tcc_dim3 tcc_emu_threadIdx, tcc_emu_blockIdx, tcc_emu_blockDim, tcc_emu_gridDim;\n"
+    "extern \"C\" void tcc_emu_syncthreads();\n"
+    "extern \"C\" int tcc_emu_launch(void (*)(void**), void**, unsigned, unsigned);\n";
+
+// The fiber scheduler. The fibers' stacks (64 KiB each: a kernel's locals are scalars) are kept
+// for the next launch. threadIdx is set before a fiber resumes; the kernel reads it again after
+// each __syncthreads, an external call.
+constexpr const char* kEmulator = R"(#include <ucontext.h>
+
+#include <vector>
+
+namespace {
+
+enum class State { Ready, AtBarrier, Done };
+constexpr size_t kStackBytes = 64 << 10;
+
+struct Block {
+  ucontext_t scheduler;
+  std::vector<ucontext_t> fibers;
+  std::vector<State> state;
+  std::vector<char> stacks;
+  void (*entry)(void**) = nullptr;
+  void** params = nullptr;
+  unsigned current = 0;
+};
+Block block;
+
+void run_thread() {
+  block.entry(block.params);
+  block.state[block.current] = State::Done;
+}  // returns to uc_link, the scheduler
+
+}  // namespace
+
+extern "C" {
+
+tcc_dim3 tcc_emu_threadIdx, tcc_emu_blockIdx, tcc_emu_blockDim, tcc_emu_gridDim;
+
+void tcc_emu_syncthreads() {
+  block.state[block.current] = State::AtBarrier;
+  swapcontext(&block.fibers[block.current], &block.scheduler);
+}
+
+int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned threads) {
+  block.entry = entry;
+  block.params = params;
+  block.fibers.resize(threads);
+  block.state.resize(threads);
+  if (block.stacks.size() < threads * kStackBytes) block.stacks.resize(threads * kStackBytes);
+  tcc_emu_gridDim = {grid, 1, 1};
+  tcc_emu_blockDim = {threads, 1, 1};
+  for (unsigned b = 0; b < grid; ++b) {
+    tcc_emu_blockIdx = {b, 0, 0};
+    for (unsigned t = 0; t < threads; ++t) {
+      ucontext_t& fiber = block.fibers[t];
+      getcontext(&fiber);
+      fiber.uc_stack.ss_sp = &block.stacks[t * kStackBytes];
+      fiber.uc_stack.ss_size = kStackBytes;
+      fiber.uc_link = &block.scheduler;
+      makecontext(&fiber, run_thread, 0);
+      block.state[t] = State::Ready;
+    }
+    for (unsigned phase = 0;; ++phase) {
+      for (unsigned i = 0; i < threads; ++i) {
+        unsigned t = phase % 2 ? threads - 1 - i : i;
+        block.current = t;
+        tcc_emu_threadIdx = {t, 0, 0};
+        swapcontext(&block.scheduler, &block.fibers[t]);
+      }
+      unsigned done = 0;
+      for (State s : block.state) done += s == State::Done;
+      if (done == threads) break;
+      if (done != 0) return 1;
+      for (State& s : block.state) s = State::Ready;
+    }
+  }
+  return 0;
+}
+
+}  // extern "C"
+)";
+
+// CUDA's keywords and the bit casts the kernels use, for the host compiler. The calls through
+// `params` unpack cuLaunchKernel's kernelParams: params[k] points to argument k.
+constexpr const char* kKernelHeader =
+    "#define __global__\n#define __device__\n#define __shared__ static\n#define __restrict__ __restrict\n"
+    "#define threadIdx tcc_emu_threadIdx\n#define blockIdx tcc_emu_blockIdx\n#define blockDim tcc_emu_blockDim\n"
+    "#define gridDim tcc_emu_gridDim\n#define __syncthreads tcc_emu_syncthreads\n"
+    "static inline unsigned __float_as_uint(float f) { unsigned b; __builtin_memcpy(&b, &f, sizeof b); return b; }\n"
+    "static inline float __uint_as_float(unsigned b) { float f; __builtin_memcpy(&f, &b, sizeof f); return f; }\n"
+    "static inline float __int_as_float(int b) { float f; __builtin_memcpy(&f, &b, sizeof f); return f; }\n"
+    "static inline double __longlong_as_double(long long b) { double f; __builtin_memcpy(&f, &b, sizeof f); return f; }\n"
+    "template <unsigned... I> struct tcc_indices {};\n"
+    "template <unsigned N, unsigned... I> struct tcc_make_indices : tcc_make_indices<N - 1, N - 1, I...> {};\n"
+    "template <unsigned... I> struct tcc_make_indices<0, I...> { using type = tcc_indices<I...>; };\n"
+    "template <class... A, unsigned... I> static void tcc_call(void (*f)(A...), void** p, tcc_indices<I...>) {\n"
+    "  f(*static_cast<A*>(p[I])...);\n"
+    "}\n"
+    "template <class... A> static void tcc_invoke(void (*f)(A...), void** p) {\n"
+    "  tcc_call(f, p, typename tcc_make_indices<sizeof...(A)>::type{});\n"
+    "}\n";
+
+}  // namespace
+
+GeneratedKernel cuda_emulator() { return {"tcc_cuda_emulator", std::string(kBuiltins) + kEmulator}; }
+
+GeneratedKernel emulated_cuda_kernel(const GeneratedKernel& kernel) {
+  const std::string& f = kernel.function;
+  std::string source = std::string(kBuiltins) + kKernelHeader + host_math_declarations() + kernel.source;
+  source += str("static void ", f, "_entry(void** p) { tcc_invoke(", f, ", p); }\n");
+  source += str("extern \"C\" int ", emulated_launch_name(f), "(void** p, unsigned grid, unsigned block) {\n",
+                "  return tcc_emu_launch(", f, "_entry, p, grid, block);\n}\n");
+  // Named apart from the CUDA kernel: the kernel cache keys objects by source, names by function.
+  return {f + "_emulated", source};
+}
+
+}  // namespace thundercc::codegen

@@ -1,0 +1,86 @@
+#include "runtime/cuda_driver.h"
+
+#include <dlfcn.h>
+
+#include "thundercc/errors.h"
+
+namespace thundercc::runtime {
+namespace {
+
+// The part of the driver API used here (cuda.h): results are ints, 0 is CUDA_SUCCESS; handles
+// are pointers, devices ints.
+struct DriverApi {
+  int (*init)(unsigned) = nullptr;
+  int (*device_get)(int*, int) = nullptr;
+  int (*primary_context_retain)(void**, int) = nullptr;
+  int (*context_set_current)(void*) = nullptr;
+  int (*module_load_data)(void**, const void*) = nullptr;
+  int (*module_get_function)(void**, void*, const char*) = nullptr;
+  int (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**) = nullptr;
+  int (*error_string)(int, const char**) = nullptr;
+  std::string problem;  // why the driver cannot be used; empty when it can
+};
+
+const DriverApi& driver() {
+  static const DriverApi loaded = [] {
+    DriverApi a;
+    void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      a.problem = std::string("the CUDA driver (libcuda.so.1) is not found: ") + dlerror();
+      return a;
+    }
+    auto get = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
+      if (!fn && a.problem.empty()) a.problem = std::string("the CUDA driver has no ") + name;
+    };
+    get(a.init, "cuInit");
+    get(a.device_get, "cuDeviceGet");
+    get(a.primary_context_retain, "cuDevicePrimaryCtxRetain");
+    get(a.context_set_current, "cuCtxSetCurrent");
+    get(a.module_load_data, "cuModuleLoadData");
+    get(a.module_get_function, "cuModuleGetFunction");
+    get(a.launch_kernel, "cuLaunchKernel");
+    get(a.error_string, "cuGetErrorString");
+    if (a.problem.empty() && a.init(0) != 0) a.problem = "the CUDA driver does not initialize (cuInit failed)";
+    return a;
+  }();
+  return loaded;
+}
+
+const DriverApi& usable_driver() {
+  const DriverApi& d = driver();
+  if (!d.problem.empty()) throw ThunderError("RuntimeError", d.problem);
+  return d;
+}
+
+void check(int result, const char* what) {
+  if (result == 0) return;
+  const char* message = nullptr;
+  driver().error_string(result, &message);
+  throw ThunderError("RuntimeError", str(what, " failed: ", message ? message : "CUDA error " + std::to_string(result)));
+}
+
+}  // namespace
+
+void* CudaModule::load(const std::string& name, int device) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const DriverApi& d = usable_driver();
+  Device& on = devices_[device];
+  if (!on.context) {
+    int handle = 0;
+    check(d.device_get(&handle, device), "cuDeviceGet");
+    check(d.primary_context_retain(&on.context, handle), "cuDevicePrimaryCtxRetain");  // kept while the process runs
+  }
+  check(d.context_set_current(on.context), "cuCtxSetCurrent");
+  if (!on.module) check(d.module_load_data(&on.module, ptx_.c_str()), "loading the plan's PTX module (cuModuleLoadData)");
+  void*& f = on.functions[name];
+  if (!f) check(d.module_get_function(&f, on.module, name.c_str()), "cuModuleGetFunction");
+  return f;
+}
+
+void CudaModule::launch(const std::string& name, int device, unsigned grid, unsigned block, void** params) const {
+  void* f = load(name, device);
+  check(usable_driver().launch_kernel(f, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+}
+
+}  // namespace thundercc::runtime

@@ -1,0 +1,43 @@
+// A PTX module launched through the CUDA driver API. libcuda is found at run time (dlopen of
+// libcuda.so.1), never linked, so the runtime builds and loads where there is no GPU; the first
+// launch on a device loads the module into that device's primary context (the one LibTorch's CUDA
+// runtime uses), where the driver compiles the PTX for the GPU it finds.
+//
+// Kernels run on the legacy default stream, which is LibTorch's current stream unless a caller
+// made another current (thundercc run never does): they are ordered with LibTorch's own kernels
+// on it, and the runner's tensors are allocated by LibTorch's CUDA allocator for that stream.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace thundercc::runtime {
+
+class CudaModule {
+ public:
+  explicit CudaModule(std::string ptx) : ptx_(std::move(ptx)) {}
+  CudaModule(const CudaModule&) = delete;
+  CudaModule& operator=(const CudaModule&) = delete;
+
+  // Launches `function` on CUDA device `device` with `grid` blocks of `block` threads; `params`
+  // as cuLaunchKernel's kernelParams (params[k] points to argument k). Throws ThunderError with
+  // the driver's message.
+  void launch(const std::string& function, int device, unsigned grid, unsigned block, void** params) const;
+
+ private:
+  struct Device {
+    void* context = nullptr;  // CUcontext: the device's primary context
+    void* module = nullptr;   // CUmodule
+    std::map<std::string, void*> functions;  // CUfunction by name
+  };
+  // The function (a CUfunction), with its device's context made current on this thread; the
+  // module is loaded into each device once.
+  void* load(const std::string& function, int device) const;
+
+  std::string ptx_;
+  mutable std::mutex mutex_;
+  mutable std::map<int, Device> devices_;
+};
+
+}  // namespace thundercc::runtime
