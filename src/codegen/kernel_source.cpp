@@ -4,6 +4,7 @@
 // are cheaper than a round trip through memory); the element outputs are one last loop.
 #include "thundercc/codegen/kernel_source.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -228,6 +229,8 @@ class Emitter {
   Emitter(const BoundSymbol& fusion, Target target) : fusion_(fusion), target_(target) {
     for (const auto& b : fusion.subsymbols)
       check(region_.add(b), [&] { return str("fuser: the region of ", fusion.sym->name, " is not one kernel"); });
+    flat_ = target == Target::CUDA && region_.columns() > 0 &&
+            std::none_of(region_.statements().begin(), region_.statements().end(), [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); });
     for (size_t k = 0; k < fusion.args.size(); ++k) input_index_[proxy_key(fusion.args[k])] = k;
     for (const auto& b : region_.statements())
       for (const auto& o : b.output_proxies()) {
@@ -236,7 +239,13 @@ class Emitter {
       }
   }
 
-  int64_t rows() const { return region_.rows(); }
+  // CUDA: the blocks to launch. A row per block where rows reduce; a flat kernel's threads stride
+  // over all elements, with enough blocks to fill a GPU and no more than one element a thread.
+  int64_t grid() const {
+    if (!flat_) return region_.rows();
+    int64_t blocks = (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize;
+    return std::min<int64_t>(blocks, kMaxFlatBlocks);
+  }
 
   std::string source(const std::string& function) {
     std::ostringstream os;
@@ -245,6 +254,11 @@ class Emitter {
     if (target_ == Target::CPU) {
       os << unpack_buffers();
       os << "  for (int64_t row = 0; row < " << region_.rows() << "LL; ++row) {\n";
+    } else if (flat_) {
+      int64_t columns = region_.columns();
+      os << "  for (int64_t tcc_i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; tcc_i < " << region_.rows() * columns
+         << "LL; tcc_i += (int64_t)gridDim.x * blockDim.x) {\n";
+      os << "    const int64_t row = tcc_i / " << columns << "LL, j = tcc_i % " << columns << "LL;\n";
     } else {
       os << "  const int64_t row = blockIdx.x;\n  {\n";
       os << "    __shared__ double tcc_partial[" << kCudaBlockSize << "];\n";
@@ -259,6 +273,8 @@ class Emitter {
   const BoundSymbol& fusion_;
   Target target_;
   RegionAnalysis region_;
+  // CUDA, a region without reductions: one element per thread of the whole grid, not a row per block.
+  bool flat_ = false;
   std::map<const void*, size_t> input_index_;
   std::map<const void*, std::string> name_;  // values the region defines
   std::map<const void*, const BoundSymbol*> definer_;  // the statement defining each
@@ -322,6 +338,7 @@ class Emitter {
 
   std::string column_loop(const std::string& clauses) const {
     int64_t n = region_.columns();
+    if (flat_) return "";  // j is the thread's element
     if (target_ == Target::CUDA) return str("for (int64_t j = threadIdx.x; j < ", n, "LL; j += blockDim.x)");
     return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", n, "LL; ++j)");
   }
@@ -528,7 +545,7 @@ class Emitter {
         element_outputs.push_back(v);
         stores += str("      out", k, "[row * ", region_.columns(), "LL + j] = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
       } else {
-        std::string guard = target_ == Target::CUDA ? "if (threadIdx.x == 0) " : "";
+        std::string guard = flat_ ? "if (j == 0) " : target_ == Target::CUDA ? "if (threadIdx.x == 0) " : "";
         row_stores += str("    ", guard, "out", k, "[row] = ", stored(v.as_tensor().dtype(), row_read(v)), ";\n");
       }
     });
@@ -605,7 +622,7 @@ GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
   // Named by what it computes: the source with a placeholder name, hashed.
   std::string placeholder = emitter.source("TCC_KERNEL");
   std::string function = "tcc_" + sha256_hex(placeholder).substr(0, 16);
-  return {function, emitter.source(function), emitter.rows()};
+  return {function, emitter.source(function), emitter.grid()};
 }
 
 }  // namespace thundercc::codegen

@@ -53,6 +53,8 @@ PROGRAMS = [
     ("silu", F.silu, (torch.randn(7, 9),), 1),
     ("chain", chain, (torch.randn(16), torch.randn(16)), 1),
     ("broadcast_bias", lambda x, b: torch.tanh(x + b) * 2, (torch.randn(3, 4, 5), torch.randn(4, 1)), 1),
+    # CUDA: no reduction, so the grid's threads stride over the 2,709 elements (11 blocks, a partial last one)
+    ("row_input", lambda x, b: (torch.tanh(x + b) * 2, b * 3), (torch.randn(9, 301), torch.randn(9, 1)), 1),
     ("zero_dim", lambda x, s: x * s + 1, (torch.randn(()), torch.randn(())), 1),
     ("empty", lambda x: torch.exp(x).sum(-1), (torch.randn(3, 0),), 1),
     ("float64", lambda x: torch.softmax(x * 2, -1), (torch.randn(4, 8, dtype=torch.float64),), 1),

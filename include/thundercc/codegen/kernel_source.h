@@ -4,8 +4,9 @@
 // CPU: a C++ function `extern "C" void NAME(const void* const* inputs, void* const* outputs)`
 // over contiguous buffers, one loop over rows, inner loops over the last dimension that GCC and
 // Clang vectorize (`#pragma omp simd`, glibc's vector math for exp, tanh, ...).
-// CUDA: a `__global__` function taking each buffer as a parameter, one block per row, threads
-// striding over the last dimension, reductions through shared memory; for NVRTC.
+// CUDA: a `__global__` function taking each buffer as a parameter; with reductions, one block per
+// row, threads striding over the last dimension, reductions through shared memory; without, the
+// grid's threads striding over all elements. For NVRTC.
 //
 // Shapes are baked in; the function's name is the hash of its source, so identical regions (the
 // layers of a model) share one kernel, in a plan and in the kernel cache.
@@ -23,7 +24,7 @@ enum class Target { CPU, CUDA };
 struct GeneratedKernel {
   std::string function;  // "tcc_" + the first 16 hex digits of the source's SHA-256
   std::string source;    // a whole translation unit
-  int64_t grid = 1;      // CUDA: the blocks it is launched with, one per row
+  int64_t grid = 1;      // CUDA: the blocks it is launched with
 };
 
 // Throws ThunderError when the region is not one kernel (the fusion pass never makes such a region).
@@ -44,5 +45,8 @@ const std::string& host_math_declarations();
 
 // The block size CUDA kernels are written for (their launch must use it).
 inline constexpr int kCudaBlockSize = 256;
+// The most blocks a CUDA kernel without reductions is launched with (its threads then take
+// several elements each): a few waves of a large GPU.
+inline constexpr int64_t kMaxFlatBlocks = 8192;
 
 }  // namespace thundercc::codegen
