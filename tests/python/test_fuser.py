@@ -159,14 +159,17 @@ def test_regions_differing_in_a_constant_or_shape_get_their_own_kernels(tmp_path
               "--expect", tmp_path / "scaled.expected.pt")
 
 
-def run_fused(tmp_path, thundercc, name, fn, args):
-    """Compiles fn with the fuser, checks that it is one region, and returns the plan's outputs."""
+def run_fused(tmp_path, thundercc, name, fn, args, kernel="cpu"):
+    """Compiles fn with the fuser, checks that it is one region, and returns the plan's outputs,
+    computed by its CPU kernel or (kernel="cuda") by its CUDA kernel under the emulator."""
     trace = save_case(tmp_path, name, fn, args)
-    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    cuda = ("--emit-cuda",) if kernel == "cuda" else ()
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", *cuda)
     printed = (tmp_path / f"{name}.trace.py").read_text()
     assert printed.count(" = fuser_") == 1, printed
     out = tmp_path / f"{name}.out.pt"
-    thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt", "--outputs", out)
+    emulate = ("--cuda-emulate",) if kernel == "cuda" else ()
+    thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt", "--outputs", out, *emulate)
     return torch.load(out)
 
 
@@ -179,15 +182,17 @@ def assert_same_bits(ours, expected):
     assert not mismatch.any(), f"{int(mismatch.sum())} differ, first at {ours[mismatch][:4]} (expected {expected[mismatch][:4]})"
 
 
+@pytest.mark.parametrize("kernel", ["cpu", "cuda"])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
-def test_every_16_bit_float_loads_as_aten_converts_it(dtype, tmp_path, thundercc):
+def test_every_16_bit_float_loads_as_aten_converts_it(dtype, kernel, tmp_path, thundercc):
     every = torch.arange(-(1 << 15), 1 << 15, dtype=torch.int32).to(torch.int16).view(dtype)
-    (ours,) = run_fused(tmp_path, thundercc, "load", lambda x: x.to(torch.float32), (every,))
+    (ours,) = run_fused(tmp_path, thundercc, "load", lambda x: x.to(torch.float32), (every,), kernel)
     assert_same_bits(ours, every.to(torch.float32))
 
 
+@pytest.mark.parametrize("kernel", ["cpu", "cuda"])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
-def test_floats_round_to_16_bits_as_aten_rounds_them(dtype, tmp_path, thundercc):
+def test_floats_round_to_16_bits_as_aten_rounds_them(dtype, kernel, tmp_path, thundercc):
     """Every tie between neighbouring 16-bit values and the floats either side of it (normal,
     subnormal, the largest finite and beyond), the extremes, and a million spread bit patterns."""
     values = torch.arange(0, 0x7c00 if dtype == torch.float16 else 0x7f80, dtype=torch.int32).to(torch.int16).view(dtype).float()
@@ -197,7 +202,7 @@ def test_floats_round_to_16_bits_as_aten_rounds_them(dtype, tmp_path, thundercc)
     spread = torch.arange(0, 1 << 32, 4099, dtype=torch.int64).to(torch.int32).view(torch.float32)
     special = torch.tensor([0.0, -0.0, float("inf"), -float("inf"), float("nan"), 3.4e38, -3.4e38, 1e-45, 6e-8, 65504.0, 65520.0])
     x = torch.cat([ties, below, above, -ties, -below, -above, values, spread, special])
-    (ours,) = run_fused(tmp_path, thundercc, "store", lambda a: a.to(dtype), (x,))
+    (ours,) = run_fused(tmp_path, thundercc, "store", lambda a: a.to(dtype), (x,), kernel)
     assert_same_bits(ours, x.to(dtype))
 
 
