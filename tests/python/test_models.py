@@ -1,7 +1,7 @@
 """The example models end to end: capture (the committed trace is what the front end writes
 today), compile (their parameters require grad, so a training step: the golden forward and
 backward traces), run on the saved inputs, compare the outputs with PyTorch eager and the
-gradients with PyTorch autograd."""
+gradients with PyTorch autograd; again with the fusion regions' CUDA kernels under the emulator."""
 import json
 import subprocess
 import sys
@@ -32,4 +32,10 @@ def test_model_end_to_end(model, tmp_path, thundercc):
     result = thundercc("run", tmp_path / f"{model}.plan.json", "--inputs", tmp_path / f"{model}.inputs.pt",
                        "--expect", tmp_path / f"{model}.expected.pt", "--expect-grads", tmp_path / f"{model}.grads.pt")
     assert "outputs match" in result.stdout
+    assert "gradients match" in result.stdout
+    # Every fusion region of the forward and the backward through its CUDA kernel, under the emulator.
+    cuda = tmp_path / "cuda"
+    thundercc("compile", REPO / "traces" / f"{model}.json", "-o", cuda, "--emit-cuda")
+    result = thundercc("run", cuda / f"{model}.plan.json", "--cuda-emulate", "--inputs", tmp_path / f"{model}.inputs.pt",
+                       "--expect", tmp_path / f"{model}.expected.pt", "--expect-grads", tmp_path / f"{model}.grads.pt")
     assert "gradients match" in result.stdout
