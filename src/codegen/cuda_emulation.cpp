@@ -17,7 +17,13 @@ constexpr const char* kBuiltins =
 // each __syncthreads, an external call.
 constexpr const char* kEmulator = R"(#include <ucontext.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <vector>
+
+// The kernels' __shared__ arrays, all in one section (none: null).
+extern "C" char __start_tcc_shared[] __attribute__((weak));
+extern "C" char __stop_tcc_shared[] __attribute__((weak));
 
 namespace {
 
@@ -57,10 +63,15 @@ int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned
   block.fibers.resize(threads);
   block.state.resize(threads);
   if (block.stacks.size() < threads * kStackBytes) block.stacks.resize(threads * kStackBytes);
+  const char* mode = std::getenv("THUNDERCC_CUDA_EMULATOR");
+  unsigned alternate = mode && std::strcmp(mode, "alternate") == 0;
+  if (alternate && grid > 3) grid = 3;  // blocks take several rows, threads several elements
   tcc_emu_gridDim = {grid, 1, 1};
   tcc_emu_blockDim = {threads, 1, 1};
   for (unsigned b = 0; b < grid; ++b) {
     tcc_emu_blockIdx = {b, 0, 0};
+    // Shared memory starts as garbage on a GPU: here all bits set (NaN, -1), never what the previous block left.
+    if (__start_tcc_shared) std::memset(__start_tcc_shared, 0xff, __stop_tcc_shared - __start_tcc_shared);
     for (unsigned t = 0; t < threads; ++t) {
       ucontext_t& fiber = block.fibers[t];
       getcontext(&fiber);
@@ -72,7 +83,7 @@ int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned
     }
     for (unsigned phase = 0;; ++phase) {
       for (unsigned i = 0; i < threads; ++i) {
-        unsigned t = phase % 2 ? threads - 1 - i : i;
+        unsigned t = (phase + alternate) % 2 ? threads - 1 - i : i;
         block.current = t;
         tcc_emu_threadIdx = {t, 0, 0};
         swapcontext(&block.scheduler, &block.fibers[t]);
@@ -93,7 +104,8 @@ int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned
 // CUDA's keywords and the bit casts the kernels use, for the host compiler. The calls through
 // `params` unpack cuLaunchKernel's kernelParams: params[k] points to argument k.
 constexpr const char* kKernelHeader =
-    "#define __global__\n#define __device__\n#define __shared__ static\n#define __restrict__ __restrict\n"
+    "#define __global__\n#define __device__\n#define __shared__ static __attribute__((section(\"tcc_shared\")))\n"
+    "#define __restrict__ __restrict\n"
     "#define threadIdx tcc_emu_threadIdx\n#define blockIdx tcc_emu_blockIdx\n#define blockDim tcc_emu_blockDim\n"
     "#define gridDim tcc_emu_gridDim\n#define __syncthreads tcc_emu_syncthreads\n"
     "static inline unsigned __float_as_uint(float f) { unsigned b; __builtin_memcpy(&b, &f, sizeof b); return b; }\n"

@@ -106,14 +106,15 @@ bool is_fusible_prim(const std::string& id) { return kind_of(id).has_value(); }
 bool RegionAnalysis::fusible(const std::string& id, const Values& args) {
   auto kind = kind_of(id);
   if (!kind) return false;
-  bool any_tensor = false;
+  const Tensor* first = nullptr;
   for (const auto& a : args) {
     if (a.is_tensor()) {
       const Tensor& t = a.as_tensor();
-      if (!supported_dtype(t.dtype()) || !runs_on(t.device())) return false;
+      // One kernel reads one device's memory: no CPU 0-d tensor beside CUDA ones, as ATen allows.
+      if (!supported_dtype(t.dtype()) || !runs_on(t.device()) || (first && t.device() != first->device())) return false;
+      if (!first) first = &t;
       if (kind == PrimKind::FloatOnly && !t.dtype().is_float()) return false;
       if (kind == PrimKind::ExactOnly && !t.dtype().is_exact()) return false;
-      any_tensor = true;
     } else if (a.is_number_proxy()) {
       if (!a.as_number_proxy()->value) return false;  // a kernel bakes numbers in
       if (a.number_kind() == NumberKind::Complex) return false;
@@ -121,7 +122,7 @@ bool RegionAnalysis::fusible(const std::string& id, const Values& args) {
       return false;
     }
   }
-  if (!any_tensor) return false;
+  if (!first) return false;
   if (id == "prims.convert_element_type" && !supported_dtype(args.at(1).as_dtype())) return false;
   if (kind == PrimKind::Reduction) {
     const Tensor& a = args.at(0).as_tensor();

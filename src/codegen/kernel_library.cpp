@@ -211,7 +211,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
 
 std::string cached_ptx(const std::string& source) {
   std::string compiler = nvrtc_version();
-  fs::path ptx = fs::path(kernel_cache_dir()) / "ptx" / (sha256_hex(str(compiler, "\n", kPtxArch, "\n", source)) + ".ptx");
+  fs::path ptx = fs::path(kernel_cache_dir()) / "ptx" / (sha256_hex(str(compiler, "\n", kPtxArch, " ", kNvrtcOptions, "\n", source)) + ".ptx");
   ensure(ptx, [&](const fs::path& temporary) {
     PtxResult r = compile_to_ptx(source, "kernels.cu");
     if (!r.ok) throw ThunderError("RuntimeError", "fuser: NVRTC does not compile the CUDA kernels:\n" + first_lines(r.log, 20));

@@ -239,12 +239,11 @@ class Emitter {
       }
   }
 
-  // CUDA: the blocks to launch. A row per block where rows reduce; a flat kernel's threads stride
-  // over all elements, with enough blocks to fill a GPU and no more than one element a thread.
+  // CUDA: the blocks to launch, a row each where rows reduce, else an element each thread, up to
+  // kMaxBlocks (the kernels stride over the rest, so any grid computes the same result).
   int64_t grid() const {
-    if (!flat_) return region_.rows();
-    int64_t blocks = (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize;
-    return std::min<int64_t>(blocks, kMaxFlatBlocks);
+    int64_t blocks = flat_ ? (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize : region_.rows();
+    return std::min<int64_t>(blocks, kMaxBlocks);
   }
 
   std::string source(const std::string& function) {
@@ -260,9 +259,8 @@ class Emitter {
          << "LL; tcc_i += (int64_t)gridDim.x * blockDim.x) {\n";
       os << "    const int64_t row = tcc_i / " << columns << "LL, j = tcc_i % " << columns << "LL;\n";
     } else {
-      os << "  const int64_t row = blockIdx.x;\n  {\n";
-      os << "    __shared__ double tcc_partial[" << kCudaBlockSize << "];\n";
-      os << "    __shared__ bool tcc_flag[" << kCudaBlockSize << "];\n";
+      // A block per row, blocks striding over the rows: correct for any grid.
+      os << "  for (int64_t row = blockIdx.x; row < " << region_.rows() << "LL; row += gridDim.x) {\n";
     }
     os << row_bases() << row_body();
     os << "  }\n}\n";
@@ -476,20 +474,22 @@ class Emitter {
     return s;
   }
 
-  // CUDA: the threads' partial results combined through shared memory (in double, wide enough
-  // for every dtype a region reduces exactly: int64 sums beyond 2^53 are out of a kernel's range
-  // only on a GPU, where nothing runs here).
+  // CUDA: the threads' partial results combined through shared memory, in the accumulator's own
+  // type (int64 values beyond 2^53 and integer wrap-around stay exact, as on the CPU).
   std::string block_reduce(const std::string& acc, const std::string& type, const std::string& op, bool track_nan) const {
     std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
-    std::string s = str("    tcc_partial[threadIdx.x] = (double)", acc, ";\n");
-    if (track_nan) s += str("    tcc_flag[threadIdx.x] = ", acc, "_nan;\n");
+    std::string partial = acc + "_partial", flag = acc + "_flag";
+    std::string s = str("    __shared__ ", type, " ", partial, "[", kCudaBlockSize, "];\n");
+    if (track_nan) s += str("    __shared__ bool ", flag, "[", kCudaBlockSize, "];\n");
+    s += str("    ", partial, "[threadIdx.x] = ", acc, ";\n");
+    if (track_nan) s += str("    ", flag, "[threadIdx.x] = ", acc, "_nan;\n");
     s += "    __syncthreads();\n";
-    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { double a = tcc_partial[threadIdx.x], b = tcc_partial[threadIdx.x + tcc_s]; tcc_partial[threadIdx.x] = ",
-             combine, ";", track_nan ? " tcc_flag[threadIdx.x] = tcc_flag[threadIdx.x] || tcc_flag[threadIdx.x + tcc_s];" : "",
+    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { ", type, " a = ", partial, "[threadIdx.x], b = ", partial, "[threadIdx.x + tcc_s]; ",
+             partial, "[threadIdx.x] = ", combine, ";", track_nan ? str(" ", flag, "[threadIdx.x] = ", flag, "[threadIdx.x] || ", flag, "[threadIdx.x + tcc_s];") : "",
              " }\n      __syncthreads();\n    }\n");
-    s += str("    ", acc, " = (", type, ")tcc_partial[0];\n");
-    if (track_nan) s += str("    ", acc, "_nan = tcc_flag[0];\n");
-    s += "    __syncthreads();\n";
+    s += str("    ", acc, " = ", partial, "[0];\n");
+    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[0];\n");
+    s += "    __syncthreads();\n";  // before a block's next row writes the arrays again
     return s;
   }
 

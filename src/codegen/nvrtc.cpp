@@ -76,7 +76,7 @@ PtxResult compile_to_ptx(const std::string& source, const std::string& name, con
   if (a.create(&program, source.c_str(), name.c_str(), 0, nullptr, nullptr) != 0)
     throw ThunderError("RuntimeError", "NVRTC could not create a program for " + name);
   std::string gpu = "--gpu-architecture=" + arch;
-  const char* options[] = {gpu.c_str(), "--std=c++17"};
+  const char* options[] = {gpu.c_str(), kNvrtcOptions};
   PtxResult result;
   result.ok = a.compile(program, 2, options) == 0;
   size_t size = 0;

@@ -15,6 +15,9 @@ struct DriverApi {
   int (*primary_context_retain)(void**, int) = nullptr;
   int (*context_set_current)(void*) = nullptr;
   int (*module_load_data)(void**, const void*) = nullptr;
+  int (*module_unload)(void*) = nullptr;
+  int (*context_get_current)(void**) = nullptr;
+  int (*driver_get_version)(int*) = nullptr;
   int (*module_get_function)(void**, void*, const char*) = nullptr;
   int (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**) = nullptr;
   int (*error_string)(int, const char**) = nullptr;
@@ -38,10 +41,14 @@ const DriverApi& driver() {
     get(a.primary_context_retain, "cuDevicePrimaryCtxRetain");
     get(a.context_set_current, "cuCtxSetCurrent");
     get(a.module_load_data, "cuModuleLoadData");
+    get(a.module_unload, "cuModuleUnload");
+    get(a.context_get_current, "cuCtxGetCurrent");
+    get(a.driver_get_version, "cuDriverGetVersion");
     get(a.module_get_function, "cuModuleGetFunction");
     get(a.launch_kernel, "cuLaunchKernel");
     get(a.error_string, "cuGetErrorString");
-    if (a.problem.empty() && a.init(0) != 0) a.problem = "the CUDA driver does not initialize (cuInit failed)";
+    if (int result = a.problem.empty() ? a.init(0) : 0; result != 0)
+      a.problem = "the CUDA driver does not initialize (cuInit returned " + std::to_string(result) + ")";
     return a;
   }();
   return loaded;
@@ -72,10 +79,27 @@ void* CudaModule::load(const std::string& name, int device) const {
     check(d.primary_context_retain(&on.context, handle), "cuDevicePrimaryCtxRetain");  // kept while the process runs
   }
   check(d.context_set_current(on.context), "cuCtxSetCurrent");
-  if (!on.module) check(d.module_load_data(&on.module, ptx_.c_str()), "loading the plan's PTX module (cuModuleLoadData)");
+  if (!on.module) {
+    // PTX from a newer toolkit than the driver's fails here: say which driver this is.
+    int version = 0;
+    d.driver_get_version(&version);
+    check(d.module_load_data(&on.module, ptx_.c_str()),
+          str("loading the plan's PTX module into cuda:", device, " (driver for CUDA ", version / 1000, ".", version % 1000 / 10,
+              ") with cuModuleLoadData").c_str());
+  }
   void*& f = on.functions[name];
   if (!f) check(d.module_get_function(&f, on.module, name.c_str()), "cuModuleGetFunction");
   return f;
+}
+
+CudaModule::~CudaModule() {
+  if (devices_.empty()) return;
+  const DriverApi& d = driver();
+  void* previous = nullptr;
+  d.context_get_current(&previous);
+  for (auto& [device, on] : devices_)
+    if (on.module && d.context_set_current(on.context) == 0) d.module_unload(on.module);
+  d.context_set_current(previous);
 }
 
 void CudaModule::launch(const std::string& name, int device, unsigned grid, unsigned block, void** params) const {

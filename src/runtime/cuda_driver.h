@@ -6,17 +6,22 @@
 // Kernels run on the legacy default stream, which is LibTorch's current stream unless a caller
 // made another current (thundercc run never does): they are ordered with LibTorch's own kernels
 // on it, and the runner's tensors are allocated by LibTorch's CUDA allocator for that stream.
+// Launches are asynchronous, as LibTorch's: a fault inside a kernel is reported by a later call.
+// A launch leaves its device's primary context current on the calling thread, as LibTorch's
+// runtime API calls do.
 #pragma once
 
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 namespace thundercc::runtime {
 
 class CudaModule {
  public:
   explicit CudaModule(std::string ptx) : ptx_(std::move(ptx)) {}
+  ~CudaModule();  // unloads the module from each device it was loaded into
   CudaModule(const CudaModule&) = delete;
   CudaModule& operator=(const CudaModule&) = delete;
 

@@ -24,7 +24,7 @@ using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // codegen/cuda_emu
 
 // The bytes of the file (a library, or the PTX module) that `member` of `entry` names in the
 // plan's folder, once their SHA-256 is the one `entry` records at `hash`.
-std::string read_verified(const json& entry, const char* member, const char* hash, const std::string& plan_path,
+std::string read_verified(const json& entry, const char* member, const char* hash, const char* what, const std::string& plan_path,
                           const std::string& at) {
   std::string name = entry.at(member).get<std::string>();
   if (name.find('/') != std::string::npos || name.starts_with("."))
@@ -34,7 +34,7 @@ std::string read_verified(const json& entry, const char* member, const char* has
     throw LoadError(str(at, "/", member, ": ", path.string(), " is missing (compile the trace again)"));
   std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
   if (sha256_hex(bytes) != entry.at(hash).get<std::string>())
-    throw LoadError(str(at, "/", hash, ": ", path.string(), " is not the library this plan was compiled with (its SHA-256 differs); compile the trace again"));
+    throw LoadError(str(at, "/", hash, ": ", path.string(), " is not the ", what, " this plan was compiled with (its SHA-256 differs); compile the trace again"));
   return bytes;
 }
 
@@ -115,17 +115,17 @@ FusedKernels::FusedKernels(const json& plan, const std::string& plan_path, bool 
   std::string where = plan_path + ": ";
   if (plan.contains("kernels")) {
     cpu_ = std::make_unique<Library>();
-    cpu_->load(read_verified(plan["kernels"], "library", "sha256", plan_path, where + "/kernels"), plan["kernels"]["library"], where + "/kernels");
+    cpu_->load(read_verified(plan["kernels"], "library", "sha256", "library", plan_path, where + "/kernels"), plan["kernels"]["library"], where + "/kernels");
   }
   if (!plan.contains("cuda_kernels")) return;
   const json& cuda = plan["cuda_kernels"];
   cuda_block_ = cuda.at("block").get<int>();
   // The PTX is read at load, loaded into a device on its first launch there.
-  if (cuda.contains("ptx")) ptx_ = std::make_unique<CudaModule>(read_verified(cuda, "ptx", "sha256", plan_path, where + "/cuda_kernels"));
+  if (cuda.contains("ptx")) ptx_ = std::make_unique<CudaModule>(read_verified(cuda, "ptx", "sha256", "PTX module", plan_path, where + "/cuda_kernels"));
   if (emulate_cuda && cuda.contains("emulation")) {
     std::string at = where + "/cuda_kernels/emulation";
     emulation_ = std::make_unique<Library>();
-    emulation_->load(read_verified(cuda["emulation"], "library", "sha256", plan_path, at), cuda["emulation"]["library"], at);
+    emulation_->load(read_verified(cuda["emulation"], "library", "sha256", "library", plan_path, at), cuda["emulation"]["library"], at);
   }
 }
 

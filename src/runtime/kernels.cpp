@@ -55,7 +55,10 @@ DType from_aten(at::ScalarType t) {
 at::Device to_aten(const Device& d) {
   switch (d.type) {
     case Device::Type::CPU: return at::Device(at::kCPU);
-    case Device::Type::CUDA: return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(d.index));
+    case Device::Type::CUDA:
+      // Said plainly here: ATen's own message lists every backend it has.
+      if (!at::hasCUDA()) throw ThunderError("RuntimeError", d.str() + " is not available: this LibTorch was built without CUDA");
+      return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(d.index));
     case Device::Type::Meta: return at::Device(at::kMeta);
   }
   return at::Device(at::kCPU);

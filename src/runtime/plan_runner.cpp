@@ -77,7 +77,7 @@ PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKe
     std::string at = "/inputs/" + std::to_string(i) + "/tensor";
     inputs_.push_back({inputs[i].at("name").get<std::string>(), inputs[i].at("slot").get<int>(), decode_tensor_meta(inputs[i].at("tensor"), at, where)});
     const Device& device = inputs_.back().meta.device;
-    if (device.type == Device::Type::CUDA && !at::hasCUDA())
+    if (device.type == Device::Type::CUDA && !at::hasCUDA())  // before any tensor is made for it
       throw LoadError(where + ": " + at + ": the plan runs on " + device.str() + ", but this LibTorch was built without CUDA");
   }
   free_at_start_ = plan.value("free_at_start", std::vector<int>{});

@@ -59,4 +59,9 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
         print(f"fuser: {kernels} CUDA kernels in {len(ptx)} PTX modules compiled by NVRTC and assembled by ptxas")
     assert len(list(fused.glob("*.cuda_emulation.so"))) == len(list(fused.glob("*.kernels.so")))
     check_plans(fused, len(SAMPLES), "--cuda-emulate")
-    print(f"fuser: the CUDA kernels of {regions} regions, run under the emulator, match eager")
+    os.environ["THUNDERCC_CUDA_EMULATOR"] = "alternate"  # threads in the other order, blocks over several rows
+    try:
+        check_plans(fused, len(SAMPLES), "--cuda-emulate")
+    finally:
+        del os.environ["THUNDERCC_CUDA_EMULATOR"]
+    print(f"fuser: the CUDA kernels of {regions} regions, run under the emulator both ways, match eager")

@@ -59,6 +59,9 @@ PROGRAMS = [
     ("empty", lambda x: torch.exp(x).sum(-1), (torch.randn(3, 0),), 1),
     ("float64", lambda x: torch.softmax(x * 2, -1), (torch.randn(4, 8, dtype=torch.float64),), 1),
     ("mixed", mixed, (torch.randn(4, 6), torch.randint(-3, 3, (4, 6)), torch.rand(4, 6) > 0.5), 1),
+    # int64 beyond 2^53, and a product that wraps around as ATen's does
+    ("int64_reductions", lambda x, y: ((x + 1).amax(-1), (x - 1).amin(-1), (y + 1).prod(-1), (x // 4).sum(-1)),
+     (torch.randint(-2**62, 2**62, (3, 700)), torch.randint(1, 1000, (3, 9))), 3),
 ]
 
 
@@ -75,13 +78,15 @@ def test_fused_program_matches_eager(name, fn, args, regions, tmp_path, thunderc
 
 @pytest.mark.parametrize("name,fn,args,regions", PROGRAMS, ids=[p[0] for p in PROGRAMS])
 def test_cuda_kernel_under_the_emulator_matches_eager(name, fn, args, regions, tmp_path, thundercc):
-    """The CUDA kernels (one block of 256 threads per row, reductions through shared memory),
-    run on the CPU by the emulator as the driver would launch them."""
+    """The CUDA kernels (blocks of 256 threads, reductions through shared memory), run on the CPU
+    by the emulator as the driver would launch them, then again with the threads taking turns in
+    the other order and at most 3 blocks striding over the rows."""
     trace = save_case(tmp_path, name, fn, args)
     thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", "--emit-cuda")
     assert (tmp_path / f"{name}.cuda_emulation.so").exists()
-    thundercc("run", tmp_path / f"{name}.plan.json", "--cuda-emulate", "--inputs", tmp_path / f"{name}.inputs.pt",
-              "--expect", tmp_path / f"{name}.expected.pt")
+    for mode in ("default", "alternate"):
+        thundercc("run", tmp_path / f"{name}.plan.json", "--cuda-emulate", "--inputs", tmp_path / f"{name}.inputs.pt",
+                  "--expect", tmp_path / f"{name}.expected.pt", env={"THUNDERCC_CUDA_EMULATOR": mode})
 
 
 def test_nan_propagates_like_aten(tmp_path, thundercc):
@@ -257,6 +262,19 @@ def test_a_cuda_program_compiles_to_one_ptx_module(tmp_path, thundercc):
     assert result.returncode == 0, result.stderr
     result = thundercc("run", tmp_path / "block.plan.json", check=False)
     assert result.returncode == 1 and "runs on cuda:0, but this LibTorch was built without CUDA" in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+def test_a_cpu_tensor_beside_cuda_tensors_stays_out_of_regions(tmp_path, thundercc):
+    """ATen takes a CPU 0-d tensor beside CUDA tensors; one kernel reads one device's memory."""
+    trace = save_case(tmp_path, "mix", lambda x, s: torch.softmax(x * s, -1), (torch.randn(4, 5), torch.tensor(2.0)))
+    program = json.loads(on_cuda(trace).read_text())
+    (s,) = [i for i in program["inputs"] if i["name"] == "s"]
+    s["tensor"]["device"] = "cpu"
+    trace.write_text(json.dumps(program))
+    thundercc("compile", trace, "-o", tmp_path)
+    printed = (tmp_path / "mix.trace.py").read_text()
+    assert "torch.mul(x, s)" in printed and "= fuser_0(t0)" in printed, printed
 
 
 def test_emulation_library_is_checked_and_needs_emit_cuda(tmp_path, thundercc):

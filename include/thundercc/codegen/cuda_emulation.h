@@ -4,10 +4,13 @@
 // __syncthreads) onto an emulator; the emulator runs each block's threads as fibers on the
 // calling thread, each until it reaches __syncthreads or ends, and a block's barrier opens once
 // every one of its threads has reached it. Blocks run one after another, so __shared__ arrays
-// are function statics. Threads take turns in alternating order from one barrier to the next,
-// so a kernel that reads another thread's shared memory without a barrier between reads what
-// was not written yet, and its result is wrong; threads that end while others wait at a barrier
-// (undefined on a GPU) fail the launch.
+// are function statics, in one section that is filled with set bits (NaN, -1) before each block.
+// Threads take turns in alternating order from one barrier to the next, ascending first, so a
+// kernel that reads another thread's shared memory without a barrier between reads what was not
+// written yet, and its result is wrong. THUNDERCC_CUDA_EMULATOR=alternate starts descending
+// instead and runs at most 3 blocks (the kernels stride over the rest, so a block takes several
+// rows): the tests run both ways. Threads that end while others wait at a barrier (undefined on
+// a GPU) fail the launch.
 //
 // Each kernel is launched as the driver API launches it: `NAME_launch(params, grid, block)`,
 // where params[k] points to the k-th argument (an input or output pointer), as cuLaunchKernel's

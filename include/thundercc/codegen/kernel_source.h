@@ -4,9 +4,9 @@
 // CPU: a C++ function `extern "C" void NAME(const void* const* inputs, void* const* outputs)`
 // over contiguous buffers, one loop over rows, inner loops over the last dimension that GCC and
 // Clang vectorize (`#pragma omp simd`, glibc's vector math for exp, tanh, ...).
-// CUDA: a `__global__` function taking each buffer as a parameter; with reductions, one block per
-// row, threads striding over the last dimension, reductions through shared memory; without, the
-// grid's threads striding over all elements. For NVRTC.
+// CUDA: a `__global__` function taking each buffer as a parameter; with reductions, blocks
+// striding over the rows, a block's threads over the last dimension, reductions through shared
+// memory; without, the grid's threads striding over all elements. For NVRTC.
 //
 // Shapes are baked in; the function's name is the hash of its source, so identical regions (the
 // layers of a model) share one kernel, in a plan and in the kernel cache.
@@ -45,8 +45,8 @@ const std::string& host_math_declarations();
 
 // The block size CUDA kernels are written for (their launch must use it).
 inline constexpr int kCudaBlockSize = 256;
-// The most blocks a CUDA kernel without reductions is launched with (its threads then take
-// several elements each): a few waves of a large GPU.
-inline constexpr int64_t kMaxFlatBlocks = 8192;
+// The most blocks a CUDA kernel is launched with (its blocks then take several rows, or its
+// threads several elements, each): a few waves of a large GPU.
+inline constexpr int64_t kMaxBlocks = 8192;
 
 }  // namespace thundercc::codegen

@@ -20,6 +20,7 @@ bool nvrtc_available(std::string* why = nullptr);
 std::string nvrtc_version();  // "NVRTC 13.0"
 // The virtual architecture PTX is compiled for; the driver compiles it for the GPU it runs on.
 inline constexpr const char* kPtxArch = "compute_80";
+inline constexpr const char* kNvrtcOptions = "--std=c++17";  // besides the architecture
 // Compiles one translation unit for `arch` (e.g. "compute_80"). Throws ThunderError without NVRTC.
 PtxResult compile_to_ptx(const std::string& source, const std::string& name, const std::string& arch = kPtxArch);
 

@@ -35,7 +35,7 @@ struct PlanKernels {
     std::string emulation;  // the emulation library's file name (empty: none was built)
     std::string emulation_sha256;
     std::map<std::string, std::string> functions;  // region symbol id -> CUDA function
-    std::map<std::string, int64_t> grids;          // region symbol id -> blocks (its rows)
+    std::map<std::string, int64_t> grids;          // region symbol id -> blocks to launch
   } cuda;
 };
 
