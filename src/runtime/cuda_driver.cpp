@@ -2,6 +2,12 @@
 
 #include <dlfcn.h>
 
+#include <type_traits>
+
+#ifdef THUNDERCC_CUDA_H
+#include <cuda.h>  // only to check the declarations below against it
+#endif
+
 #include "thundercc/errors.h"
 
 namespace thundercc::runtime {
@@ -23,6 +29,40 @@ struct DriverApi {
   int (*error_string)(int, const char**) = nullptr;
   std::string problem;  // why the driver cannot be used; empty when it can
 };
+
+#ifdef THUNDERCC_CUDA_H
+// Where the CUDA toolkit is installed, the declarations above are checked against cuda.h: as
+// many parameters, a pointer where it has a pointer (a handle), an integer of the same size (or
+// an enum, CUresult) elsewhere.
+template <class A, class B>
+constexpr bool same_abi() {
+  if constexpr (std::is_pointer_v<A> || std::is_pointer_v<B>) return std::is_pointer_v<A> && std::is_pointer_v<B>;
+  else return (std::is_integral_v<A> || std::is_enum_v<A>) && (std::is_integral_v<B> || std::is_enum_v<B>) && sizeof(A) == sizeof(B);
+}
+template <class F, class G>
+struct SameAbi : std::false_type {};
+template <class R, class... A, class S, class... B>
+struct SameAbi<R (*)(A...), S (*)(B...)> {
+  static constexpr bool value = [] {
+    if constexpr (sizeof...(A) != sizeof...(B)) return false;
+    else return same_abi<R, S>() && (same_abi<A, B>() && ...);
+  }();
+};
+#define THUNDERCC_SAME_AS_CUDA_H(field, function) \
+  static_assert(SameAbi<decltype(DriverApi::field), decltype(&::function)>::value, #function " is declared otherwise in cuda.h")
+THUNDERCC_SAME_AS_CUDA_H(init, cuInit);
+THUNDERCC_SAME_AS_CUDA_H(device_get, cuDeviceGet);
+THUNDERCC_SAME_AS_CUDA_H(primary_context_retain, cuDevicePrimaryCtxRetain);
+THUNDERCC_SAME_AS_CUDA_H(context_set_current, cuCtxSetCurrent);
+THUNDERCC_SAME_AS_CUDA_H(context_get_current, cuCtxGetCurrent);
+THUNDERCC_SAME_AS_CUDA_H(module_load_data, cuModuleLoadData);
+THUNDERCC_SAME_AS_CUDA_H(module_unload, cuModuleUnload);
+THUNDERCC_SAME_AS_CUDA_H(module_get_function, cuModuleGetFunction);
+THUNDERCC_SAME_AS_CUDA_H(launch_kernel, cuLaunchKernel);
+THUNDERCC_SAME_AS_CUDA_H(driver_get_version, cuDriverGetVersion);
+THUNDERCC_SAME_AS_CUDA_H(error_string, cuGetErrorString);
+#undef THUNDERCC_SAME_AS_CUDA_H
+#endif
 
 const DriverApi& driver() {
   static const DriverApi loaded = [] {

@@ -10,7 +10,8 @@
 // written yet, and its result is wrong. THUNDERCC_CUDA_EMULATOR=alternate starts descending
 // instead and runs at most 3 blocks (the kernels stride over the rest, so a block takes several
 // rows): the tests run both ways. Threads that end while others wait at a barrier (undefined on
-// a GPU) fail the launch.
+// a GPU) fail the launch. One launch runs at a time in a process (the emulator's state is global),
+// as the runner launches them; it is a test of the kernels, not a fast way to run them.
 //
 // Each kernel is launched as the driver API launches it: `NAME_launch(params, grid, block)`,
 // where params[k] points to the k-th argument (an input or output pointer), as cuLaunchKernel's
