@@ -244,8 +244,7 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
       if (on_cpu) out.kernels.functions[b.sym->id] = kernel_for(cpu_of, cpu, signature, b, Target::CPU).function;
       if (!on_cpu || every_region_for_cuda) {
         const GeneratedKernel& k = kernel_for(cuda_of, cuda, signature, b, Target::CUDA);
-        out.kernels.cuda.functions[b.sym->id] = k.function;
-        out.kernels.cuda.grids[b.sym->id] = k.grid;
+        out.kernels.cuda.functions[b.sym->id] = {k.function, k.grid};
       }
     }
   if (!cpu.empty()) {

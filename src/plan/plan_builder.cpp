@@ -85,7 +85,6 @@ void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<
                       {"in_place", memory.in_place}};
 }
 
-// One program (the forward, or the backward) as instructions over slots.
 // A fusion instruction's kernels: the CPU function, or the CUDA function and its grid, or both
 // (--emit-cuda), and the tensors it reads and writes.
 json fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
@@ -93,8 +92,8 @@ json fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
   if (kernels) {
     if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) fusion["function"] = it->second;
     if (auto it = kernels->cuda.functions.find(b.sym->id); it != kernels->cuda.functions.end()) {
-      fusion["cuda_function"] = it->second;
-      fusion["grid"] = kernels->cuda.grids.at(b.sym->id);
+      fusion["cuda_function"] = it->second.name;
+      fusion["grid"] = it->second.grid;
     }
   }
   check(!fusion.empty(), [&] { return str("plan: no kernel was generated for ", b.sym->id); });
@@ -106,6 +105,7 @@ json fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
   return fusion;
 }
 
+// One program (the forward, or the backward) as instructions over slots.
 json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
   SlotAssigner slots;
   std::vector<MemoryStep> steps;  // one per instruction

@@ -33,7 +33,6 @@ class RegionAnalysis {
   bool empty() const { return statements_.empty(); }
   const std::vector<BoundSymbol>& statements() const { return statements_; }
   const Shape& domain() const { return domain_; }
-  const Device& device() const { return device_; }
   int64_t rows() const;
   int64_t columns() const;
 
@@ -56,7 +55,7 @@ class RegionAnalysis {
   bool is_row_shape(const Shape& s) const;
 
   Shape domain_;
-  Device device_;
+  Device device_;  // the first statement's; the others' must equal it
   std::vector<BoundSymbol> statements_;
   std::unordered_map<const void*, Level> levels_;  // values the region defines
 };

@@ -34,8 +34,11 @@ struct PlanKernels {
     std::string arch;
     std::string emulation;  // the emulation library's file name (empty: none was built)
     std::string emulation_sha256;
-    std::map<std::string, std::string> functions;  // region symbol id -> CUDA function
-    std::map<std::string, int64_t> grids;          // region symbol id -> blocks to launch
+    struct Function {
+      std::string name;
+      int64_t grid;  // the blocks to launch
+    };
+    std::map<std::string, Function> functions;  // by region symbol id
   } cuda;
 };
 
