@@ -153,9 +153,16 @@ std::string make_math_declarations() {
              "#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n";
 }
 
+// A float's conversion to an integer type, kept as one: under -fno-trapping-math GCC folds
+// (float)(int)x into truncf(x), which keeps the sign of -0.0 where ATen's conversions give 0.0.
+const char kToInt[] =
+    "#if defined(__has_builtin)\n#if __has_builtin(__builtin_assoc_barrier)\n#define TCC_KEEP(v) __builtin_assoc_barrier(v)\n"
+    "#endif\n#endif\n#ifndef TCC_KEEP\n#define TCC_KEEP(v) (v)\n#endif\n";
+
 std::string make_cpu_prelude() {
   std::string s = "typedef long int64_t;\ntypedef int int32_t;\n" + host_math_declarations() +
-       "template <class T> static inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
+       "template <class T> static inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n" + kToInt +
+       "template <class I, class F> static inline I tcc_to_int(F x) { return TCC_KEEP((I)x); }\n"
        + std::string(kExpf) +
        "template <class T> static inline T tcc_inf();\n"
        "template <> inline float tcc_inf<float>() { return __builtin_inff(); }\n"
@@ -183,7 +190,8 @@ const std::string& cuda_prelude() {
   static const std::string prelude = "__device__ inline unsigned tcc_bits(float f) { return __float_as_uint(f); }\n"
          "__device__ inline float tcc_float(unsigned b) { return __uint_as_float(b); }\n" + half_conversions("__device__ inline") +
          "typedef long long int64_t;\ntypedef int int32_t;\n"
-         "template <class T> __device__ inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n"
+         "template <class T> __device__ inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n" + kToInt +
+         "template <class I, class F> __device__ inline I tcc_to_int(F x) { return TCC_KEEP((I)x); }\n"
          "template <class T> __device__ inline T tcc_inf();\n"
          "template <> __device__ inline float tcc_inf<float>() { return __int_as_float(0x7f800000); }\n"
          "template <> __device__ inline double tcc_inf<double>() { return __longlong_as_double(0x7ff0000000000000LL); }\n"
@@ -402,6 +410,7 @@ class Emitter {
     if (id == "prims.signbit") return str("signbit(", x, ")");
     if (id == "prims.convert_element_type") {
       if (out.is_bool()) return str("(", x, " != 0)");
+      if (in.is_float() && out.is_integer()) return str("tcc_to_int<", c_type(out), ">(", x, ")");
       return str("((", c_type(out), ")", x, ")");
     }
     std::string fn = id.substr(id.find('.') + 1);  // the C library's name for the rest

@@ -1,13 +1,44 @@
 // Elementwise torch-language ops: type promotion, broadcasting, then the prim.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "langs/torch_registry.h"
 #include "thundercc/ir/pyliteral.h"
+#include "thundercc/ir/rewrite.h"
+#include "thundercc/ir/trace.h"
 
 namespace thundercc::ltorch {
 
 using clang::Promotion;
+
+namespace {
+
+bool widens(DType from, DType to) {
+  if (!from.is_float() || !to.is_float() || from == to) return false;
+  if (to == dtypes::float64) return true;
+  return to == dtypes::float32 && (from == dtypes::float16 || from == dtypes::bfloat16);
+}
+
+// Tags the conversions a decomposition made for its own arithmetic (kDecompositionCast): a float
+// widening (exact), or the rounding of a value it computed (its result, an intermediate), which
+// fusion may leave out between ops as Thunder's nvFuser executor does. A narrowing conversion of
+// one of its arguments (`softmax(x, -1, dtype=torch.float16)`) is the program's request and stays
+// untagged. The conversions inside a nested Tensor.to are this decomposition's; other nested
+// symbols tagged theirs when they were traced.
+void tag_decomposition_casts(std::vector<BoundSymbol>& subsymbols, const Values& arguments) {
+  for (auto& s : subsymbols) {
+    if (s.sym->has_tag(kProgramCast)) {
+      tag_decomposition_casts(s.subsymbols, arguments);
+    } else if (s.sym->id == "prims.convert_element_type" && s.args[0].is_tensor()) {
+      const Value& in = s.args[0];
+      bool argument = std::any_of(arguments.begin(), arguments.end(), [&](const Value& a) { return proxy_key(a) == proxy_key(in); });
+      if (!argument || widens(in.as_tensor().dtype(), s.output.as_tensor().dtype())) s.tags.push_back(kDecompositionCast);
+    }
+  }
+}
+
+}  // namespace
 
 void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags) {
   Symbol s;
@@ -17,7 +48,17 @@ void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags
   s.name = op.name ? op.name : s.id.substr(s.id.rfind('.') + 1);
   s.module = "ltorch";
   s.signature = Signature::parse(op.signature);
-  s.meta = op.decomposition;
+  if (std::find(tags.begin(), tags.end(), kProgramCast) != tags.end()) {
+    s.meta = op.decomposition;
+  } else {
+    s.meta = [decomposition = op.decomposition](const Args& x) -> Value {
+      Value out = decomposition(x);
+      Values arguments;
+      for (const auto& v : x.values()) for_each_proxy(v, [&](const Value& p) { arguments.push_back(p); });
+      tag_decomposition_casts(tracing::active_sink(), arguments);
+      return out;
+    };
+  }
   s.tags = std::move(tags);
   table.add(std::move(s));
 }

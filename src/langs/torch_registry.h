@@ -16,6 +16,11 @@ struct TorchOp {
   const char* name = nullptr;  // defaults to the last component of the first id
 };
 
+// The symbol's tag for a cast the program asks for (Tensor.to, type_as, copy_ into another dtype):
+// its conversions are the program's and are kept bit-exact. Every other decomposition's own
+// conversions are tagged kDecompositionCast when it is traced (see define).
+inline constexpr const char* kProgramCast = "PROGRAM_CAST";
+
 void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags = {});
 
 // Registration of each group of ops, one per file.

@@ -647,14 +647,14 @@ void register_shape_ops(SymbolTable& t) {
     });
     if (src.dtype().type != a.dtype().type) src = to(src, a.dtype().strong());
     return src.shape() == a.shape() ? src : expand(src, a.shape());
-  }});
+  }}, {kProgramCast});
   define(t, {{"torch.Tensor.to"},
              "a, tensor_dtype_or_device=None, optional_positional_dtype=None, /, *, device=None, dtype=None, copy=False, memory_format=None",
-             to_impl});
+             to_impl}, {kProgramCast});
   define(t, {{"torch.Tensor.type_as"}, "a, b, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return a.dtype() == x.tensor("b").dtype() ? a : to(a, x.tensor("b").dtype());
-  }});
+  }}, {kProgramCast});
   define(t, {{"torch.tril", "torch.Tensor.tril"}, "a, /, diagonal=0, *, fill_value=None",
              [](const Args& x) -> Value { return triangle(x, true); }});
   define(t, {{"torch.triu", "torch.Tensor.triu"}, "a, /, diagonal=0, *, fill_value=None",

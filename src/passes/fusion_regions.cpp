@@ -19,19 +19,21 @@
 namespace thundercc {
 namespace {
 
-bool is_float_conversion(const BoundSymbol& b) {
+// A float-to-float conversion a decomposition made for its arithmetic; a cast the program wrote
+// is no such conversion, so it is never elided and reads its own input, rounding as eager does.
+bool is_decomposition_float_cast(const BoundSymbol& b) {
   return b.sym->id == "prims.convert_element_type" && b.args.at(0).is_tensor() && b.args[0].as_tensor().dtype().is_float() &&
-         b.args.at(1).as_dtype().is_float();
+         b.args.at(1).as_dtype().is_float() && std::find(b.tags.begin(), b.tags.end(), kDecompositionCast) != b.tags.end();
 }
 
-// Whether simplify_region may change anything: a float convert of a value a float convert made, or
+// Whether simplify_region may change anything: a decomposition's float cast of a value another made, or
 // two statements alike in symbol and proxy arguments (the hash ignores constants, so it errs
 // toward yes). Most float32 regions have neither, and skip the simplification's copies and keys.
 bool may_simplify(const std::vector<BoundSymbol>& statements) {
   std::unordered_set<const void*> converted;
   std::unordered_set<size_t> calls;
   for (const auto& b : statements) {
-    if (is_float_conversion(b)) {
+    if (is_decomposition_float_cast(b)) {
       if (converted.count(proxy_key(b.args[0]))) return true;
       converted.insert(proxy_key(b.output));
     }
@@ -42,12 +44,14 @@ bool may_simplify(const std::vector<BoundSymbol>& statements) {
   return false;
 }
 
-// A region's statements simplified as Thunder simplifies an nvFuser region. Float round trips are
-// elided (remove_redundant_casts): a convert reads the value its chain of float converts started
-// from, and one back to that value's dtype is gone, its readers reading that value. Upcasting each
-// op of a bfloat16 program rounds after every op (tanh-GELU written out rounds nine times); without
-// the round trips a region computes in float and rounds at its outputs, as ATen's own kernels
-// (F.gelu) do: results change, toward the precision of the computation type. Then duplicates are
+// A region's statements simplified as Thunder simplifies an nvFuser region. Float round trips of
+// the decompositions' own casts are elided (remove_redundant_casts): such a cast reads the value
+// its chain of decomposition casts started from, and one back to that value's dtype is gone, its
+// readers reading that value. Upcasting each op of a bfloat16 program rounds after every op
+// (tanh-GELU written out rounds nine times); without the round trips a region computes in float and
+// rounds at its outputs, as ATen's own kernels (F.gelu) do: results change, toward the precision
+// of the computation type. Unlike Thunder's nvFuser executor, a cast the program wrote
+// (`x.to(torch.float16)`) is no link of a chain: its rounding stays, bit for bit. Then duplicates are
 // merged (the decompositions of a region's ops each convert the same input) and what no output
 // needs is dropped. A statement whose output the region returns stays (a convert to the same
 // dtype where its round trip was elided).
@@ -64,7 +68,7 @@ std::vector<BoundSymbol> simplify_region(const std::vector<BoundSymbol>& stateme
   for (const auto& statement : statements) {
     BoundSymbol b = statement;
     read_instead.apply(b);
-    if (is_float_conversion(b)) {
+    if (is_decomposition_float_cast(b)) {
       auto it = chain_start.find(proxy_key(b.args[0]));
       Value start = it == chain_start.end() ? b.args[0] : it->second;
       chain_start.emplace(proxy_key(b.output), start);

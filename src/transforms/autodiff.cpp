@@ -173,7 +173,12 @@ class GradTransformer {
     Replacement r = replace_bound_symbol(b, [&] { return rule(args); });
     size_t split = 0;
     while (split < r.bound_symbols.size() && !is_marker(r.bound_symbols[split])) ++split;
-    for (size_t i = 0; i < split; ++i) forward.push_back(std::move(r.bound_symbols[i]));
+    for (size_t i = 0; i < split; ++i) {
+      BoundSymbol& f = r.bound_symbols[i];
+      // A rule records its own symbol again (the forward of a cast): the tags stay with the call.
+      if (f.sym == b.sym) f.tags = b.tags;
+      forward.push_back(std::move(f));
+    }
     backward_parts.emplace_back(std::make_move_iterator(r.bound_symbols.begin() + split),
                                 std::make_move_iterator(r.bound_symbols.end()));
     aliases.merge(r.aliases);

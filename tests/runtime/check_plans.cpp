@@ -1,5 +1,5 @@
-// Runs every NAME.plan.json of a folder on NAME.inputs.pt and compares with NAME.expected.pt, in one
-// process (LibTorch loads once). A plan with a backward also runs it on NAME.cotangents.pt (ones
+// Runs every NAME.plan.json of a folder on NAME.inputs.pt, writes the outputs to NAME.thundercc_outputs.pt
+// and compares them with NAME.expected.pt, in one process (LibTorch loads once). A plan with a backward also runs it on NAME.cotangents.pt (ones
 // when absent), compares the gradients with NAME.grads.pt and writes them to NAME.thundercc_grads.pt. Where that comparison fails and NAME.reference64.pt exists (the
 // program run in float64), Thunder's fallback applies: the result passes if it is no farther from
 // the float64 reference than PyTorch's own result is. Driven by tests/python/test_end_to_end.py. Also checks that every
@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
       plan.forward_program().check_inputs(inputs);
       at::manual_seed(0);
       auto outputs = plan.forward(inputs);
+      write_tensor_file(stem + ".thundercc_outputs.pt", outputs);
       if (plan.has_backward()) {
         std::vector<at::Tensor> cotangents;
         if (std::filesystem::exists(stem + ".cotangents.pt")) cotangents = read_tensor_file(stem + ".cotangents.pt", plan.cotangents());

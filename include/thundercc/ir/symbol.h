@@ -83,6 +83,11 @@ class Symbol {
   std::pair<Values, Kwargs> normalize(const Args& bound) const;
 };
 
+// A bound symbol's tag: a dtype conversion a decomposition made for its own arithmetic (into its
+// computation dtype, or its result back into the result dtype), not one the program asked for.
+// Only these may be elided as float round trips (fusion); a program's casts are kept bit-exact.
+inline constexpr const char* kDecompositionCast = "DECOMPOSITION_CAST";
+
 struct BoundSymbol {
   const Symbol* sym = nullptr;
   Values args;
