@@ -35,6 +35,7 @@ double median(std::vector<double> xs) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  thundercc::runtime::register_builtin_kernels();
   if (argc != 2) {
     std::fprintf(stderr, "usage: runner_overhead PLAN.plan.json\n");
     return 2;

@@ -19,6 +19,7 @@
 using namespace thundercc::runtime;
 
 int main(int argc, char** argv) {
+  register_builtin_kernels();
   if (argc < 3 || argc > 5) {
     std::fprintf(stderr, "usage: train_mlp PLAN.plan.json INPUTS.pt [STEPS=200] [LR=0.1]\n");
     return 2;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "fuzz_support.h"
+#include "thundercc/builtins.h"
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/passes/passes.h"
@@ -26,6 +27,7 @@ void compile(const thundercc::Trace& traced, thundercc::GradMode mode) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  thundercc::register_builtins();
   std::string text(reinterpret_cast<const char*>(data), size);
   thundercc_fuzz::rejecting([&] {
     thundercc::LoadedTrace loaded = thundercc::load_trace_text(text, "fuzz.json");

@@ -13,6 +13,7 @@
 #include "thundercc/serialize/trace_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  thundercc::runtime::register_builtin_kernels();
   std::string text(reinterpret_cast<const char*>(data), size);
   const std::string where = "fuzz.plan.json";
   thundercc_fuzz::rejecting([&] {

@@ -60,6 +60,7 @@ std::vector<thundercc::runtime::InputSpec> specs() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  thundercc::runtime::register_builtin_kernels();
   static thundercc_fuzz::ScratchFile file;
   static const auto dict_specs = specs();
   const std::string& path = file.write(data, size);

@@ -6,9 +6,11 @@
 #include <string>
 
 #include "fuzz_support.h"
+#include "thundercc/builtins.h"
 #include "thundercc/serialize/trace_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  thundercc::register_builtins();
   std::string text(reinterpret_cast<const char*>(data), size);
   thundercc_fuzz::rejecting([&] {
     thundercc::LoadedTrace loaded = thundercc::load_trace_text(text, "fuzz.json");

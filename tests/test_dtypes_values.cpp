@@ -1,7 +1,7 @@
 // dtypes, devices, type promotion against PyTorch's table, broadcasting, signatures and binding.
 #include <nlohmann/json.hpp>
 
-#include "langs/clang.h"
+#include "langs/core_language.h"
 #include "test_util.h"
 #include "thundercc/ir/pyliteral.h"
 
@@ -68,7 +68,7 @@ TEST_CASE("type promotion matches torch.result_type for every dtype pair, 0-d te
       rhs = t.input("b" + std::to_string(checked), row[3].get<bool>() ? Shape{} : Shape{2}, *DType::parse(row[2].get<std::string>()));
     }
     DType expected = *DType::parse(row[4].get<std::string>());
-    auto promoted = clang::elementwise_type_promotion({lhs, rhs}, clang::Promotion::Default);
+    auto promoted = core::elementwise_type_promotion({lhs, rhs}, core::Promotion::Default);
     INFO(row.dump());
     CHECK(promoted.result.full_name() == expected.full_name());
     ++checked;
@@ -82,9 +82,9 @@ TEST_CASE("promotion kinds choose the computation and result dtypes") {
   Tensor h = t.input("h", {2}, dtypes::float16);
   Tensor c = t.input("c", {2}, dtypes::complex64);
   Tensor b = t.input("b", {2}, dtypes::bool8);
-  using clang::Promotion;
+  using core::Promotion;
   auto check_kind = [](const Values& args, Promotion kind, DType computation, DType result) {
-    auto p = clang::elementwise_type_promotion(args, kind);
+    auto p = core::elementwise_type_promotion(args, kind);
     CHECK(p.computation.full_name() == computation.full_name());
     CHECK(p.result.full_name() == result.full_name());
   };

@@ -3,6 +3,7 @@
 // its minimum cut), on traces built with the tracing API; and the golden execution traces of the
 // bundled examples.
 #include "test_util.h"
+#include "thundercc/autodiff/autodiff.h"
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/langs/prims.h"
@@ -10,7 +11,6 @@
 #include "thundercc/passes/passes.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/min_cut.h"
-#include "thundercc/transforms/autodiff.h"
 
 #include <set>
 

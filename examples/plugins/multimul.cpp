@@ -7,10 +7,10 @@
 //   thundercc compile t.json --plugin ./libthundercc_multimul.so --executors myex,torch
 #include <ATen/ATen.h>
 
+#include "thundercc/autodiff/autodiff.h"
 #include "thundercc/langs/torch.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/kernels.h"
-#include "thundercc/transforms/autodiff.h"
 
 using namespace thundercc;
 

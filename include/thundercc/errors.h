@@ -20,6 +20,13 @@ class ThunderError : public std::runtime_error {
   std::string type_;
 };
 
+// A bad input file: the message names the file, the place (a JSON pointer or a bound symbol) and
+// what is wrong.
+class LoadError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 template <class... Parts>
 std::string str(const Parts&... parts) {
   std::ostringstream os;

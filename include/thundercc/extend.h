@@ -81,11 +81,18 @@ class Executor {
   void register_pass(ExecutorPass pass) { passes_.push_back(std::move(pass)); }
   const std::vector<ExecutorPass>& passes() const { return passes_; }
 
+  // Whether the executor can run on this machine (the fuser needs a C++ compiler for its kernels);
+  // `why` is set to what is missing. An executor that cannot is left out of the default list.
+  using Availability = std::function<bool(std::string* why)>;
+  void set_availability(Availability check) { availability_ = std::move(check); }
+  bool available(std::string* why = nullptr) const { return !availability_ || availability_(why); }
+
  private:
   std::string name_;
   std::string version_;
   std::map<std::string, Implementation> implementations_;  // by the symbol's canonical id
   std::vector<ExecutorPass> passes_;
+  Availability availability_;  // empty: always
 };
 
 // Every executor known to this process, in registration order. "torch" is always there.

@@ -1,4 +1,5 @@
-// The thundercc command line. The compile-side commands (validate, print, ops) never load LibTorch.
+// The thundercc command line: parses the commands and calls the library (the compile driver,
+// driver/compile.h; the runtime for `run`). The compile-side commands never load LibTorch.
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -6,23 +7,18 @@
 #include <dlfcn.h>
 
 #include <filesystem>
-#include <future>
 #include <iostream>
-#include <sstream>
 
-#include "thundercc/codegen/fusion_region.h"
-#include "thundercc/codegen/kernel_library.h"
-#include "thundercc/codegen/nvrtc.h"
+#include "thundercc/autodiff/autodiff.h"
+#include "thundercc/builtins.h"
+#include "thundercc/driver/compile.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
+#include "thundercc/langs/prims.h"
 #include "thundercc/passes/passes.h"
-#include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
-#include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/trace_file.h"
-#include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
-#include "thundercc/transforms/autodiff.h"
 
 // jemalloc's options, read when it starts (CMakeLists.txt links it; without it, an unused symbol):
 // its memory on transparent huge pages. Page faults are a large share of a compile in a VM; a
@@ -66,134 +62,12 @@ int print(const std::string& path, int depth) {
   return 0;
 }
 
-std::vector<const Executor*> executor_list(const std::string& names) {
-  if (names.empty()) {
-    std::string why;
-    if (!codegen::kernel_compiler_available(&why)) spdlog::warn("the fuser is left out of the default executors: {}", why);
-    return ExecutorRegistry::global().default_list();
-  }
-  std::vector<const Executor*> out;
-  std::stringstream ss(names);
-  std::string name;
-  while (std::getline(ss, name, ','))
-    if (!name.empty()) out.push_back(&ExecutorRegistry::global().get(name));
-  return out;
-}
-
-struct CompileOptions {
-  std::string out_dir = ".";
-  std::string executors;  // empty: the default list
-  bool print_after_all = false;
-  GradMode mode = GradMode::Auto;
-  bool emit_cuda = false;
-  bool time_passes = false;
-};
-
-// As clang's -disable-free: what a compile built (the parsed file, the traces, the plan) is left
-// for the process's exit to return all at once instead of being freed object by object.
-template <class T>
-void keep_until_exit(T&& value) {
-  static auto* kept = new std::vector<std::shared_ptr<void>>();  // never deleted, on purpose
-  kept->push_back(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
-}
-
 int compile(const std::vector<std::string>& paths, const CompileOptions& options) {
-  auto list = executor_list(options.executors);
   if (options.time_passes) PhaseTimer::enable();
   int failures = 0;
-  for (const auto& path : paths) {
-    failures += !for_file(path, [&] {
-      PhaseTimer whole("compile " + path);
-      // Only the last file's objects wait for exit: with several files, memory would pile up.
-      bool last_file = &path == &paths.back();
-      auto loaded = load_trace_file(path);
-      CompiledProgram program;
-      try {
-        PhaseTimer timer("passes");
-        // --print-after-all prints the traced program too; otherwise the passes take it over.
-        program = compile_program(options.print_after_all ? Trace(loaded.traced) : std::move(loaded.traced), list, options.mode,
-                                  options.print_after_all);
-      } catch (const ThunderError& e) {
-        throw LoadError(path + ": " + e.what());
-      }
-      std::string stem = std::filesystem::path(path).stem().string();
-      std::filesystem::path dir(options.out_dir);
-      AtomicFiles files;  // published only once all are written
-      // The printed traces need nothing the kernels and the plan make: they are printed on a
-      // second thread beside them, or, with --time-passes, in a phase of their own.
-      auto print_traces = [&] {
-        std::vector<std::pair<std::string, std::string>> printed;
-        if (program.backward) {
-          printed.emplace_back((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
-          printed.emplace_back((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
-        } else {
-          printed.emplace_back((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
-        }
-        return printed;
-      };
-      std::vector<std::pair<std::string, std::string>> printed;
-      std::future<std::vector<std::pair<std::string, std::string>>> printing;
-      std::optional<PhaseTimer> timer;
-      if (options.time_passes) {
-        timer.emplace("print traces");
-        printed = print_traces();
-      } else {
-        printing = std::async(std::launch::async, print_traces);
-      }
-      std::vector<const Trace*> traces{&program.execution};
-      if (program.backward) traces.push_back(&*program.backward);
-      codegen::PlanKernelBuild kernels;
-      timer.emplace("fusion kernels");
-      try {
-        kernels = codegen::build_plan_kernels(traces, stem, options.emit_cuda);
-      } catch (const ThunderError& e) {
-        throw LoadError(path + ": " + e.what());
-      }
-      if (!kernels.kernels.functions.empty()) {
-        files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
-        spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
-                     kernels.library.compiled, kernels.library.cached, codegen::kernel_cache_dir());
-      }
-      if (!kernels.cuda_source.empty()) {
-        const PlanKernels::Cuda& cuda = kernels.kernels.cuda;
-        files.add((dir / (stem + ".kernels.cu")).string(), kernels.cuda_source);
-        if (!cuda.ptx.empty()) {
-          files.add((dir / cuda.ptx).string(), kernels.ptx);
-        } else {
-          std::string why;
-          codegen::nvrtc_available(&why);
-          spdlog::warn("{}: wrote the CUDA kernels' source only: {}", path, why);
-        }
-        if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
-      }
-      timer.emplace("build plan");
-      auto plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels);
-      timer.emplace("write plan JSON");
-      files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
-      timer.reset();
-      if (last_file) keep_until_exit(std::move(plan));
-      if (printing.valid()) printed = printing.get();
-      for (auto& [file, text] : printed) files.add(file, std::move(text));
-      if (options.print_after_all) {
-        files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
-        for (size_t i = 0; i < program.stages.size(); ++i)
-          files.add((dir / (stem + "." + std::to_string(i + 1) + ".py")).string(), print_trace(program.stages[i].trace));
-      }
-      timer.emplace("write files");
-      std::filesystem::create_directories(dir);
-      files.commit();
-      timer.reset();
-      if (program.backward)
-        spdlog::info("{}: wrote {} and {} (saved for backward: {} bytes)", path, (dir / (stem + ".forward.trace.py")).string(),
-                     (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
-      else
-        spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
-      if (last_file) {
-        keep_until_exit(std::move(loaded));
-        keep_until_exit(std::move(program));
-      }
-    });
-  }
+  for (const auto& path : paths)
+    // Only the last file's objects wait for exit: with several files, memory would pile up.
+    failures += !for_file(path, [&] { compile_file(path, options, &path == &paths.back()); });
   if (options.time_passes) std::cerr << PhaseTimer::report();
   return failures == 0 ? 0 : 1;
 }
@@ -204,7 +78,7 @@ void list_ops_markdown(bool prims_only, bool torch_only) {
   auto executors = ExecutorRegistry::global().default_list();
   std::cout << "| op | kind | run whole by | grad |\n|---|---|---|---|\n";
   for (const Symbol* s : SymbolTable::global().all()) {
-    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s->id == "prims.python_del") continue;
+    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s == &prims::python_del()) continue;
     std::string names = "`" + s->id + "`";
     for (const auto& a : s->aliases) names += ", `" + a + "`";
     std::string kind = s->is_prim ? "prim" : s->has_tag("IN_PLACE") ? "in place (functionalized)" : "decomposition";
@@ -223,7 +97,7 @@ int list_ops(bool prims_only, bool torch_only, bool ids_only, const std::string&
     return 0;
   }
   for (const Symbol* s : SymbolTable::global().all()) {
-    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim)) continue;
+    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || s == &prims::python_del()) continue;
     if (ids_only) {
       // Every id a captured program may use, one per line: what the front end accepts.
       std::cout << s->id << "\n";
@@ -289,7 +163,8 @@ int main(int argc, char** argv) {
   auto* compile_cmd = app.add_subcommand("compile", "write the execution trace (NAME.trace.py) and the plan (NAME.plan.json)");
   compile_cmd->add_option("traces", compile_paths, "trace.json files")->required();
   compile_cmd->add_option("-o,--output-dir", compile_options.out_dir, "where to write (default: the current folder)");
-  compile_cmd->add_option("--executors", compile_options.executors, "executors in priority order, comma separated (default: plugins', then fuser, then torch)");
+  std::string executor_names;  // empty: the default list
+  compile_cmd->add_option("--executors", executor_names, "executors in priority order, comma separated (default: plugins', then fuser, then torch)");
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
   compile_cmd->add_flag("--print-after-all", compile_options.print_after_all, "also write each pass's trace (NAME.N.py)");
   compile_cmd->add_flag("--emit-cuda", compile_options.emit_cuda,
@@ -314,12 +189,14 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
+  register_builtins();
 
   try {
     for (const auto& plugin : plugins) load_plugin(plugin, nullptr);
     if (*validate_cmd) return validate(validate_paths);
     if (*compile_cmd) {
       compile_options.mode = transform == "grad" ? GradMode::Inputs : GradMode::Auto;
+      compile_options.executors = executor_list(executor_names);
       return compile(compile_paths, compile_options);
     }
     if (*print_cmd) return print(print_path, depth);

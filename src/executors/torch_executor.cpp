@@ -2,9 +2,11 @@
 // and takes whole the torch-language ops that ATen runs directly, so an execution trace reads
 // like Thunder's (`t3 = torch.nn.functional.linear(x, w, b)`). Its kernels live in the runtime
 // (src/runtime/torch_kernels.cpp), under the ids of the operators registered here.
+#include <map>
 #include <set>
 
 #include "thundercc/extend.h"
+#include "thundercc/langs/prims.h"
 
 namespace thundercc {
 namespace {
@@ -14,20 +16,30 @@ const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_
                                         "torch.nn.functional.multi_head_attention_forward",
                                         "torch.nn.functional.interpolate"};
 
-// Prims with a torch function of the same name and arguments; the rest print as torchex.<prim>.
-const std::set<std::string> kTorchNamedPrims{
-    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh", "digamma", "erf",
-    "erfc", "erfinv", "exp", "exp2", "expm1", "floor", "isfinite", "lgamma", "log", "log10", "log1p", "log2", "neg",
-    "reciprocal", "round", "rsqrt", "sign", "signbit", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "real", "imag",
-    "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "fmod", "ge", "gt", "le", "lt", "maximum",
-    "minimum", "mul", "ne", "nextafter", "pow", "remainder", "sub", "where", "lerp"};
+// How ATen runs each unary prim (unary_ops.def): with an out= variant, without, or by a kernel of
+// thundercc's own.
+enum class Aten { Out, Plain, Custom };
+const std::map<std::string, Aten> kUnaryAten{
+#define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, aten, ...) {#name, Aten::aten},
+#include "thundercc/langs/unary_ops.def"
+};
+
+// Binary prims with a torch function of the same name and arguments; of the unary ones, those ATen
+// runs. The rest print as torchex.<prim>.
+const std::set<std::string> kTorchNamedBinaryPrims{"add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "fmod",
+                                                   "ge", "gt", "le", "lt", "maximum", "minimum", "mul", "ne", "nextafter",
+                                                   "pow", "remainder", "sub", "where", "lerp"};
+bool torch_named_prim(const std::string& name) {
+  auto unary = kUnaryAten.find(name);
+  return unary != kUnaryAten.end() ? unary->second != Aten::Custom : kTorchNamedBinaryPrims.count(name) > 0;
+}
 
 // Elementwise ops whose kernels call ATen's out= variants (src/runtime/torch_kernels.cpp), as
 // prims and, for the unary ones, as torch-language ops too.
-const std::set<std::string> kUnaryWithOut{
-    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh", "digamma", "erf",
-    "erfc", "erfinv", "exp", "exp2", "expm1", "floor", "lgamma", "log", "log10", "log1p", "log2", "neg", "reciprocal",
-    "round", "rsqrt", "sign", "signbit", "sin", "sinh", "sqrt", "tan", "tanh", "trunc"};
+bool unary_with_out(const std::string& name) {
+  auto unary = kUnaryAten.find(name);
+  return unary != kUnaryAten.end() && unary->second == Aten::Out;
+}
 const std::set<std::string> kPrimsWithOut{
     "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "div", "eq", "fmod", "ge", "gt", "le", "lt", "maximum",
     "minimum", "mul", "ne", "nextafter", "pow", "remainder", "sub", "zeta", "bitwise_left_shift", "bitwise_right_shift",
@@ -57,7 +69,7 @@ const std::set<std::string> kFresh{
 
 // Tags for memory planning (extend.h): elementwise out= kernels may also write in place.
 std::vector<std::string> out_tags(const Symbol& sym) {
-  bool unary = kUnaryWithOut.count(sym.name) && (sym.is_prim || sym.id == "torch." + sym.name);
+  bool unary = unary_with_out(sym.name) && (sym.is_prim || sym.id == "torch." + sym.name);
   if (unary || (sym.is_prim && kPrimsWithOut.count(sym.name)) || kTorchElementwiseWithOut.count(sym.id))
     return {kOutBuffer, kOutMayAliasInput};
   if (kTorchWithOut.count(sym.id)) return {kOutBuffer};
@@ -70,7 +82,7 @@ const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};
 
 // (module, name) a claimed symbol prints as.
 std::pair<std::string, std::string> printed_name(const Symbol& sym) {
-  if (sym.is_prim) return {kTorchNamedPrims.count(sym.name) ? "torch" : "torchex", sym.name};
+  if (sym.is_prim) return {torch_named_prim(sym.name) ? "torch" : "torchex", sym.name};
   if (kThunderOnly.count(sym.id)) return {"torchex", sym.name};
   const std::string& id = sym.id;
   if (id.starts_with("torch.Tensor.")) return {"Tensor", id.substr(13)};
@@ -88,7 +100,8 @@ void register_torch_executor(ExecutorRegistry& registry) {
   const auto symbols = SymbolTable::global().all();  // a copy: registering operators adds symbols
   for (const Symbol* sym : symbols) {
     // In-place symbols never reach claiming: functionalization replaces them.
-    if (!sym->executor.empty() || kDecomposed.count(sym->id) || sym->has_tag("IN_PLACE")) continue;
+    // `del` is not an operation: the runner frees the slots it names.
+    if (!sym->executor.empty() || kDecomposed.count(sym->id) || sym->has_tag("IN_PLACE") || sym == &prims::python_del()) continue;
     if (!sym->is_prim && sym->module != "ltorch") continue;
     auto [module, name] = printed_name(*sym);
     // Operator ids name what they implement ("torch:prims.add", "torch:torch.add"): a prim and a

@@ -8,8 +8,6 @@
 
 namespace thundercc {
 
-void register_prims(SymbolTable& table);
-void register_torch_language(SymbolTable& table);
 
 namespace {
 
@@ -246,12 +244,7 @@ std::vector<Value> BoundSymbol::output_proxies() const {
 }
 
 SymbolTable& SymbolTable::global() {
-  static SymbolTable* table = [] {
-    auto* t = new SymbolTable();
-    register_prims(*t);
-    register_torch_language(*t);
-    return t;
-  }();
+  static auto* table = new SymbolTable();  // never destroyed: plugins' symbols outlive static destruction order
   return *table;
 }
 

@@ -107,27 +107,8 @@ struct UnaryInfo {
 };
 
 const UnaryInfo kUnary[] = {
-    {"abs", Accepts::All, Produces::Real},       {"acos", Accepts::Inexact, Produces::Same},
-    {"acosh", Accepts::Inexact, Produces::Same}, {"asin", Accepts::Inexact, Produces::Same},
-    {"asinh", Accepts::Inexact, Produces::Same}, {"atan", Accepts::Inexact, Produces::Same},
-    {"atanh", Accepts::Inexact, Produces::Same}, {"bitwise_not", Accepts::Exact, Produces::Same},
-    {"ceil", Accepts::Real, Produces::Same},     {"cos", Accepts::Inexact, Produces::Same},
-    {"cosh", Accepts::Inexact, Produces::Same},  {"digamma", Accepts::Float, Produces::Same},
-    {"erf", Accepts::Float, Produces::Same},     {"erfc", Accepts::Float, Produces::Same},
-    {"erfcinv", Accepts::Float, Produces::Same}, {"erfinv", Accepts::Float, Produces::Same},
-    {"exp", Accepts::Inexact, Produces::Same},   {"exp2", Accepts::Inexact, Produces::Same},
-    {"expm1", Accepts::Inexact, Produces::Same}, {"floor", Accepts::Real, Produces::Same},
-    {"isfinite", Accepts::All, Produces::Bool},  {"lgamma", Accepts::Float, Produces::Same},
-    {"log", Accepts::Inexact, Produces::Same},   {"log10", Accepts::Inexact, Produces::Same},
-    {"log1p", Accepts::Inexact, Produces::Same}, {"log2", Accepts::Inexact, Produces::Same},
-    {"ndtri", Accepts::Float, Produces::Same},   {"neg", Accepts::All, Produces::Same},
-    {"reciprocal", Accepts::Inexact, Produces::Same}, {"round", Accepts::Real, Produces::Same},
-    {"rsqrt", Accepts::Inexact, Produces::Same}, {"sign", Accepts::All, Produces::Same},
-    {"signbit", Accepts::Real, Produces::Bool},  {"sin", Accepts::Inexact, Produces::Same},
-    {"sinh", Accepts::Inexact, Produces::Same},  {"sqrt", Accepts::Inexact, Produces::Same},
-    {"tan", Accepts::Inexact, Produces::Same},   {"tanh", Accepts::Inexact, Produces::Same},
-    {"trunc", Accepts::Real, Produces::Same},    {"real", Accepts::All, Produces::Real},
-    {"imag", Accepts::Complex, Produces::Real},
+#define THUNDERCC_UNARY_OP(name, accepts, produces, ...) {#name, Accepts::accepts, Produces::produces},
+#include "thundercc/langs/unary_ops.def"
 };
 
 const UnaryInfo kBinary[] = {
@@ -654,13 +635,12 @@ Tensor call_tensor(std::string_view name, const Values& args, const Kwargs& kwar
 
 }  // namespace
 
-#define THUNDERCC_DEFINE_UNARY(name) \
+#define THUNDERCC_UNARY_OP(name, ...) \
   Tensor name(const Value& a) { return call_tensor(#name, {a}); }
+#include "thundercc/langs/unary_ops.def"
 #define THUNDERCC_DEFINE_BINARY(name) \
   Tensor name(const Value& a, const Value& b) { return call_tensor(#name, {a, b}); }
-THUNDERCC_UNARY_PRIMS(THUNDERCC_DEFINE_UNARY)
 THUNDERCC_BINARY_PRIMS(THUNDERCC_DEFINE_BINARY)
-#undef THUNDERCC_DEFINE_UNARY
 #undef THUNDERCC_DEFINE_BINARY
 
 Tensor where(const Value& pred, const Value& a, const Value& b) { return call_tensor("where", {pred, a, b}); }
@@ -748,6 +728,11 @@ Tensor convolution(const Tensor& a, const Tensor& weight, const Value& bias, con
                                      Value::ints(dilation, true), transposed, Value::ints(output_padding, true), groups});
 }
 
+const Symbol& python_del() {
+  static const Symbol& sym = SymbolTable::global().get("prims.python_del");
+  return sym;
+}
+
 }  // namespace prims
 
 void register_prims(SymbolTable& t) {
@@ -788,6 +773,14 @@ void register_prims(SymbolTable& t) {
   register_indexing_prims(t);
   register_linear_algebra_prims(t);
   register_convolution_backward(t);
+  // Not an operation: the `del a, t1` statements Delete Last Used writes, which free memory.
+  Symbol del = prim_symbol("python_del", "*args", [](const Args&) -> Value { return None{}; }, {"DONT_DCE"});
+  del.printer = [](const BoundSymbol& b) {
+    std::string out = "del ";
+    for (size_t i = 0; i < b.args.size(); ++i) out += (i ? ", " : "") + py_repr(b.args[i]);
+    return out;
+  };
+  t.add(std::move(del));
 }
 
 }  // namespace thundercc

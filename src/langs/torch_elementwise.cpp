@@ -10,7 +10,7 @@
 
 namespace thundercc::ltorch {
 
-using clang::Promotion;
+using core::Promotion;
 
 namespace {
 
@@ -112,36 +112,31 @@ namespace {
 
 struct UnaryOp {
   const char* id;
-  clang::UnaryPrim prim;
+  core::UnaryPrim prim;
   Promotion promotion;
 };
 
-// torch.X, also callable as Tensor.X.
+// torch.X, also callable as Tensor.X, for the unary prims with a promotion (unary_ops.def).
+#define THUNDERCC_TORCH_UNARY_None(name)
+#define THUNDERCC_TORCH_UNARY(name, promotion) {#name, prims::name, Promotion::promotion},
+#define THUNDERCC_TORCH_UNARY_Default(name) THUNDERCC_TORCH_UNARY(name, Default)
+#define THUNDERCC_TORCH_UNARY_IntToFloat(name) THUNDERCC_TORCH_UNARY(name, IntToFloat)
+#define THUNDERCC_TORCH_UNARY_ComplexToFloat(name) THUNDERCC_TORCH_UNARY(name, ComplexToFloat)
+#define THUNDERCC_TORCH_UNARY_AlwaysBool(name) THUNDERCC_TORCH_UNARY(name, AlwaysBool)
 const UnaryOp kUnaryOps[] = {
-    {"abs", prims::abs, Promotion::ComplexToFloat},    {"acos", prims::acos, Promotion::IntToFloat},
-    {"acosh", prims::acosh, Promotion::IntToFloat},    {"asin", prims::asin, Promotion::IntToFloat},
-    {"asinh", prims::asinh, Promotion::IntToFloat},    {"atan", prims::atan, Promotion::IntToFloat},
-    {"atanh", prims::atanh, Promotion::IntToFloat},    {"bitwise_not", prims::bitwise_not, Promotion::Default},
-    {"ceil", prims::ceil, Promotion::Default},         {"cos", prims::cos, Promotion::IntToFloat},
-    {"cosh", prims::cosh, Promotion::IntToFloat},      {"digamma", prims::digamma, Promotion::IntToFloat},
-    {"erf", prims::erf, Promotion::IntToFloat},        {"erfc", prims::erfc, Promotion::IntToFloat},
-    {"erfinv", prims::erfinv, Promotion::IntToFloat},  {"exp", prims::exp, Promotion::IntToFloat},
-    {"exp2", prims::exp2, Promotion::IntToFloat},      {"expm1", prims::expm1, Promotion::IntToFloat},
-    {"floor", prims::floor, Promotion::Default},       {"isfinite", prims::isfinite, Promotion::AlwaysBool},
-    {"lgamma", prims::lgamma, Promotion::IntToFloat},  {"log", prims::log, Promotion::IntToFloat},
-    {"log10", prims::log10, Promotion::IntToFloat},    {"log1p", prims::log1p, Promotion::IntToFloat},
-    {"log2", prims::log2, Promotion::IntToFloat},      {"neg", prims::neg, Promotion::Default},
-    {"reciprocal", prims::reciprocal, Promotion::IntToFloat}, {"round", prims::round, Promotion::Default},
-    {"rsqrt", prims::rsqrt, Promotion::IntToFloat},    {"sign", prims::sign, Promotion::Default},
-    {"signbit", prims::signbit, Promotion::AlwaysBool}, {"sin", prims::sin, Promotion::IntToFloat},
-    {"sinh", prims::sinh, Promotion::IntToFloat},      {"sqrt", prims::sqrt, Promotion::IntToFloat},
-    {"tan", prims::tan, Promotion::IntToFloat},        {"tanh", prims::tanh, Promotion::IntToFloat},
-    {"trunc", prims::trunc, Promotion::Default},
+#define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, ...) THUNDERCC_TORCH_UNARY_##promotion(name)
+#include "thundercc/langs/unary_ops.def"
 };
+#undef THUNDERCC_TORCH_UNARY_None
+#undef THUNDERCC_TORCH_UNARY
+#undef THUNDERCC_TORCH_UNARY_Default
+#undef THUNDERCC_TORCH_UNARY_IntToFloat
+#undef THUNDERCC_TORCH_UNARY_ComplexToFloat
+#undef THUNDERCC_TORCH_UNARY_AlwaysBool
 
 struct BinaryOp {
   const char* id;
-  clang::BinaryPrim prim;
+  core::BinaryPrim prim;
   Promotion promotion;
 };
 
@@ -175,10 +170,10 @@ Tensor nan_ignoring(const Args& x, const Tensor& extreme) {
 Value scaled_by_alpha(const Args& x) {
   const Value& b = x["b"];
   if (is_one(x["alpha"])) return b;
-  DType result = clang::elementwise_type_promotion({x["a"], b}, Promotion::Default).result;
-  Value alpha = clang::maybe_convert_to_dtype(x["alpha"], result);
-  if (!b.is_tensor()) return ltorch::mul(full_like(x.tensor("a"), clang::maybe_convert_to_dtype(b, result)), alpha);
-  return ltorch::mul(clang::maybe_convert_to_dtype(b, result), alpha);
+  DType result = core::elementwise_type_promotion({x["a"], b}, Promotion::Default).result;
+  Value alpha = core::maybe_convert_to_dtype(x["alpha"], result);
+  if (!b.is_tensor()) return ltorch::mul(full_like(x.tensor("a"), core::maybe_convert_to_dtype(b, result)), alpha);
+  return ltorch::mul(core::maybe_convert_to_dtype(b, result), alpha);
 }
 
 // x < 0, recorded as a prim for tensors and computed directly for numbers.
@@ -188,21 +183,21 @@ Value is_negative(const Value& x) {
 }
 
 Tensor floor_divide_impl(const Value& a, const Value& b) {
-  auto [computation, result] = clang::elementwise_type_promotion({a, b}, Promotion::Default);
+  auto [computation, result] = core::elementwise_type_promotion({a, b}, Promotion::Default);
   if (result.is_exact()) {
     // Python's floor division on integers: truncating division, minus one where the signs differ
     // and the division is inexact.
-    Values ab = clang::maybe_broadcast({a, b});
-    Value x = clang::maybe_convert_to_dtype(ab[0], computation), y = clang::maybe_convert_to_dtype(ab[1], computation);
+    Values ab = core::maybe_broadcast({a, b});
+    Value x = core::maybe_convert_to_dtype(ab[0], computation), y = core::maybe_convert_to_dtype(ab[1], computation);
     Tensor quotient = prims::div(x, y);
     Value x_negative = is_negative(x);
     Value y_negative = is_negative(y);
     Tensor signs_differ = prims::ne(x_negative, y_negative);
     Tensor inexact = prims::ne(prims::fmod(x, y), int64_t{0});
     Tensor offset = prims::convert_element_type(prims::bitwise_and(signs_differ, inexact), computation);
-    return clang::convert(prims::sub(quotient, offset), result);
+    return core::convert(prims::sub(quotient, offset), result);
   }
-  return clang::convert(prims::floor(clang::elementwise_binary(a, b, prims::div, Promotion::Default)), result);
+  return core::convert(prims::floor(core::elementwise_binary(a, b, prims::div, Promotion::Default)), result);
 }
 
 }  // namespace
@@ -214,7 +209,7 @@ void register_elementwise(SymbolTable& t) {
     auto prim = u.prim;
     auto promotion = u.promotion;
     define(t, {{id.c_str(), method.c_str()}, "a, /", [prim, promotion](const Args& x) -> Value {
-             return clang::elementwise_unary(x["a"], prim, promotion);
+             return core::elementwise_unary(x["a"], prim, promotion);
            }}, {"ELEMENTWISE_OP"});
   }
   for (const auto& b : kBinaryOps) {
@@ -223,24 +218,24 @@ void register_elementwise(SymbolTable& t) {
     auto prim = b.prim;
     auto promotion = b.promotion;
     define(t, {{id.c_str(), method.c_str()}, "a, b, /", [prim, promotion](const Args& x) -> Value {
-             return clang::elementwise_binary(x["a"], x["b"], prim, promotion);
+             return core::elementwise_binary(x["a"], x["b"], prim, promotion);
            }}, {"ELEMENTWISE_OP"});
   }
 
   define(t, {{"torch.add", "torch.Tensor.add", "torch.Tensor.__add__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
-    return clang::elementwise_binary(x["a"], scaled_by_alpha(x), prims::add, Promotion::Default);
+    return core::elementwise_binary(x["a"], scaled_by_alpha(x), prims::add, Promotion::Default);
   }});
   define(t, {{"torch.sub", "torch.Tensor.sub", "torch.Tensor.__sub__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
-    return clang::elementwise_binary(x["a"], scaled_by_alpha(x), prims::sub, Promotion::Default);
+    return core::elementwise_binary(x["a"], scaled_by_alpha(x), prims::sub, Promotion::Default);
   }});
   define(t, {{"torch.div", "torch.Tensor.div"}, "a, b, /, *, rounding_mode=None", [](const Args& x) -> Value {
     const auto& mode = x["rounding_mode"];
     if (mode.is_none()) return ltorch::true_divide(x["a"], x["b"]);
     if (mode.as_string() == "floor") return floor_divide_impl(x["a"], x["b"]);
     check(mode.as_string() == "trunc", [&] { return str("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", mode.as_string(), "'"); }, "ValueError");
-    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
-    Tensor q = clang::elementwise_binary(x["a"], x["b"], prims::div, Promotion::Default);
-    return result.is_exact() ? q : clang::convert(prims::trunc(clang::convert(q, computation)), result);
+    auto [computation, result] = core::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
+    Tensor q = core::elementwise_binary(x["a"], x["b"], prims::div, Promotion::Default);
+    return result.is_exact() ? q : core::convert(prims::trunc(core::convert(q, computation)), result);
   }});
   define(t, {{"torch.floor_divide", "torch.Tensor.floor_divide", "torch.Tensor.__floordiv__"}, "a, b, /",
              [](const Args& x) -> Value { return floor_divide_impl(x["a"], x["b"]); }});
@@ -250,15 +245,15 @@ void register_elementwise(SymbolTable& t) {
     check(pred.is_tensor() && pred.as_tensor().dtype().is_bool(), [&] {
       return str("where expected condition to be a boolean tensor, but got ", pred.is_tensor() ? pred.as_tensor().dtype().full_name() : py_repr(pred));
     });
-    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
-    Values args = clang::maybe_broadcast({pred, x["a"], x["b"]});
-    Value a = clang::maybe_convert_to_dtype(args[1], result);
-    Value b = clang::maybe_convert_to_dtype(args[2], result);
+    auto [computation, result] = core::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
+    Values args = core::maybe_broadcast({pred, x["a"], x["b"]});
+    Value a = core::maybe_convert_to_dtype(args[1], result);
+    Value b = core::maybe_convert_to_dtype(args[2], result);
     return prims::where(args[0], a, b);
   }});
   define(t, {{"torch.masked_fill", "torch.Tensor.masked_fill"}, "a, /, mask, value", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return ltorch::where(x["mask"], clang::maybe_convert_to_dtype(x["value"], a.dtype()), a);
+    return ltorch::where(x["mask"], core::maybe_convert_to_dtype(x["value"], a.dtype()), a);
   }});
   define(t, {{"torch.clamp", "torch.Tensor.clamp", "torch.clip"}, "a, /, min=None, max=None", [](const Args& x) -> Value {
     check(!x.is_none("min") || !x.is_none("max"), "clamp: at least one of 'min' or 'max' must not be None", "ValueError");
@@ -277,8 +272,8 @@ void register_elementwise(SymbolTable& t) {
 
   define(t, {{"torch.sigmoid", "torch.Tensor.sigmoid", "torch.nn.functional.sigmoid"}, "a, /", [](const Args& x) -> Value {
     // Integers and bools become floats first (negating a uint8 would wrap).
-    DType result = clang::elementwise_type_promotion({x["a"]}, Promotion::IntToFloat).result;
-    Tensor a = clang::convert(x.tensor("a"), result);
+    DType result = core::elementwise_type_promotion({x["a"]}, Promotion::IntToFloat).result;
+    Tensor a = core::convert(x.tensor("a"), result);
     return 1.0 / (1.0 + exp(-a));
   }});
   define(t, {{"torch.nn.functional.relu", "torch.relu", "torch.Tensor.relu"}, "a, /, inplace=False", [](const Args& x) -> Value {
@@ -307,8 +302,8 @@ void register_elementwise(SymbolTable& t) {
     // The computation dtype of an IntToFloat op, and the value converted to it.
     Values operands{v};
     if (!other.is_none()) operands.push_back(other);
-    auto [computation, result] = clang::elementwise_type_promotion(operands, Promotion::IntToFloat);
-    return std::make_pair(clang::maybe_convert_to_dtype(v, result), result);
+    auto [computation, result] = core::elementwise_type_promotion(operands, Promotion::IntToFloat);
+    return std::make_pair(core::maybe_convert_to_dtype(v, result), result);
   };
   define(t, {{"torch.square", "torch.Tensor.square"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -318,7 +313,7 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.frac", "torch.Tensor.frac"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return sub(a, clang::elementwise_unary(a, prims::trunc, Promotion::Default));
+    return sub(a, core::elementwise_unary(a, prims::trunc, Promotion::Default));
   }});
   define(t, {{"torch.positive", "torch.Tensor.positive"}, "a, /", [](const Args& x) -> Value { return x.tensor("a"); }});
   define(t, {{"torch.isnan", "torch.Tensor.isnan"}, "a, /", [](const Args& x) -> Value {
@@ -375,12 +370,12 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.hypot", "torch.Tensor.hypot"}, "a, b, /", [](const Args& x) -> Value {
     // In the computation dtype (float32 for float16, float for integers), then the result's.
-    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
+    auto [computation, result] = core::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
     DType wide = computation.is_inexact() ? computation : dtypes::float32;
-    Value a = clang::maybe_convert_to_dtype(x["a"], wide), b = clang::maybe_convert_to_dtype(x["b"], wide);
+    Value a = core::maybe_convert_to_dtype(x["a"], wide), b = core::maybe_convert_to_dtype(x["b"], wide);
     Tensor a2 = mul(a, a);
     Tensor b2 = mul(b, b);
-    return clang::convert(sqrt(add(a2, b2)), result);
+    return core::convert(sqrt(add(a2, b2)), result);
   }});
   define(t, {{"torch.copysign", "torch.Tensor.copysign"}, "a, b, /", [in_float](const Args& x) -> Value {
     Tensor magnitude = abs(in_float(x["a"], x["b"]).first.as_tensor());
@@ -412,17 +407,17 @@ void register_elementwise(SymbolTable& t) {
     return op("torch.clamp", {x.tensor("a"), None{}, x["max"]});
   }});
   define(t, {{"torch.lerp", "torch.Tensor.lerp"}, "a, end, /, weight", [](const Args& x) -> Value {
-    Values abw = clang::maybe_broadcast({x["a"], x["end"], x["weight"]});
-    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["end"], x["weight"]}, Promotion::Default);
-    Value start = clang::maybe_convert_to_dtype(abw[0], computation);
-    Value end = clang::maybe_convert_to_dtype(abw[1], computation);
-    Value weight = clang::maybe_convert_to_dtype(abw[2], computation);
-    return clang::convert(prims::lerp(start, end, weight), result);
+    Values abw = core::maybe_broadcast({x["a"], x["end"], x["weight"]});
+    auto [computation, result] = core::elementwise_type_promotion({x["a"], x["end"], x["weight"]}, Promotion::Default);
+    Value start = core::maybe_convert_to_dtype(abw[0], computation);
+    Value end = core::maybe_convert_to_dtype(abw[1], computation);
+    Value weight = core::maybe_convert_to_dtype(abw[2], computation);
+    return core::convert(prims::lerp(start, end, weight), result);
   }});
   // value is cast to the operands' dtype, as PyTorch's kernel does (0.5 is 0 for integers).
   define(t, {{"torch.addcmul", "torch.Tensor.addcmul"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
-    auto [computation, result] = clang::elementwise_type_promotion({x["a"], x["t1"], x["t2"]}, Promotion::Default);
-    return add(x["a"], mul(mul(x["t1"], x["t2"]), clang::maybe_convert_to_dtype(x["value"], result)));
+    auto [computation, result] = core::elementwise_type_promotion({x["a"], x["t1"], x["t2"]}, Promotion::Default);
+    return add(x["a"], mul(mul(x["t1"], x["t2"]), core::maybe_convert_to_dtype(x["value"], result)));
   }});
   define(t, {{"torch.addcdiv", "torch.Tensor.addcdiv"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
     return add(x["a"], mul(true_divide(x["t1"], x["t2"]), x["value"]));
@@ -454,7 +449,7 @@ void register_elementwise(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.threshold", "torch.threshold"}, "a, threshold, value, /, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return where(gt(a, x["threshold"]), a, clang::maybe_convert_to_dtype(x["value"], a.dtype()));
+    return where(gt(a, x["threshold"]), a, core::maybe_convert_to_dtype(x["value"], a.dtype()));
   }});
   define(t, {{"torch.nn.functional.hardshrink", "torch.Tensor.hardshrink"}, "a, /, lambd=0.5", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -503,7 +498,7 @@ void register_elementwise(SymbolTable& t) {
     check(x.real("max_val") >= x.real("min_val"), "Hardtanh: max_val must be greater than or equal to min_val", "ValueError");
     // The bounds take a's dtype: hardtanh keeps an integer tensor's dtype.
     const auto& a = x.tensor("a");
-    return op("torch.clamp", {a, clang::maybe_convert_to_dtype(x["min_val"], a.dtype()), clang::maybe_convert_to_dtype(x["max_val"], a.dtype())});
+    return op("torch.clamp", {a, core::maybe_convert_to_dtype(x["min_val"], a.dtype()), core::maybe_convert_to_dtype(x["max_val"], a.dtype())});
   }});
   define(t, {{"torch.nn.functional.relu6"}, "a, /, inplace=False", [](const Args& x) -> Value {
     return op("torch.clamp", {x.tensor("a"), int64_t{0}, int64_t{6}});

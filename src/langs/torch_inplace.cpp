@@ -71,17 +71,36 @@ void define_in_place(SymbolTable& t, std::vector<std::string> ids, const std::st
   t.add(std::move(s));
 }
 
+// The unary ops' in-place forms (unary_ops.def): torch.X_ and Tensor.X_, or Tensor.X_ alone.
+enum class InPlace { None, Both, Method };
+struct UnaryInPlace {
+  const char* name;
+  InPlace forms;
+};
+const UnaryInPlace kUnaryInPlace[] = {
+#define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, ...) {#name, InPlace::in_place},
+#include "thundercc/langs/unary_ops.def"
+};
+
+void define_unary_in_place(SymbolTable& t, InPlace forms) {
+  for (const auto& u : kUnaryInPlace) {
+    if (u.forms != forms) continue;
+    std::vector<std::string> ids{str("torch.Tensor.", u.name, "_")};
+    if (forms == InPlace::Both) ids.push_back(str("torch.", u.name, "_"));
+    define_in_place(t, ids, str("torch.", u.name));
+  }
+}
+
 }  // namespace
 
 void register_in_place(SymbolTable& t) {
   // torch.X_ exists for these as well as Tensor.X_.
-  for (const char* name : {"abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "erf", "erfc",
-                           "exp", "exp2", "expm1", "floor", "log", "log10", "log1p", "log2", "neg", "reciprocal", "round",
-                           "rsqrt", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "sigmoid", "clamp"})
+  define_unary_in_place(t, InPlace::Both);
+  for (const char* name : {"sigmoid", "clamp"})
     define_in_place(t, {str("torch.Tensor.", name, "_"), str("torch.", name, "_")}, str("torch.", name));
-  for (const char* name : {"bitwise_not", "digamma", "erfinv", "lgamma", "sign", "logical_not", "add", "sub", "mul", "div",
-                           "true_divide", "floor_divide", "remainder", "pow", "fmod", "atan2", "bitwise_and", "bitwise_or",
-                           "bitwise_xor", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge"})
+  define_unary_in_place(t, InPlace::Method);
+  for (const char* name : {"logical_not", "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "pow", "fmod",
+                           "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge"})
     define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
   define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");
   define_in_place(t, {"torch.Tensor.lerp_"}, "torch.lerp");

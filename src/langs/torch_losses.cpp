@@ -27,10 +27,10 @@ Tensor reduced(const Tensor& loss, const Args& x) {
 // The input and the target broadcast together, as PyTorch's losses do (with a warning), in the
 // computation dtype.
 std::pair<Tensor, Tensor> operands(const Args& x) {
-  Values both = clang::maybe_broadcast({x["a"], x["target"]});
+  Values both = core::maybe_broadcast({x["a"], x["target"]});
   auto wide = [](const Value& v) {
     const Tensor& t = v.as_tensor();
-    DType computation = clang::computation_dtype(t.dtype());
+    DType computation = core::computation_dtype(t.dtype());
     return t.dtype() == computation ? t : to(t, computation);
   };
   return {wide(both[0]), wide(both[1])};

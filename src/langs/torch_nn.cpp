@@ -690,7 +690,7 @@ Tensor group_norm_impl(const Args& x) {
   check(a.ndim() >= 2, "group_norm: expected an input of at least 2 dimensions");
   int64_t N = a.shape()[0], C = a.shape()[1];
   check(groups > 0 && C % groups == 0, [&] { return str("Expected number of channels in input to be divisible by num_groups, but got input of shape ", shape_repr(a.shape()), " and num_groups=", groups); });
-  DType computation = clang::computation_dtype(a.dtype());
+  DType computation = core::computation_dtype(a.dtype());
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   Tensor grouped = reshape(a_, {N, groups, a.numel() / std::max<int64_t>(N * groups, 1)});
   auto [var_, mean_] = var_mean(grouped, Dims{2}, 0, true);
@@ -711,7 +711,7 @@ Tensor instance_norm_impl(const Args& x) {
   check(a.ndim() >= 3, "instance_norm: expected an input of at least 3 dimensions");
   Dims dims;
   for (int64_t d = 2; d < a.ndim(); ++d) dims.push_back(d);
-  DType computation = clang::computation_dtype(a.dtype());
+  DType computation = core::computation_dtype(a.dtype());
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   auto [var_, mean_] = var_mean(a_, dims, 0, true);
   Tensor rstd = rsqrt(var_ + x.real("eps"));
@@ -729,7 +729,7 @@ Tensor batch_norm_impl(const Args& x) {
   int64_t C = a.shape()[1];
   Shape param_shape(a.ndim(), 1);
   param_shape[1] = C;
-  DType computation = clang::computation_dtype(a.dtype());
+  DType computation = core::computation_dtype(a.dtype());
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   Tensor mean_, var_;
   if (x.flag("training")) {
@@ -758,7 +758,7 @@ Tensor layer_norm_impl(const Args& x) {
   });
   Dims dims;
   for (int64_t d = a.ndim() - n; d < a.ndim(); ++d) dims.push_back(d);
-  DType computation = clang::computation_dtype(a.dtype());
+  DType computation = core::computation_dtype(a.dtype());
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   auto [var_, mean_] = var_mean(a_, dims, 0, true);
   Tensor rstd = rsqrt(var_ + x.real("eps"));
@@ -804,16 +804,16 @@ void register_nn(SymbolTable& t) {
   auto scaled_sum = [](const Args& x, const Tensor& product) -> Value {
     // alpha and beta are cast to the result's dtype (2.5 is 2 for integers), as in PyTorch.
     DType dtype = product.dtype();
-    Tensor scaled = is_one(x["alpha"]) ? product : mul(product, clang::maybe_convert_to_dtype(x["alpha"], dtype));
+    Tensor scaled = is_one(x["alpha"]) ? product : mul(product, core::maybe_convert_to_dtype(x["alpha"], dtype));
     if (!x["beta"].is_tensor() && x["beta"].as_float() == 0.0) return scaled;
     const auto& input = x.tensor("input");
-    return add(is_one(x["beta"]) ? input : mul(input, clang::maybe_convert_to_dtype(x["beta"], dtype)), scaled);
+    return add(is_one(x["beta"]) ? input : mul(input, core::maybe_convert_to_dtype(x["beta"], dtype)), scaled);
   };
   // float16 and bfloat16 are computed in float32 and rounded once, as PyTorch's kernels do.
   auto low_precision_product = [scaled_sum](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     if (!a.dtype().is_low_precision()) return scaled_sum(x, prims::matmul(a, x.tensor("b")));
-    DType wide = clang::computation_dtype(a.dtype());
+    DType wide = core::computation_dtype(a.dtype());
     Values widened;
     for (const char* p : {"input", "a", "b"}) widened.push_back(to(x.tensor(p), wide));
     Args wide_args(x.symbol(), {widened[0], widened[1], widened[2], x["beta"], x["alpha"]});

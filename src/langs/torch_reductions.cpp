@@ -8,17 +8,17 @@ namespace {
 using ReducePrim = Tensor (*)(const Tensor&, const std::vector<int64_t>&);
 
 Tensor reduce(const Tensor& a, const std::optional<Dims>& dim, bool keepdim, ReducePrim prim, DType computation, DType result) {
-  auto dims = clang::reduction_dims(a, dim);
-  Tensor r = prim(clang::convert(a, computation), dims);
-  if (keepdim) r = clang::restore_reduced_dims(r, a.shape(), dims);
-  return clang::convert(r, result);
+  auto dims = core::reduction_dims(a, dim);
+  Tensor r = prim(core::convert(a, computation), dims);
+  if (keepdim) r = core::restore_reduced_dims(r, a.shape(), dims);
+  return core::convert(r, result);
 }
 
 // sum and prod accumulate integers and bools in int64, low precision floats in float32.
 Value sum_like(const Args& x, ReducePrim prim) {
   const auto& a = x.tensor("a");
   DType result = optional_dtype(x["dtype"]).value_or(a.dtype().is_exact() ? dtypes::int64 : a.dtype().strong());
-  return reduce(a, optional_dims(x["dim"]), x.flag("keepdim"), prim, clang::computation_dtype(result), result);
+  return reduce(a, optional_dims(x["dim"]), x.flag("keepdim"), prim, core::computation_dtype(result), result);
 }
 
 int64_t reduced_numel(const Tensor& a, const std::vector<int64_t>& dims) {
@@ -39,13 +39,13 @@ std::pair<Tensor, Tensor> var_mean_impl(const Tensor& a, const std::optional<Dim
   check(a.dtype().is_inexact(), [&] {
     return str("std and var only support floating point and complex dtypes, but got ", a.dtype().full_name());
   });
-  auto dims = clang::reduction_dims(a, dim);
-  auto [v, m] = prims::var_mean(clang::convert(a, clang::computation_dtype(a.dtype())), dims, correction);
+  auto dims = core::reduction_dims(a, dim);
+  auto [v, m] = prims::var_mean(core::convert(a, core::computation_dtype(a.dtype())), dims, correction);
   if (keepdim) {
-    v = clang::restore_reduced_dims(v, a.shape(), dims);
-    m = clang::restore_reduced_dims(m, a.shape(), dims);
+    v = core::restore_reduced_dims(v, a.shape(), dims);
+    m = core::restore_reduced_dims(m, a.shape(), dims);
   }
-  return {clang::convert(v, to_real_dtype(a.dtype())), clang::convert(m, a.dtype())};
+  return {core::convert(v, to_real_dtype(a.dtype())), core::convert(m, a.dtype())};
 }
 
 Value arg_reduction(const Args& x, bool is_max) {
@@ -53,15 +53,15 @@ Value arg_reduction(const Args& x, bool is_max) {
   const auto& dim = x["dim"];
   Tensor r = is_max ? prims::argmax(a, dim) : prims::argmin(a, dim);
   if (!x.flag("keepdim")) return r;
-  std::vector<int64_t> dims = dim.is_none() ? clang::reduction_dims(a, std::nullopt)
+  std::vector<int64_t> dims = dim.is_none() ? core::reduction_dims(a, std::nullopt)
                                             : std::vector<int64_t>{langs::canonicalize_dim(a.ndim(), dim.as_int())};
   if (a.ndim() == 0) return r;
-  return clang::restore_reduced_dims(r, a.shape(), dims);
+  return core::restore_reduced_dims(r, a.shape(), dims);
 }
 
 Tensor softmax_impl(const Tensor& a, int64_t dim, std::optional<DType> dtype, bool log) {
   DType result = dtype.value_or(a.dtype());
-  DType computation = clang::computation_dtype(result);
+  DType computation = core::computation_dtype(result);
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   Tensor out;
   if (log) {
@@ -105,12 +105,12 @@ void register_reductions(SymbolTable& t) {
       return str("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: ",
                  result.full_name());
     });
-    auto dims = clang::reduction_dims(a, optional_dims(x["dim"]));
-    DType computation = clang::computation_dtype(result);
-    Tensor s = prims::sum(clang::convert(a, computation), dims);
+    auto dims = core::reduction_dims(a, optional_dims(x["dim"]));
+    DType computation = core::computation_dtype(result);
+    Tensor s = prims::sum(core::convert(a, computation), dims);
     Tensor m = prims::div(s, static_cast<double>(reduced_numel(a, dims)));
-    if (x.flag("keepdim")) m = clang::restore_reduced_dims(m, a.shape(), dims);
-    return clang::convert(m, result);
+    if (x.flag("keepdim")) m = core::restore_reduced_dims(m, a.shape(), dims);
+    return core::convert(m, result);
   }}, tags);
   define(t, {{"torch.amax", "torch.Tensor.amax"}, "a, /, dim=(), keepdim=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -183,7 +183,7 @@ void register_reductions(SymbolTable& t) {
   }}, tags);
   define(t, {{"torch.logsumexp", "torch.Tensor.logsumexp"}, "a, /, dim, keepdim=False", [](const Args& x) -> Value {
     // Integers and bools are summed as floats (their exp would overflow an integer).
-    Tensor a = clang::convert(x.tensor("a"), clang::elementwise_type_promotion({x["a"]}, clang::Promotion::IntToFloat).result);
+    Tensor a = core::convert(x.tensor("a"), core::elementwise_type_promotion({x["a"]}, core::Promotion::IntToFloat).result);
     auto dims = x["dim"].as_ints();
     bool keepdim = x.flag("keepdim");
     Tensor a_max = amax(a, dims, true);

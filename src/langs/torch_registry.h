@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "langs/clang.h"
+#include "langs/core_language.h"
 
 namespace thundercc::ltorch {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "langs/torch_registry.h"
-#include "thundercc/ir/trace.h"
 #include "thundercc/ir/pyliteral.h"
+#include "thundercc/ir/trace.h"
 
 namespace thundercc::ltorch {
 namespace {
@@ -165,7 +165,7 @@ Value getitem_impl(const Tensor& a, const Value& key_arg) {
   BasicIndex index = basic_index(a, key_arg);
   Tensor out = index.selects_everything(a.shape()) ? a : prims::slice_prim(a, index.starts, index.ends, index.strides);
   if (!index.squeezed.empty()) out = prims::squeeze(out, index.squeezed);
-  if (!index.new_dims.empty()) out = clang::unsqueeze_dims(out, index.new_dims);
+  if (!index.new_dims.empty()) out = core::unsqueeze_dims(out, index.new_dims);
   return out;
 }
 
@@ -173,7 +173,7 @@ Value getitem_impl(const Tensor& a, const Value& key_arg) {
 // with where; basic indexing places the value, broadcast to the region, with prims.pad (interior
 // padding spaces a stepped slice) and selects the region with a mask padded the same way.
 Value setitem_impl(const Tensor& a, const Value& key, const Value& value) {
-  Value v = value.is_tensor() ? Value(value.as_tensor()) : clang::maybe_convert_to_dtype(value, a.dtype());
+  Value v = value.is_tensor() ? Value(value.as_tensor()) : core::maybe_convert_to_dtype(value, a.dtype());
   if (key.is_tensor() && key.as_tensor().dtype().is_bool()) {
     check(key.as_tensor().shape() == a.shape(), "setitem with a boolean mask: the mask must have the tensor's shape", "NotImplementedError");
     Tensor r = where(key, v, a);
@@ -238,17 +238,17 @@ Tensor triangle(const Args& x, bool lower) {
   Tensor offset = col - row;
   Tensor mask = lower ? le(offset, x["diagonal"]) : ge(offset, x["diagonal"]);
   // The fill takes a's dtype, so a bool tensor stays bool (PyTorch's result dtype).
-  Value fill = clang::maybe_convert_to_dtype(x.is_none("fill_value") ? Value(int64_t{0}) : x["fill_value"], a.dtype());
+  Value fill = core::maybe_convert_to_dtype(x.is_none("fill_value") ? Value(int64_t{0}) : x["fill_value"], a.dtype());
   return where(mask, a, fill);
 }
 
-DType fill_dtype(const Value& fill_value) { return clang::default_dtype_for(fill_value.number_kind()); }
+DType fill_dtype(const Value& fill_value) { return core::default_dtype_for(fill_value.number_kind()); }
 
 Device device_or(const Value& v, Device fallback) { return v.is_none() ? fallback : v.as_any_device(); }
 
 Value full_impl(const Shape& shape, const Value& fill, const Value& device, std::optional<DType> dtype, Device fallback) {
   DType d = dtype.value_or(fill_dtype(fill));
-  return prims::full(shape, clang::maybe_convert_to_dtype(fill, d), device_or(device, fallback), d);
+  return prims::full(shape, core::maybe_convert_to_dtype(fill, d), device_or(device, fallback), d);
 }
 
 // F.pad: `pad` lists (before, after) pairs from the last dimension backwards. Constant padding is
@@ -260,7 +260,7 @@ Tensor pad_impl(const Tensor& a, const std::vector<int64_t>& pad, const std::str
   if (mode == "constant") {
     std::vector<std::array<int64_t, 3>> config(a.ndim(), {0, 0, 0});
     for (int64_t i = 0; i < padded; ++i) config[a.ndim() - 1 - i] = {pad[2 * i], pad[2 * i + 1], 0};
-    return prims::pad(a, value.is_none() ? Value(int64_t{0}) : clang::maybe_convert_to_dtype(value, a.dtype()), config);
+    return prims::pad(a, value.is_none() ? Value(int64_t{0}) : core::maybe_convert_to_dtype(value, a.dtype()), config);
   }
   check(mode == "reflect" || mode == "replicate" || mode == "circular", [&] {
     return str("Unrecognised padding mode ", mode);
@@ -406,10 +406,10 @@ void register_shape_ops(SymbolTable& t) {
       if (i >= offset && shape[i] == -1) shape[i] = a.shape()[i - offset];
       check(shape[i] >= 0, [&] { return str("expand: the expanded size ", shape[i], " is not allowed in a leading, non-existing dimension ", i); });
     }
-    return clang::expand_to(a, shape);
+    return core::expand_to(a, shape);
   }}, shape_op);
   define(t, {{"torch.unsqueeze", "torch.Tensor.unsqueeze"}, "a, /, dim", [](const Args& x) -> Value {
-    return clang::unsqueeze_dims(x.tensor("a"), {x.integer("dim")});
+    return core::unsqueeze_dims(x.tensor("a"), {x.integer("dim")});
   }}, shape_op);
   define(t, {{"torch.squeeze", "torch.Tensor.squeeze"}, "a, /, dim=None", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -426,9 +426,9 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.cat", "torch.concat"}, "tensors, /, dim=0", [](const Args& x) -> Value {
     const auto& list = x["tensors"];
     check(list.is_sequence() && !list.items().empty(), "torch.cat(): expected a non-empty list of Tensors");
-    auto promoted = clang::elementwise_type_promotion(list.items(), clang::Promotion::Default).result;
+    auto promoted = core::elementwise_type_promotion(list.items(), core::Promotion::Default).result;
     std::vector<Tensor> ts;
-    for (const auto& v : list.items()) ts.push_back(clang::convert(v.as_tensor(), promoted));
+    for (const auto& v : list.items()) ts.push_back(core::convert(v.as_tensor(), promoted));
     return prims::cat(ts, x.integer("dim"));
   }}, shape_op);
   define(t, {{"torch.stack"}, "tensors, /, dim=0", [](const Args& x) -> Value {
@@ -439,7 +439,7 @@ void register_shape_ops(SymbolTable& t) {
     std::vector<Tensor> ts;
     for (const auto& v : list.items()) {
       check(v.as_tensor().shape() == first.shape(), "stack expects each tensor to be equal size");
-      ts.push_back(clang::unsqueeze_dims(v.as_tensor(), {dim}));
+      ts.push_back(core::unsqueeze_dims(v.as_tensor(), {dim}));
     }
     return cat(ts, dim);
   }}, shape_op);
@@ -720,7 +720,7 @@ void register_shape_ops(SymbolTable& t) {
     auto length = static_cast<int64_t>(std::ceil(span));
     if (all_ints && d.is_integer()) return prims::iota(length, start.as_int(), step.as_int(), device, d);
     Tensor steps = prims::convert_element_type(prims::iota(length, 0, 1, device, dtypes::int64), d);
-    Value step_ = clang::maybe_convert_to_dtype(step, d), start_ = clang::maybe_convert_to_dtype(start, d);
+    Value step_ = core::maybe_convert_to_dtype(step, d), start_ = core::maybe_convert_to_dtype(start, d);
     return prims::add(prims::mul(steps, step_), start_);
   }});
 }

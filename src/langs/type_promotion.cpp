@@ -1,8 +1,8 @@
 #include <algorithm>
 
-#include "langs/clang.h"
+#include "langs/core_language.h"
 
-namespace thundercc::clang {
+namespace thundercc::core {
 
 DType default_dtype_for(NumberKind k) {
   switch (k) {
@@ -196,4 +196,4 @@ Tensor unsqueeze_dims(const Tensor& a, std::vector<int64_t> dims) {
   return prims::broadcast_in_dim(a, shape, bdims);
 }
 
-}  // namespace thundercc::clang
+}  // namespace thundercc::core

@@ -4,31 +4,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
+#include "thundercc/langs/prims.h"
 #include "thundercc/passes/passes.h"
 
 namespace thundercc {
-
-const Symbol& python_del() {
-  static const Symbol& sym = [&]() -> const Symbol& {
-    Symbol s;
-    s.id = "prims.python_del";
-    s.name = "python_del";
-    s.module = "prims";
-    s.signature = Signature::parse("*args");
-    s.meta = [](const Args&) -> Value { return None{}; };
-    s.is_prim = true;
-    s.tags = {"DONT_DCE"};
-    s.printer = [](const BoundSymbol& b) {
-      std::string out = "del ";
-      for (size_t i = 0; i < b.args.size(); ++i) out += (i ? ", " : "") + py_repr(b.args[i]);
-      return out;
-    };
-    return SymbolTable::global().add(std::move(s));
-  }();
-  return sym;
-}
 
 Trace delete_last_used(Trace trace) {
   Trace out = trace.derive("Delete Last Used");
@@ -42,7 +22,7 @@ Trace delete_last_used(Trace trace) {
   auto del = [&](const std::vector<Value>& values) {
     if (values.empty()) return;
     BoundSymbol d;
-    d.sym = &python_del();
+    d.sym = &prims::python_del();
     d.args = values;
     out.bound_symbols.push_back(std::move(d));
   };

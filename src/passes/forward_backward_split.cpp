@@ -42,7 +42,7 @@ ForwardBackward split_forward_backward(const Trace& joint) {
   }
   for_each_proxy(grads, note_read);
 
-  SavedForBackward chosen = choose_saved_values(fb.forward, read);
+  SavedForBackward chosen = rematerialize(fb.forward, read);
   fb.saved_bytes = chosen.bytes;
   fb.forward.output = Value::tuple({primal, Value::tuple(chosen.saved)});
 

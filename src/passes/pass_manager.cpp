@@ -10,15 +10,6 @@ PassManager& PassManager::add(Pass pass) {
   return *this;
 }
 
-PassManager& PassManager::insert_after(const std::string& anchor, Pass pass) {
-  for (auto it = passes_.begin(); it != passes_.end(); ++it)
-    if (it->name == anchor) {
-      passes_.insert(it + 1, std::move(pass));
-      return *this;
-    }
-  throw ThunderError("ValueError", str("no pass named '", anchor, "' to insert '", pass.name, "' after"));
-}
-
 std::vector<PassStage> PassManager::run(Trace trace, const PassContext& context) const {
   std::vector<PassStage> stages;
   stages.reserve(passes_.size());  // `current` points into it

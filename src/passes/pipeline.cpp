@@ -3,9 +3,9 @@
 // Delete Last Used.
 #include <algorithm>
 
+#include "thundercc/autodiff/autodiff.h"
 #include "thundercc/passes/passes.h"
 #include "thundercc/support/phase_timer.h"
-#include "thundercc/transforms/autodiff.h"
 
 namespace thundercc {
 namespace {

@@ -31,7 +31,7 @@ int64_t bytes_of(const Value& v) { return v.is_tensor() ? v.as_tensor().meta().b
 
 }  // namespace
 
-SavedForBackward choose_saved_values(const Trace& forward, const std::unordered_set<const void*>& read_by_backward) {
+SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward) {
   // Each value is an edge in -> out whose capacity is the cost of saving it; each cheap statement
   // a node joining its inputs' out nodes to its outputs' in nodes. The source reaches what the
   // forward has to compute anyway, the sink is reached from what the backward reads.

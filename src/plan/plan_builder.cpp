@@ -2,13 +2,13 @@
 #include <set>
 #include <unordered_map>
 
-#include "thundercc/codegen/fusion_region.h"
-#include "thundercc/codegen/kernel_source.h"
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/kernel_source.h"
+#include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/rewrite.h"
-#include "thundercc/passes/passes.h"
+#include "thundercc/langs/prims.h"
 #include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
@@ -132,7 +132,7 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
   json instructions(json::value_t::array);
   json free_at_start(json::value_t::array);
   for (const auto& b : trace.bound_symbols) {
-    if (b.sym == &python_del()) {
+    if (b.sym == &prims::python_del()) {
       json& target = instructions.empty() ? free_at_start : instructions.back()["free"];
       for (const auto& v : b.args)
         if (v.is_tensor()) {
@@ -166,7 +166,7 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     instruction["outputs"] = std::move(outputs);
     instruction["free"] = json(json::value_t::array);
     instruction["statement"] = print_bound_symbol(b, {.depth = 0});
-    if (codegen::is_fusion_region(b)) instruction["fusion"] = fusion_record(b, kernels);
+    if (fuser::is_fusion_region(b)) instruction["fusion"] = fusion_record(b, kernels);
     instructions.push_back(std::move(instruction));
     reads = nullptr;
   }
@@ -205,7 +205,7 @@ json build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
     plan["kernels"] = {{"library", kernels->library}, {"sha256", kernels->sha256}, {"compiler", kernels->compiler}, {"flags", kernels->flags}};
   if (kernels && !kernels->cuda.functions.empty()) {
     const PlanKernels::Cuda& c = kernels->cuda;
-    json cuda{{"block", codegen::kCudaBlockSize}};
+    json cuda{{"block", fuser::kCudaBlockSize}};
     if (!c.ptx.empty()) {
       cuda["ptx"] = c.ptx;
       cuda["sha256"] = c.ptx_sha256;

@@ -9,8 +9,8 @@
 #include <filesystem>
 
 #include "runtime/cuda_driver.h"
-#include "thundercc/codegen/cuda_emulation.h"
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/cuda_emulation.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
@@ -20,7 +20,7 @@ namespace {
 
 using json = nlohmann::json;
 using CpuFunction = void (*)(const void* const*, void* const*);
-using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // codegen/cuda_emulation.h
+using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // executors/fuser/cuda_emulation.h
 
 // The bytes of the file (a library, or the PTX module) that `member` of `entry` names in the
 // plan's folder, once their SHA-256 is the one `entry` records at `hash`.
@@ -156,7 +156,7 @@ Kernel FusedKernels::kernel(const json& fusion, const std::string& at, const std
   size_t count = reads.size() + writes.size();
   if (device.is_cpu()) {  // emulated
     if (!emulation_) throw missing("the plan has no CUDA emulation library (compile the trace again with --emit-cuda)");
-    std::string entry = codegen::emulated_launch_name(function);
+    std::string entry = fuser::emulated_launch_name(function);
     auto launch = reinterpret_cast<EmulatedLaunch>(dlsym(emulation_->handle, entry.c_str()));
     if (!launch) throw missing("/cuda_function: " + emulation_->name + " has no kernel '" + function + "'");
     return fusion_kernel(std::move(reads), std::move(writes), [launch, grid, block, count](void** pointers, size_t) {

@@ -4,7 +4,7 @@
 // what was checked), and the CUDA kernels' PTX module, loaded by the CUDA driver on the first
 // launch on a device. One Kernel per fusion instruction: its CPU function on CPU tensors, its CUDA
 // kernel on CUDA tensors; with `emulate_cuda`, CPU regions run their CUDA kernel under the
-// emulator instead (codegen/cuda_emulation.h), launched as the driver would launch it.
+// emulator instead (executors/fuser/cuda_emulation.h), launched as the driver would launch it.
 //
 // A kernel library is native code, as a plugin is: run plans only from folders you trust.
 #pragma once

@@ -2,20 +2,25 @@
 
 #include <ATen/ScalarOps.h>
 
+#include <mutex>
+
+#include "thundercc/builtins.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/pyliteral.h"
 
 namespace thundercc::runtime {
 
-void register_torch_kernels(KernelRegistry& registry);
-
 KernelRegistry& KernelRegistry::global() {
-  static KernelRegistry* registry = [] {
-    auto* r = new KernelRegistry();
-    register_torch_kernels(*r);
-    return r;
-  }();
+  static auto* registry = new KernelRegistry();  // never destroyed, as the symbol table
   return *registry;
+}
+
+void register_builtin_kernels() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_builtins();
+    register_torch_kernels(KernelRegistry::global());
+  });
 }
 
 void KernelRegistry::add(const std::string& op, Kernel kernel) { kernels_[op] = std::move(kernel); }

@@ -17,9 +17,9 @@
 #include "thundercc/plan/plan.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
-#include "thundercc/support/files.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
 
 namespace thundercc::runtime {
 namespace {
@@ -193,6 +193,7 @@ int run(const RunOptions& o) {
 
 extern "C" int thundercc_run_main(int argc, char** argv) {
   using namespace thundercc;
+  runtime::register_builtin_kernels();
   runtime::RunOptions o;
   CLI::App app{"thundercc run: execute a plan with LibTorch"};
   app.add_option("plan", o.plan_path, "a plan.json written by thundercc compile")->required();

@@ -89,14 +89,6 @@ std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
   return out;
 }
 
-// Elementwise unary ops ATen has under the same name, with out= variants, for both the prims and
-// the torch language.
-#define THUNDERCC_ATEN_UNARY(X)                                                                             \
-  X(abs) X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(bitwise_not) X(ceil) X(cos) X(cosh) X(digamma) \
-  X(erf) X(erfc) X(erfinv) X(exp) X(exp2) X(expm1) X(floor) X(lgamma) X(log) X(log10) X(log1p)  \
-  X(log2) X(neg) X(reciprocal) X(round) X(rsqrt) X(sign) X(signbit) X(sin) X(sinh) X(sqrt) X(tan) X(tanh)   \
-  X(trunc)
-
 void add_unary(KernelRegistry& r, const std::string& id, Tensor (*fn)(const Tensor&)) {
   r.add(id, [fn](KernelCall& c) { c.set_output(0, fn(c.arg(0).tensor())); });
 }
@@ -127,20 +119,30 @@ void write_binary(KernelCall& c, const Tensor& a, const Tensor& b, BinaryFn fn, 
   [](const Tensor& a, const Tensor& b) { return at::aten(a, b); }, \
       [](Tensor& out, const Tensor& a, const Tensor& b) { at::aten##_out(out, a, b); }
 
+// A unary prim's kernel, also the torch-language op's where the torch language has it.
+void add_unary_op(KernelRegistry& r, const char* name, bool torch_op, const Kernel& kernel) {
+  r.add(str("torch:prims.", name), kernel);
+  if (torch_op) r.add(str("torch:torch.", name), kernel);
+}
+
 void register_unary_kernels(KernelRegistry& r) {
-#define THUNDERCC_UNARY(name)                                                                                          \
-  for (const char* id : {"torch:prims." #name, "torch:torch." #name})                                                 \
-    r.add(id, [](KernelCall& c) {                                                                                      \
-      const Tensor& a = c.arg(0).tensor();                                                                             \
-      write_output(c, [&](Tensor& out) { at::name##_out(out, a); }, [&] { return at::name(a); });                      \
-    });
-  THUNDERCC_ATEN_UNARY(THUNDERCC_UNARY)
-#undef THUNDERCC_UNARY
-  // No out= variant in ATen.
-  add_unary(r, "torch:prims.isfinite", [](const Tensor& a) { return at::isfinite(a); });
-  add_unary(r, "torch:torch.isfinite", [](const Tensor& a) { return at::isfinite(a); });
-  add_unary(r, "torch:prims.real", [](const Tensor& a) { return at::real(a); });
-  add_unary(r, "torch:prims.imag", [](const Tensor& a) { return at::imag(a); });
+  // The unary prims ATen runs under their own names (unary_ops.def), into the planned buffer
+  // through the out= variant where ATen has one.
+#define THUNDERCC_ATEN_Out(name, torch_op)                                                        \
+  add_unary_op(r, #name, torch_op, [](KernelCall& c) {                                            \
+    const Tensor& a = c.arg(0).tensor();                                                          \
+    write_output(c, [&](Tensor& out) { at::name##_out(out, a); }, [&] { return at::name(a); });  \
+  });
+#define THUNDERCC_ATEN_Plain(name, torch_op) \
+  add_unary_op(r, #name, torch_op, [](KernelCall& c) { c.set_output(0, at::name(c.arg(0).tensor())); });
+#define THUNDERCC_ATEN_Custom(name, torch_op)
+#define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, aten, ...) \
+  THUNDERCC_ATEN_##aten(name, std::string_view(#promotion) != "None")
+#include "thundercc/langs/unary_ops.def"
+#undef THUNDERCC_ATEN_Out
+#undef THUNDERCC_ATEN_Plain
+#undef THUNDERCC_ATEN_Custom
+  // Custom: ATen's under another name.
   add_unary(r, "torch:prims.ndtri", [](const Tensor& a) { return at::special_ndtri(a); });
   add_unary(r, "torch:prims.erfcinv", [](const Tensor& a) { return at::erfinv(1 - a); });
   add_unary(r, "torch:torch.logical_not", [](const Tensor& a) { return at::logical_not(a); });

@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "thundercc/serialize/trace_file.h"
+#include "thundercc/errors.h"
 
 namespace thundercc {
 namespace {

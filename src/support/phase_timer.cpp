@@ -1,6 +1,8 @@
 #include "thundercc/support/phase_timer.h"
 
+#include <atomic>
 #include <cstdio>
+#include <mutex>
 #include <vector>
 
 namespace thundercc {
@@ -13,11 +15,15 @@ struct Phase {
   int runs = 0;
 };
 
+// Phases may be timed on several threads (the traces print beside the kernels' build): the list
+// is shared under a lock, the nesting depth is each thread's own.
 struct Timings {
-  bool enabled = false;
-  int depth = 0;
+  std::atomic<bool> enabled = false;
+  std::mutex lock;
   std::vector<Phase> phases;
 };
+
+thread_local int depth = 0;
 
 Timings& timings() {
   static Timings t;
@@ -28,30 +34,36 @@ Timings& timings() {
 
 PhaseTimer::PhaseTimer(std::string_view phase) {
   Timings& t = timings();
-  if (!t.enabled) return;
-  for (size_t i = 0; i < t.phases.size() && index_ < 0; ++i)
-    if (t.phases[i].name == phase && t.phases[i].depth == t.depth) index_ = static_cast<int>(i);
-  if (index_ < 0) {
-    index_ = static_cast<int>(t.phases.size());
-    t.phases.push_back({std::string(phase), t.depth});
+  if (!t.enabled.load(std::memory_order_relaxed)) return;
+  {
+    std::lock_guard<std::mutex> guard(t.lock);
+    for (size_t i = 0; i < t.phases.size() && index_ < 0; ++i)
+      if (t.phases[i].name == phase && t.phases[i].depth == depth) index_ = static_cast<int>(i);
+    if (index_ < 0) {
+      index_ = static_cast<int>(t.phases.size());
+      t.phases.push_back({std::string(phase), depth});
+    }
   }
-  ++t.depth;
+  ++depth;
   start_ = std::chrono::steady_clock::now();
 }
 
 PhaseTimer::~PhaseTimer() {
   if (index_ < 0) return;
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  --depth;
   Timings& t = timings();
+  std::lock_guard<std::mutex> guard(t.lock);
   Phase& p = t.phases[index_];
-  p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  p.seconds += seconds;
   ++p.runs;
-  --t.depth;
 }
 
 void PhaseTimer::enable() { timings().enabled = true; }
 
 std::string PhaseTimer::report() {
-  const Timings& t = timings();
+  Timings& t = timings();
+  std::lock_guard<std::mutex> guard(t.lock);
   double total = 0;
   for (const auto& p : t.phases)
     if (p.depth == 0) total += p.seconds;

@@ -214,7 +214,7 @@ sample("tril_bool", lambda a: torch.tril(a), t(4, 4, dtype=torch.bool))
 # The rest of the elementwise unary and binary ops, in every dtype PyTorch runs them in.
 for op in [torch.acos, torch.acosh, torch.asin, torch.asinh, torch.atan, torch.atanh, torch.bitwise_not, torch.ceil, torch.cos,
            torch.cosh, torch.digamma, torch.erfc, torch.erfinv, torch.exp2, torch.expm1, torch.isfinite, torch.lgamma, torch.log10,
-           torch.log2, torch.round, torch.sign, torch.signbit, torch.sinh, torch.tan, torch.trunc]:
+           torch.log2, torch.round, torch.sign, torch.signbit, torch.sinc, torch.sinh, torch.tan, torch.trunc]:
     # Inside every function's domain (acosh needs >= 1, atanh and erfinv (-1, 1)).
     def inside(dtype, op=op):
         if not (dtype.is_floating_point or dtype.is_complex):

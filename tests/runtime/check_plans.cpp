@@ -19,6 +19,7 @@ using namespace thundercc;
 using namespace thundercc::runtime;
 
 int main(int argc, char** argv) {
+  register_builtin_kernels();
   // --cuda-emulate: the fusion regions run their CUDA kernels under the emulator (plans compiled with --emit-cuda).
   bool emulate_cuda = argc == 3 && std::string(argv[2]) == "--cuda-emulate";
   if (argc != 2 && !emulate_cuda) {

@@ -15,11 +15,11 @@
 
 #include <cmath>
 
+#include "thundercc/autodiff/autodiff.h"
 #include "thundercc/errors.h"
 #include "thundercc/langs/torch.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/kernels.h"
-#include "thundercc/transforms/autodiff.h"
 
 using namespace thundercc;
 

@@ -104,9 +104,8 @@ struct BoundSymbol {
   std::vector<Value> output_proxies() const;
 };
 
-// All symbols, by id and by alias. The prims and the torch language register themselves on
-// first use; executors and plugins add theirs.
-// Symbols by id. The global table holds the prims, the torch language and executors' operators;
+// Symbols by id and by alias. The global table holds the prims, the torch language (both added by
+// register_builtins, builtins.h) and executors' operators;
 // a compilation has a table of its own over it (see PassContext::symbols) for the symbols that
 // belong to that compilation alone (fusion regions, helpers), so they neither leak into the
 // process nor collide between compilations. Lookups fall back to the parent; ids are unique

@@ -11,22 +11,15 @@
 
 namespace thundercc::prims {
 
-#define THUNDERCC_UNARY_PRIMS(X)                                                                            \
-  X(abs) X(acos) X(acosh) X(asin) X(asinh) X(atan) X(atanh) X(bitwise_not) X(ceil) X(cos) X(cosh) X(digamma) \
-  X(erf) X(erfc) X(erfcinv) X(erfinv) X(exp) X(exp2) X(expm1) X(floor) X(isfinite) X(lgamma) X(log) X(log10) \
-  X(log1p) X(log2) X(ndtri) X(neg) X(reciprocal) X(round) X(rsqrt) X(sign) X(signbit) X(sin) X(sinh) X(sqrt) \
-  X(tan) X(tanh) X(trunc) X(real) X(imag)
-
 #define THUNDERCC_BINARY_PRIMS(X)                                                                          \
   X(add) X(atan2) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(div) X(eq) X(fmod) X(ge) X(gt) X(le) X(lt) \
   X(maximum) X(minimum) X(mul) X(ne) X(nextafter) X(pow) X(remainder) X(sub) X(zeta) X(shift_left)          \
   X(shift_right_arithmetic)
 
-#define THUNDERCC_DECLARE_UNARY(name) Tensor name(const Value& a);
+#define THUNDERCC_UNARY_OP(name, ...) Tensor name(const Value& a);
+#include "thundercc/langs/unary_ops.def"
 #define THUNDERCC_DECLARE_BINARY(name) Tensor name(const Value& a, const Value& b);
-THUNDERCC_UNARY_PRIMS(THUNDERCC_DECLARE_UNARY)
 THUNDERCC_BINARY_PRIMS(THUNDERCC_DECLARE_BINARY)
-#undef THUNDERCC_DECLARE_UNARY
 #undef THUNDERCC_DECLARE_BINARY
 
 Tensor where(const Value& pred, const Value& a, const Value& b);
@@ -75,4 +68,13 @@ Tensor convolution(const Tensor& a, const Tensor& weight, const Value& bias, con
                    const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,
                    const std::vector<int64_t>& output_padding, int64_t groups);
 
+// The `del a, t1` statement's symbol (Delete Last Used writes them; the plan frees their slots).
+// Not an operation: no executor claims it and `thundercc ops` does not list it.
+const Symbol& python_del();
+
 }  // namespace thundercc::prims
+
+namespace thundercc {
+// Adds every prim to `table`.
+void register_prims(SymbolTable& table);
+}  // namespace thundercc

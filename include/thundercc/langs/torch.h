@@ -84,6 +84,11 @@ Tensor dropout(const Tensor& a, double p, bool training);
 }  // namespace thundercc::ltorch
 
 namespace thundercc {
+// Adds the torch language's symbols to `table` (after the prims, which its decompositions call).
+void register_torch_language(SymbolTable& table);
+}  // namespace thundercc
+
+namespace thundercc {
 
 template <class N>
 concept PythonNumber = std::is_arithmetic_v<N>;

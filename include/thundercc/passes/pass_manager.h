@@ -32,8 +32,6 @@ struct PassStage {
 class PassManager {
  public:
   PassManager& add(Pass pass);
-  // Inserts `pass` right after the pass named `anchor` (an error when there is none).
-  PassManager& insert_after(const std::string& anchor, Pass pass);
   const std::vector<Pass>& passes() const { return passes_; }
   // Runs every pass in order; returns every stage (only the last, without context.keep_stages),
   // the last one being the result. Without kept stages, each trace, `trace` included, moves into

@@ -31,13 +31,8 @@ std::vector<BoundSymbol> merge_common_subexpressions(std::vector<BoundSymbol> st
                                                      const std::function<bool(const BoundSymbol&)>& must_stay);
 // Lets executors claim the bound symbols, in list order (see claim_executors.cpp).
 Trace transform_for_execution(Trace trace, const std::vector<const Executor*>& executors);
-// The fuser's pass: consecutive fuser-claimed prims grouped into fusion regions (fusion_regions.cpp).
-Trace fuse_regions(const Trace& trace, SymbolTable& compilation_symbols);
 // After each statement, `del` the values no later statement reads.
 Trace delete_last_used(Trace trace);
-
-// The `del` statement's symbol: prints `del a, t1`.
-const Symbol& python_del();
 
 // A joint forward-backward trace (see transforms/autodiff.h) split in two (forward_backward_split.cpp).
 struct ForwardBackward {
@@ -54,7 +49,7 @@ struct SavedForBackward {
   int64_t bytes = 0;                           // their size
   std::vector<const BoundSymbol*> recomputed;  // forward statements, in order
 };
-SavedForBackward choose_saved_values(const Trace& forward, const std::unordered_set<const void*>& read_by_backward);
+SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward);
 
 // The standard pass lists. Executors' own passes run right after claiming.
 PassManager execution_passes(const std::vector<const Executor*>& executors);  // DCE, CSE, claiming, DCE, DLU

@@ -112,6 +112,12 @@ class KernelRegistry {
   std::unordered_map<std::string, Kernel> kernels_;
 };
 
+// The torch executor's kernels (torch_kernels.cpp), by operator id.
+void register_torch_kernels(KernelRegistry& registry);
+// What a program that runs plans calls first: register_builtins (builtins.h), then the torch
+// executor's kernels into the global registry. Idempotent.
+void register_builtin_kernels();
+
 // thundercc dtypes and devices as ATen's.
 at::ScalarType to_aten(DType d);
 DType from_aten(at::ScalarType t);

@@ -7,16 +7,12 @@
 #include <memory>
 
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/runtime/tensor_files.h"
 
 namespace thundercc::runtime {
 
 class FusedKernels;
 
-struct InputSpec {
-  std::string name;
-  int slot;
-  TensorMeta meta;
-};
 
 // Runs one program of a plan (the forward, or the backward).
 class PlanRunner {
@@ -85,16 +81,5 @@ class Plan {
   size_t num_saved_ = 0;
   std::vector<at::Tensor> saved_;
 };
-
-// What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
-std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
-// A list or tuple of tensors and Nones (gradients); None reads as an undefined tensor.
-std::vector<at::Tensor> read_optional_tensor_file(const std::string& path);
-// Writes tensors (undefined ones as None) as a tuple, for torch.load.
-void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors);
-// Compares outputs as torch.testing.assert_close does (Thunder's tolerances by dtype unless given);
-// returns one line per problem. An undefined (None) expected tensor matches None or all zeros.
-std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
-                                         std::optional<double> rtol, std::optional<double> atol);
 
 }  // namespace thundercc::runtime

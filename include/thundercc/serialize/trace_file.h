@@ -10,19 +10,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "thundercc/errors.h"
 #include "thundercc/ir/trace.h"
 
 namespace thundercc {
 
 inline constexpr const char* kTraceFormat = "thundercc.trace";
 inline constexpr int kTraceFormatVersion = 1;
-
-// A bad input file: the message names the file, the place (a JSON pointer or a bound symbol) and
-// what is wrong.
-class LoadError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // The documented limits of trace.json and plan.json (README, "Limits"), checked while parsing,
 // before the schema or any walk of the document sees it.

@@ -20,9 +20,9 @@
 
 #include <string>
 
-#include "thundercc/codegen/kernel_source.h"
+#include "thundercc/executors/fuser/kernel_source.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 
 // The emulator: one translation unit, linked into every emulation library.
 GeneratedKernel cuda_emulator();
@@ -33,4 +33,4 @@ GeneratedKernel emulated_cuda_kernel(const GeneratedKernel& kernel);
 // The entry point's name for a CUDA function.
 inline std::string emulated_launch_name(const std::string& function) { return function + "_launch"; }
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

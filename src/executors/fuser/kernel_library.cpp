@@ -1,4 +1,4 @@
-#include "thundercc/codegen/kernel_library.h"
+#include "thundercc/executors/fuser/kernel_library.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,14 +11,14 @@
 #include <thread>
 #include <unordered_map>
 
-#include "thundercc/codegen/cuda_emulation.h"
-#include "thundercc/codegen/fusion_region.h"
-#include "thundercc/codegen/nvrtc.h"
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/cuda_emulation.h"
+#include "thundercc/executors/fuser/nvrtc.h"
+#include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 namespace {
 
 namespace fs = std::filesystem;
@@ -274,4 +274,4 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
   return out;
 }
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

@@ -10,10 +10,10 @@
 #include <numbers>
 
 #include "langs/utils.h"
+#include "thundercc/autodiff/autodiff.h"
 #include "thundercc/errors.h"
 #include "thundercc/langs/prims.h"
 #include "thundercc/langs/torch.h"
-#include "thundercc/transforms/autodiff.h"
 
 namespace thundercc {
 namespace {
@@ -126,6 +126,10 @@ void register_elementwise_rules() {
   unary("reciprocal", [](auto&, auto& out, auto& g) { return -(g * out * out); });
   unary("rsqrt", [](auto&, auto& out, auto& g) { return g * (out * out * out) * -0.5; });
   unary("sin", [](auto& a, auto&, auto& g) { return g * prims::cos(a); });
+  // sinc(a) = sin(pi a) / (pi a), 1 at 0: its derivative (cos(pi a) - sinc(a)) / a, 0 at 0.
+  unary("sinc", [](auto& a, auto& out, auto& g) {
+    return g * ltorch::where(ltorch::eq(a, 0.0), 0.0, (prims::cos(a * std::numbers::pi) - out) / a);
+  });
   unary("sinh", [](auto& a, auto&, auto& g) { return g * prims::cosh(a); });
   unary("sqrt", [](auto&, auto& out, auto& g) { return g / (out * 2.0); });
   unary("tan", [](auto&, auto& out, auto& g) { return g * (out * out + 1.0); });

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 
 struct PtxResult {
   bool ok = false;
@@ -24,4 +24,4 @@ inline constexpr const char* kNvrtcOptions = "--std=c++17";  // besides the arch
 // Compiles one translation unit for `arch` (e.g. "compute_80"). Throws ThunderError without NVRTC.
 PtxResult compile_to_ptx(const std::string& source, const std::string& name, const std::string& arch = kPtxArch);
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

@@ -1,4 +1,4 @@
-#include "thundercc/codegen/nvrtc.h"
+#include "thundercc/executors/fuser/nvrtc.h"
 
 #include <dlfcn.h>
 
@@ -7,7 +7,7 @@
 
 #include "thundercc/errors.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 namespace {
 
 // The part of NVRTC's C API used here (nvrtc.h): results are ints, 0 is success.
@@ -93,4 +93,4 @@ PtxResult compile_to_ptx(const std::string& source, const std::string& name, con
   return result;
 }
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

@@ -1,13 +1,9 @@
 #include <algorithm>
 
-#include "thundercc/codegen/kernel_library.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 
 namespace thundercc {
-
-void register_torch_executor(ExecutorRegistry& registry);
-void register_fuser_executor(ExecutorRegistry& registry);
 
 const Symbol& Executor::register_operator(const std::string& name, std::string_view signature, MetaFunction like_or_meta,
                                           const OperatorOptions& options) {
@@ -40,12 +36,7 @@ const Implementation* Executor::implementation_for(const Symbol& sym, const Args
 }
 
 ExecutorRegistry& ExecutorRegistry::global() {
-  static ExecutorRegistry* registry = [] {
-    auto* r = new ExecutorRegistry();
-    register_torch_executor(*r);
-    register_fuser_executor(*r);
-    return r;
-  }();
+  static auto* registry = new ExecutorRegistry();  // never destroyed, as the symbol table
   return *registry;
 }
 
@@ -75,7 +66,7 @@ std::vector<const Executor*> ExecutorRegistry::default_list() const {
   std::vector<const Executor*> out;
   for (const auto& e : executors_)
     if (!plugin_of(e->name()).empty()) out.push_back(e.get());
-  if (codegen::kernel_compiler_available()) out.push_back(&get("fuser"));
+  if (get("fuser").available()) out.push_back(&get("fuser"));
   out.push_back(&get("torch"));
   return out;
 }

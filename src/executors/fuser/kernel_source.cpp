@@ -1,8 +1,8 @@
-// Emission follows the region's levels (codegen/fusion_region.h): per row, statements in program
+// Emission follows the region's levels (region_analysis.h): per row, statements in program
 // order; a row value is one scalar statement; a reduction is a loop over the columns that
 // computes the element values it needs (recomputing them rather than storing them: the loads
 // are cheaper than a round trip through memory); the element outputs are one last loop.
-#include "thundercc/codegen/kernel_source.h"
+#include "thundercc/executors/fuser/kernel_source.h"
 
 #include <algorithm>
 #include <charconv>
@@ -14,13 +14,13 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/support/sha256.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 namespace {
 
 bool is_half(DType d) { return d.type == ScalarType::BFloat16 || d.type == ScalarType::Float16; }
@@ -61,10 +61,21 @@ std::string stored(DType d, const std::string& value) { return is_half(d) ? str(
 // The C math function for an argument computed in float or in double: "tanhf" or "tanh".
 std::string math(const char* name, DType d) { return std::string(name) + (std::string_view(c_type(d)) == "float" ? "f" : ""); }
 
-// Glibc's vector math (libmvec) has SIMD versions of these; declaring them lets the compiler
-// vectorize loops that call them without -ffast-math's other licences.
-const char* kVectorMath[] = {"acos", "acosh", "asin",  "asinh", "atan",  "atanh", "cos",  "cosh", "erf", "erfc", "exp",
-                             "exp2", "expm1", "log",   "log10", "log1p", "log2",  "sin",  "sinh", "tan", "tanh"};
+// Glibc's vector math (libmvec) has SIMD versions of the ops unary_ops.def marks VectorMath;
+// declaring them lets the compiler vectorize loops that call them without -ffast-math's other
+// licences.
+#define THUNDERCC_C_VectorMath(name) #name,
+#define THUNDERCC_C_Math(name)
+#define THUNDERCC_C_Special(name)
+#define THUNDERCC_C_None(name)
+const char* kVectorMath[] = {
+#define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, aten, fuser, c) THUNDERCC_C_##c(name)
+#include "thundercc/langs/unary_ops.def"
+};
+#undef THUNDERCC_C_VectorMath
+#undef THUNDERCC_C_Math
+#undef THUNDERCC_C_Special
+#undef THUNDERCC_C_None
 
 // No standard headers: they would be most of a kernel's compile time. The C library's math
 // functions are declared here, the rest are compiler builtins.
@@ -634,4 +645,4 @@ GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
   return {function, emitter.source(function), emitter.grid()};
 }
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

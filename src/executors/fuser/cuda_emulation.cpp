@@ -1,8 +1,8 @@
-#include "thundercc/codegen/cuda_emulation.h"
+#include "thundercc/executors/fuser/cuda_emulation.h"
 
 #include "thundercc/errors.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 namespace {
 
 // What the emulator and the kernels share: the built-in variables and the barrier.
@@ -136,4 +136,4 @@ GeneratedKernel emulated_cuda_kernel(const GeneratedKernel& kernel) {
   return {f + "_emulated", source};
 }
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

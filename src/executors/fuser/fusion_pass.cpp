@@ -2,7 +2,7 @@
 // fuser claimed, in program order, into maximal regions, each one fusion bound symbol printed as
 // Thunder prints an nvFuser region, `(t5,) = fuser_0(a, b)`, with the region's prims as its
 // subsymbols. A region grows while the next statement fits its iteration space
-// (codegen/fusion_region.h), so each region is one generated kernel; a statement that does not
+// (region_analysis.h), so each region is one generated kernel; a statement that does not
 // fit it but is independent of it goes to a second region, placed before it. Its inputs are what
 // it reads from outside; its outputs are what statements outside it or the trace's return read.
 // A region of broadcasts alone computes nothing worth a kernel: those prims go back to torch.
@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "thundercc/codegen/fusion_region.h"
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/passes/passes.h"
 
@@ -95,7 +95,7 @@ std::vector<BoundSymbol> simplify_region(const std::vector<BoundSymbol>& stateme
 
 // A region being grown, with the indices of its statements in the claimed trace.
 struct Region {
-  codegen::RegionAnalysis analysis;
+  fuser::RegionAnalysis analysis;
   std::vector<size_t> indices;
 };
 
@@ -174,11 +174,11 @@ class RegionBuilder {
       for (const auto& tag : b.tags)
         if (std::find(f.tags.begin(), f.tags.end(), tag) == f.tags.end()) f.tags.push_back(tag);
     }
-    codegen::RegionAnalysis simplified;
+    fuser::RegionAnalysis simplified;
     if (may_simplify(r.analysis.statements()))
       for (const auto& b : simplify_region(r.analysis.statements(), outputs))
         check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
-    const codegen::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
+    const fuser::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
     auto is_input = [&](const Value& a) {
       return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
     };

@@ -17,7 +17,7 @@
 
 #include "thundercc/ir/symbol.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 
 enum class Target { CPU, CUDA };
 
@@ -49,4 +49,4 @@ inline constexpr int kCudaBlockSize = 256;
 // threads several elements, each): a few waves of a large GPU.
 inline constexpr int64_t kMaxBlocks = 8192;
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

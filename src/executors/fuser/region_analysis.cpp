@@ -1,14 +1,14 @@
-#include "thundercc/codegen/fusion_region.h"
+#include "thundercc/executors/fuser/region_analysis.h"
 
 #include <algorithm>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
 
-#include "thundercc/codegen/nvrtc.h"
+#include "thundercc/executors/fuser/nvrtc.h"
 #include "thundercc/ir/rewrite.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 namespace {
 
 // The prims the code generator has code for: elementwise ones by the dtype kinds they take,
@@ -18,19 +18,18 @@ enum class PrimKind { FloatOnly, AnyReal, ExactOnly, Reduction, Broadcast };
 const std::unordered_map<std::string_view, PrimKind>& prim_kinds() {
   static const auto* kinds = [] {
     auto* m = new std::unordered_map<std::string_view, PrimKind>();
-    for (std::string_view id : {"prims.acos", "prims.acosh", "prims.asin", "prims.asinh", "prims.atan", "prims.atanh",
-                                "prims.ceil", "prims.cos", "prims.cosh", "prims.erf", "prims.erfc", "prims.exp",
-                                "prims.exp2", "prims.expm1", "prims.floor", "prims.log", "prims.log10", "prims.log1p",
-                                "prims.log2", "prims.reciprocal", "prims.round", "prims.rsqrt", "prims.sin", "prims.sinh",
-                                "prims.sqrt", "prims.tan", "prims.tanh", "prims.trunc", "prims.isfinite", "prims.signbit",
-                                "prims.div", "prims.pow", "prims.atan2"})
-      (*m)[id] = PrimKind::FloatOnly;
-    for (std::string_view id : {"prims.abs", "prims.neg", "prims.add", "prims.sub", "prims.mul", "prims.maximum",
-                                "prims.minimum", "prims.eq", "prims.ne", "prims.lt", "prims.le", "prims.gt", "prims.ge",
-                                "prims.where", "prims.convert_element_type"})
+    // The unary ones by unary_ops.def's `fuser` column.
+    constexpr std::optional<PrimKind> Float = PrimKind::FloatOnly, Real = PrimKind::AnyReal, Exact = PrimKind::ExactOnly;
+    constexpr std::optional<PrimKind> None;
+#define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, aten, fuser, c) \
+    if (fuser) (*m)["prims." #name] = *fuser;
+#include "thundercc/langs/unary_ops.def"
+    for (std::string_view id : {"prims.div", "prims.pow", "prims.atan2"}) (*m)[id] = PrimKind::FloatOnly;
+    for (std::string_view id : {"prims.add", "prims.sub", "prims.mul", "prims.maximum", "prims.minimum", "prims.eq",
+                                "prims.ne", "prims.lt", "prims.le", "prims.gt", "prims.ge", "prims.where",
+                                "prims.convert_element_type"})
       (*m)[id] = PrimKind::AnyReal;
-    for (std::string_view id : {"prims.bitwise_and", "prims.bitwise_or", "prims.bitwise_xor", "prims.bitwise_not"})
-      (*m)[id] = PrimKind::ExactOnly;
+    for (std::string_view id : {"prims.bitwise_and", "prims.bitwise_or", "prims.bitwise_xor"}) (*m)[id] = PrimKind::ExactOnly;
     for (std::string_view id : {"prims.sum", "prims.prod", "prims.amax", "prims.amin", "prims.var", "prims.var_mean"})
       (*m)[id] = PrimKind::Reduction;
     (*m)["prims.broadcast_in_dim"] = PrimKind::Broadcast;
@@ -234,4 +233,4 @@ bool RegionAnalysis::add_reduction(const BoundSymbol& b) {
   return true;
 }
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

@@ -8,14 +8,44 @@
 // renamed, so concurrent compilations share the cache safely.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
-#include "thundercc/codegen/kernel_source.h"
+#include "thundercc/executors/fuser/kernel_source.h"
 #include "thundercc/ir/trace.h"
-#include "thundercc/plan/plan.h"
 
-namespace thundercc::codegen {
+namespace thundercc {
+
+// The generated kernels of a plan's fusion regions: the CPU regions' library (written next to
+// the plan) and which of its functions runs each region; with CUDA kernels (the regions on a
+// CUDA device, every region with --emit-cuda), their PTX module, the emulation library that runs
+// them on the CPU (executors/fuser/cuda_emulation.h), and each region's CUDA function and grid.
+struct PlanKernels {
+  std::string library;   // the file name, in the plan's folder
+  std::string sha256;    // of the library
+  std::string compiler;  // what built it, with which flags
+  std::string flags;
+  std::map<std::string, std::string> functions;  // region symbol id -> function
+
+  struct Cuda {
+    std::string ptx;  // the module's file name (empty: NVRTC was not found)
+    std::string ptx_sha256;
+    std::string compiler;  // "NVRTC 13.0"
+    std::string arch;
+    std::string emulation;  // the emulation library's file name (empty: none was built)
+    std::string emulation_sha256;
+    struct Function {
+      std::string name;
+      int64_t grid;  // the blocks to launch
+    };
+    std::map<std::string, Function> functions;  // by region symbol id
+  } cuda;
+};
+
+}  // namespace thundercc
+
+namespace thundercc::fuser {
 
 struct KernelLibrary {
   std::string bytes;     // the shared library
@@ -53,4 +83,4 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
 // architecture and the source) or compiled by NVRTC; throws ThunderError with NVRTC's messages.
 std::string cached_ptx(const std::string& source);
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser

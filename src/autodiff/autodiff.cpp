@@ -3,7 +3,7 @@
 // each reading the gradients of its results (get_grad) and adding to those of its inputs
 // (put_grad). The backward parts are recorded once, when their rule runs, with placeholders for
 // the gradients they read; assembling the backward substitutes the accumulated gradients.
-#include "thundercc/transforms/autodiff.h"
+#include "thundercc/autodiff/autodiff.h"
 
 #include <unordered_map>
 #include <unordered_set>
@@ -15,8 +15,6 @@
 #include "thundercc/langs/torch.h"
 
 namespace thundercc {
-
-void register_builtin_grad_rules();
 
 namespace {
 
@@ -55,11 +53,7 @@ Rules& rule_table() {
   return rules;
 }
 
-const Rules& rules() {
-  static bool builtins = (register_builtin_grad_rules(), true);
-  (void)builtins;
-  return rule_table();
-}
+const Rules& rules() { return rule_table(); }
 
 const std::string& canonical_id(std::string_view id) { return SymbolTable::global().get(id).id; }
 

@@ -8,7 +8,7 @@
 #include "thundercc/langs/prims.h"
 #include "thundercc/langs/torch.h"
 
-namespace thundercc::clang {
+namespace thundercc::core {
 
 enum class Promotion { Default, Preserve, IntToFloat, ComplexToFloat, BoolToLong, AlwaysBool };
 
@@ -44,4 +44,4 @@ Tensor restore_reduced_dims(const Tensor& reduced, const Shape& original, const 
 // Tensor.shape-style helpers.
 Tensor unsqueeze_dims(const Tensor& a, std::vector<int64_t> dims);
 
-}  // namespace thundercc::clang
+}  // namespace thundercc::core

@@ -6,8 +6,8 @@
 // (and inputs of any broadcastable shape) into element values. That is enough for elementwise
 // chains, softmax, log_softmax, layer_norm, rms_norm, GELU, SiLU and the losses' row reductions.
 //
-// The same analysis decides membership (passes/fusion_regions.cpp grows a region while `add`
-// accepts the next statement) and drives the code generator (codegen/kernel_source.cpp).
+// The same analysis decides membership (fusion_pass.cpp grows a region while `add`
+// accepts the next statement) and drives the code generator (kernel_source.cpp).
 #pragma once
 
 #include <optional>
@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "thundercc/ir/symbol.h"
+#include "thundercc/ir/trace.h"
 
-namespace thundercc::codegen {
+namespace thundercc::fuser {
 
 enum class Level : uint8_t { Element, Row };
 
@@ -69,4 +70,10 @@ bool is_reduction_prim(const std::string& id);
 // A broadcast_in_dim of a region input to the domain: the strides it reads the input with.
 std::vector<int64_t> broadcast_strides(const Shape& input, const Shape& domain, const std::vector<int64_t>& dims);
 
-}  // namespace thundercc::codegen
+}  // namespace thundercc::fuser
+
+namespace thundercc {
+// The fuser's pass (fusion_pass.cpp), run right after claiming: consecutive fuser-claimed prims
+// grouped into fusion regions, each a `fuser_N` symbol of the compilation's table.
+Trace fuse_regions(const Trace& trace, SymbolTable& compilation_symbols);
+}  // namespace thundercc

@@ -43,6 +43,9 @@ using BackwardRule = std::function<Values(const Values& saved, const Values& cot
 void register_augmented_forward(std::string_view symbol_id, AugmentedForward forward, Checker applies = nullptr);
 void register_backward(std::string_view symbol_id, BackwardRule backward);
 
+// The built-in rules (grad_rules.cpp), registered by register_builtins after the languages.
+void register_builtin_grad_rules();
+
 // Whether a registered rule (either style) differentiates this symbol directly.
 bool has_grad_rule(const Symbol& sym);
 

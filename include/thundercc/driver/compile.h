@@ -1,0 +1,30 @@
+// `thundercc compile` as a library call: what the CLI parses, the driver runs (compile.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "thundercc/extend.h"
+#include "thundercc/passes/passes.h"
+
+namespace thundercc {
+
+struct CompileOptions {
+  std::string out_dir = ".";
+  std::vector<const Executor*> executors;  // in priority order
+  bool print_after_all = false;            // also each pass's trace, NAME.N.py
+  GradMode mode = GradMode::Auto;
+  bool emit_cuda = false;                  // every region's CUDA kernel too
+  bool time_passes = false;                // phases timed on their own (printing not beside the kernels)
+};
+
+// The executors named in `names` (comma separated), or the default list when it is empty
+// (warning when the fuser is left out because no C++ compiler runs).
+std::vector<const Executor*> executor_list(const std::string& names);
+
+// Loads, checks and compiles the trace.json at `path` and writes its execution trace(s), plan and
+// kernels into options.out_dir, all or none. Throws LoadError naming the file. With
+// `free_at_exit`, what it built is left for the process's exit to free (clang's -disable-free).
+void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit);
+
+}  // namespace thundercc

@@ -1,0 +1,34 @@
+// Tensor files and output comparison (tensor_files.cpp): inputs, outputs and gradients as
+// Python's torch.save writes them, checked while read (pickle_check.h), and outputs compared with
+// expected ones by Thunder's tolerances.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "thundercc/ir/value.h"
+
+namespace thundercc::runtime {
+
+// A program input as a plan names it: its slot and the metadata a tensor for it must have.
+struct InputSpec {
+  std::string name;
+  int slot;
+  TensorMeta meta;
+};
+
+// What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
+std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
+// A list or tuple of tensors and Nones (gradients); None reads as an undefined tensor.
+std::vector<at::Tensor> read_optional_tensor_file(const std::string& path);
+// Writes tensors (undefined ones as None) as a tuple, for torch.load.
+void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors);
+// Compares outputs as torch.testing.assert_close does (Thunder's tolerances by dtype unless given);
+// returns one line per problem. An undefined (None) expected tensor matches None or all zeros.
+std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
+                                         std::optional<double> rtol, std::optional<double> atol);
+
+}  // namespace thundercc::runtime

@@ -1,0 +1,139 @@
+// The compile command's driver: one trace.json through loading, the passes, the kernels' build
+// and the plan to the files `thundercc compile` writes, all of them or none.
+#include "thundercc/driver/compile.h"
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <future>
+#include <sstream>
+
+#include "thundercc/errors.h"
+#include "thundercc/executors/fuser/kernel_library.h"
+#include "thundercc/executors/fuser/nvrtc.h"
+#include "thundercc/ir/printer.h"
+#include "thundercc/plan/plan.h"
+#include "thundercc/serialize/json_writer.h"
+#include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
+#include "thundercc/support/phase_timer.h"
+
+namespace thundercc {
+namespace {
+
+// As clang's -disable-free: what a compile built (the parsed file, the traces, the plan) is left
+// for the process's exit to return all at once instead of being freed object by object.
+template <class T>
+void keep_until_exit(T&& value) {
+  static auto* kept = new std::vector<std::shared_ptr<void>>();  // never deleted, on purpose
+  kept->push_back(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
+}
+
+}  // namespace
+
+std::vector<const Executor*> executor_list(const std::string& names) {
+  if (names.empty()) {
+    std::string why;
+    if (!ExecutorRegistry::global().get("fuser").available(&why))
+      spdlog::warn("the fuser is left out of the default executors: {}", why);
+    return ExecutorRegistry::global().default_list();
+  }
+  std::vector<const Executor*> out;
+  std::stringstream ss(names);
+  std::string name;
+  while (std::getline(ss, name, ','))
+    if (!name.empty()) out.push_back(&ExecutorRegistry::global().get(name));
+  return out;
+}
+
+void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit) {
+  PhaseTimer whole("compile " + path);
+  auto loaded = load_trace_file(path);
+  CompiledProgram program;
+  try {
+    PhaseTimer timer("passes");
+    // --print-after-all prints the traced program too; otherwise the passes take it over.
+    program = compile_program(options.print_after_all ? Trace(loaded.traced) : std::move(loaded.traced), options.executors, options.mode,
+                              options.print_after_all);
+  } catch (const ThunderError& e) {
+    throw LoadError(path + ": " + e.what());
+  }
+  std::string stem = std::filesystem::path(path).stem().string();
+  std::filesystem::path dir(options.out_dir);
+  AtomicFiles files;  // published only once all are written
+  // The printed traces need nothing the kernels and the plan make: they are printed on a
+  // second thread beside them, or, with --time-passes, in a phase of their own.
+  auto print_traces = [&] {
+    std::vector<std::pair<std::string, std::string>> printed;
+    if (program.backward) {
+      printed.emplace_back((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
+      printed.emplace_back((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
+    } else {
+      printed.emplace_back((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
+    }
+    return printed;
+  };
+  std::vector<std::pair<std::string, std::string>> printed;
+  std::future<std::vector<std::pair<std::string, std::string>>> printing;
+  std::optional<PhaseTimer> timer;
+  if (options.time_passes) {
+    timer.emplace("print traces");
+    printed = print_traces();
+  } else {
+    printing = std::async(std::launch::async, print_traces);
+  }
+  std::vector<const Trace*> traces{&program.execution};
+  if (program.backward) traces.push_back(&*program.backward);
+  fuser::PlanKernelBuild kernels;
+  timer.emplace("fusion kernels");
+  try {
+    kernels = fuser::build_plan_kernels(traces, stem, options.emit_cuda);
+  } catch (const ThunderError& e) {
+    throw LoadError(path + ": " + e.what());
+  }
+  if (!kernels.kernels.functions.empty()) {
+    files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
+    spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
+                 kernels.library.compiled, kernels.library.cached, fuser::kernel_cache_dir());
+  }
+  if (!kernels.cuda_source.empty()) {
+    const PlanKernels::Cuda& cuda = kernels.kernels.cuda;
+    files.add((dir / (stem + ".kernels.cu")).string(), kernels.cuda_source);
+    if (!cuda.ptx.empty()) {
+      files.add((dir / cuda.ptx).string(), kernels.ptx);
+    } else {
+      std::string why;
+      fuser::nvrtc_available(&why);
+      spdlog::warn("{}: wrote the CUDA kernels' source only: {}", path, why);
+    }
+    if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
+  }
+  timer.emplace("build plan");
+  auto plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels);
+  timer.emplace("write plan JSON");
+  files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
+  timer.reset();
+  if (free_at_exit) keep_until_exit(std::move(plan));
+  if (printing.valid()) printed = printing.get();
+  for (auto& [file, text] : printed) files.add(file, std::move(text));
+  if (options.print_after_all) {
+    files.add((dir / (stem + ".0.traced.py")).string(), print_trace(loaded.traced));
+    for (size_t i = 0; i < program.stages.size(); ++i)
+      files.add((dir / (stem + "." + std::to_string(i + 1) + ".py")).string(), print_trace(program.stages[i].trace));
+  }
+  timer.emplace("write files");
+  std::filesystem::create_directories(dir);
+  files.commit();
+  timer.reset();
+  if (program.backward)
+    spdlog::info("{}: wrote {} and {} (saved for backward: {} bytes)", path, (dir / (stem + ".forward.trace.py")).string(),
+                 (dir / (stem + ".backward.trace.py")).string(), program.saved_bytes);
+  else
+    spdlog::info("{}: wrote {}", path, (dir / (stem + ".trace.py")).string());
+  if (free_at_exit) {
+    keep_until_exit(std::move(loaded));
+    keep_until_exit(std::move(program));
+  }
+}
+
+}  // namespace thundercc

@@ -1,0 +1,197 @@
+// Tensor files (what Python's torch.save writes and torch.load reads) and the comparison of
+// outputs with expected ones, as torch.testing.assert_close does: what `thundercc run`, check_plans
+// and the examples read and write around a plan's run.
+#include "thundercc/runtime/tensor_files.h"
+
+#include <ATen/ATen.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/serialization/import_read.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/csrc/jit/serialization/storage_context.h>
+
+#include <cstring>
+
+#include "runtime/pickle_check.h"
+#include "thundercc/errors.h"
+#include "thundercc/support/files.h"
+
+namespace thundercc::runtime {
+
+namespace {
+
+// A tensor from a file, checked against its storage: a strided CPU tensor whose every element
+// (sizes, strides and offset as the file says) lies inside the storage the file gave it.
+at::Tensor checked_tensor(const c10::IValue& x, const std::string& path, size_t index) {
+  auto fail = [&](const std::string& problem) -> at::Tensor {
+    throw LoadError(path + ": tensor " + std::to_string(index) + ": " + problem);
+  };
+  if (!x.isTensor()) return fail("expected a tensor, found " + x.tagKind());
+  at::Tensor t = x.toTensor();
+  if (!t.defined()) return fail("undefined tensor");
+  if (t.layout() != at::kStrided || t.is_quantized()) return fail("only dense (strided) tensors are supported");
+  if (!t.device().is_cpu()) return fail("the file holds a " + t.device().str() + " tensor; thundercc reads CPU tensors");
+  if (t.storage_offset() < 0) return fail("negative storage offset");
+  uint64_t last = static_cast<uint64_t>(t.storage_offset());  // the largest element index used
+  bool empty = false;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    int64_t size = t.size(d), stride = t.stride(d);
+    if (size < 0 || stride < 0) return fail("negative size or stride");
+    if (size == 0) empty = true;
+    uint64_t reach;
+    if (size > 0 && (__builtin_mul_overflow(static_cast<uint64_t>(size - 1), static_cast<uint64_t>(stride), &reach) ||
+                     __builtin_add_overflow(last, reach, &last)))
+      return fail("sizes and strides overflow");
+  }
+  uint64_t needed;
+  if (!empty && (__builtin_add_overflow(last, uint64_t{1}, &needed) ||
+                 __builtin_mul_overflow(needed, static_cast<uint64_t>(t.element_size()), &needed) ||
+                 needed > t.storage().nbytes()))
+    return fail("its sizes, strides and offset reach past its storage (" + std::to_string(t.storage().nbytes()) + " bytes)");
+  return t;
+}
+
+// The file's bytes for LibTorch's zip reader, every read bounds-checked.
+class BytesReader : public caffe2::serialize::ReadAdapterInterface {
+ public:
+  explicit BytesReader(std::string bytes) : bytes_(std::move(bytes)) {}
+  size_t size() const override { return bytes_.size(); }
+  size_t read(uint64_t pos, void* buf, size_t n, const char*) const override {
+    if (pos >= bytes_.size()) return 0;
+    n = std::min<size_t>(n, bytes_.size() - pos);
+    std::memcpy(buf, bytes_.data() + pos, n);
+    return n;
+  }
+
+ private:
+  std::string bytes_;
+};
+
+// torch.load's reading, except that each storage is made from its record with the record's true
+// size: LibTorch would size it from the pickle's element count, so a pickle claiming more elements
+// than its record holds would read past the record.
+c10::IValue load_archive(const std::string& path) {
+  caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BytesReader>(read_file(path, limits::kTensorFileBytes)));
+  {
+    auto [pickle, pickle_size] = reader.getRecord("data.pkl");
+    check_tensor_pickle(path, static_cast<const char*>(pickle.get()), pickle_size);
+  }
+  auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
+  for (const auto& record : reader.getAllRecords()) {
+    if (record.rfind("data/", 0) != 0) continue;
+    auto [data, size] = reader.getRecord(record);
+    storages->addStorage(record.substr(5), c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(data), nullptr, false));
+  }
+  return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
+                                           torch::jit::Unpickler::defaultTypeParser, storages);
+}
+
+c10::IValue unpickle(const std::string& path) {
+  try {
+    return load_archive(path);
+  } catch (const c10::Error& e) {
+    throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() +
+                    "); note that LibTorch 1.13 cannot read a one-element list or dict: save a tuple");
+  } catch (const LoadError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw LoadError(path + ": cannot be read as torch.save output (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
+// What Python's torch.save wrote: a list of tensors in signature order, or a dict by input name.
+std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs) {
+  c10::IValue value = unpickle(path);
+  std::vector<at::Tensor> out;
+  if (value.isTensorList() || value.isList() || value.isTuple()) {
+    auto items = value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec();
+    for (const auto& x : items) out.push_back(checked_tensor(x, path, out.size()));
+    return out;
+  }
+  if (value.isGenericDict()) {
+    auto dict = value.toGenericDict();
+    for (const auto& spec : specs) {
+      auto it = dict.find(spec.name);
+      if (it == dict.end()) throw LoadError(path + ": no input named '" + spec.name + "'");
+      out.push_back(checked_tensor(it->value(), path, out.size()));
+    }
+    return out;
+  }
+  throw LoadError(path + ": expected a list of tensors or a dict of them by input name");
+}
+
+std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {
+  c10::IValue value = unpickle(path);
+  if (!value.isTuple() && !value.isList()) throw LoadError(path + ": expected a tuple of tensors and Nones");
+  std::vector<at::Tensor> out;
+  for (const auto& x : value.isTuple() ? value.toTupleRef().elements().vec() : value.toListRef().vec())
+    out.push_back(x.isNone() ? at::Tensor() : checked_tensor(x, path, out.size()));
+  return out;
+}
+
+void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors) {
+  std::vector<c10::IValue> items;
+  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t.cpu()) : c10::IValue());  // files hold CPU tensors
+  auto bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(items)));
+  write_file_atomically(path, std::string(bytes.begin(), bytes.end()));
+}
+
+// Thunder's assert_close tolerances by dtype.
+static std::pair<double, double> default_tolerances(at::ScalarType t) {
+  switch (t) {
+    case at::kHalf: return {1e-3, 1e-5};
+    case at::kBFloat16: return {1.6e-2, 1e-5};
+    case at::kFloat: case at::kComplexFloat: return {1.3e-6, 1e-5};
+    case at::kDouble: case at::kComplexDouble: return {1e-7, 1e-7};
+    default: return {0, 0};
+  }
+}
+
+// Compares outputs as torch.testing.assert_close does; returns the problems found.
+std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
+                                 std::optional<double> rtol, std::optional<double> atol) {
+  std::vector<std::string> problems;
+  if (actual.size() != expected.size()) {
+    problems.push_back(thundercc::str("expected ", expected.size(), " outputs, got ", actual.size()));
+    return problems;
+  }
+  for (size_t i = 0; i < actual.size(); ++i) {
+    const at::Tensor& a = actual[i];
+    const at::Tensor& e = expected[i];
+    if (!e.defined() || !a.defined()) {
+      const at::Tensor& present = e.defined() ? e : a;
+      if (present.defined() && present.count_nonzero().item<int64_t>() != 0)
+        problems.push_back(thundercc::str("output ", i, ": expected ", e.defined() ? "a tensor" : "None", ", got ", a.defined() ? "a nonzero tensor" : "None"));
+      continue;
+    }
+    if (a.sizes() != e.sizes() || a.scalar_type() != e.scalar_type()) {
+      problems.push_back(thundercc::str("output ", i, ": expected ", c10::toString(e.scalar_type()), e.sizes(), ", got ",
+                             c10::toString(a.scalar_type()), a.sizes()));
+      continue;
+    }
+    auto [r, t] = default_tolerances(a.scalar_type());
+    double rt = rtol.value_or(r), at_ = atol.value_or(t);
+    at::Tensor ac = a.to(at::kCPU), ec = e.to(at::kCPU);
+    if (!a.is_floating_point() && !a.is_complex()) {
+      auto mismatched = (ac != ec).sum().item<int64_t>();
+      if (mismatched) problems.push_back(thundercc::str("output ", i, ": ", mismatched, " of ", a.numel(), " elements differ"));
+      continue;
+    }
+    at::Tensor ad = ac.to(at::kDouble), ed = ec.to(at::kDouble);
+    at::Tensor diff = (ad - ed).abs();
+    at::Tensor allowed = at_ + rt * ed.abs();
+    at::Tensor bad = ((diff > allowed) & ~(at::isnan(ad) & at::isnan(ed))) | (at::isnan(ad) != at::isnan(ed));
+    auto n_bad = bad.sum().item<int64_t>();
+    if (n_bad) {
+      auto flat = diff.masked_fill(diff.isnan(), INFINITY).reshape({-1});
+      auto where = flat.argmax().item<int64_t>();
+      problems.push_back(thundercc::str("output ", i, ": ", n_bad, " of ", a.numel(), " elements differ beyond rtol=", rt, " atol=", at_,
+                             "; greatest difference ", flat[where].item<double>(), " at flat index ", where, " (got ",
+                             ad.reshape({-1})[where].item<double>(), ", expected ", ed.reshape({-1})[where].item<double>(), ")"));
+    }
+  }
+  return problems;
+}
+
+}  // namespace thundercc::runtime
