@@ -730,6 +730,12 @@ Tensor batch_norm_impl(const Args& x) {
   Shape param_shape(a.ndim(), 1);
   param_shape[1] = C;
   DType computation = core::computation_dtype(a.dtype());
+  // Low-precision statistics and parameters are widened too: ATen computes the whole
+  // normalization in float and rounds once.
+  auto widened = [&](const char* param) {
+    Tensor p = reshape(x.tensor(param), param_shape);
+    return p.dtype().is_float() && p.dtype().bytes() < computation.bytes() ? to(p, computation) : p;
+  };
   Tensor a_ = a.dtype() == computation ? a : to(a, computation);
   Tensor mean_, var_;
   if (x.flag("training")) {
@@ -738,13 +744,13 @@ Tensor batch_norm_impl(const Args& x) {
     std::tie(var_, mean_) = var_mean(a_, dims, 0, true);
   } else {
     check(!x.is_none("running_mean") && !x.is_none("running_var"), "batch_norm: running_mean and running_var must be given when training=False");
-    mean_ = reshape(x.tensor("running_mean"), param_shape);
-    var_ = reshape(x.tensor("running_var"), param_shape);
+    mean_ = widened("running_mean");
+    var_ = widened("running_var");
   }
   Tensor rstd = rsqrt(var_ + x.real("eps"));
   Tensor out = (a_ - mean_) * rstd;
-  if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
-  if (!x.is_none("bias")) out = out + reshape(x.tensor("bias"), param_shape);
+  if (!x.is_none("weight")) out = out * widened("weight");
+  if (!x.is_none("bias")) out = out + widened("bias");
   return out.dtype() == a.dtype() ? out : to(out, a.dtype());
 }
 

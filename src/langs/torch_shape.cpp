@@ -651,6 +651,24 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.Tensor.to"},
              "a, tensor_dtype_or_device=None, optional_positional_dtype=None, /, *, device=None, dtype=None, copy=False, memory_format=None",
              to_impl}, {kProgramCast});
+  // Tensor.float(), .half(), ...: casts the program writes, as Tensor.to(dtype) is.
+  struct DTypeMethod {
+    const char* id;
+    DType dtype;
+  };
+  const DTypeMethod methods[] = {
+#define THUNDERCC_DTYPE_METHOD(method, dtype) {"torch.Tensor." #method, dtypes::dtype},
+#include "thundercc/langs/dtype_methods.def"
+  };
+  for (const DTypeMethod& m : methods)
+    define(t, {{m.id}, "a, /, memory_format=None", [dtype = m.dtype](const Args& x) -> Value {
+             const auto& a = x.tensor("a");
+             return a.dtype() == dtype ? a : to(a, dtype);
+           }}, {kProgramCast});
+  define(t, {{"torch.Tensor.cpu"}, "a, /, memory_format=None", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return a.device().is_cpu() ? a : prims::device_put(a, Device::cpu());
+  }});
   define(t, {{"torch.Tensor.type_as"}, "a, b, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return a.dtype() == x.tensor("b").dtype() ? a : to(a, x.tensor("b").dtype());

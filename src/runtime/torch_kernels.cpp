@@ -638,6 +638,12 @@ void register_torch_language_kernels(KernelRegistry& r) {
     if (dtype) a = a.to(*dtype);
     c.set_output(0, a);
   });
+#define THUNDERCC_DTYPE_METHOD(method, dtype)                                  \
+  r.add("torch:torch.Tensor." #method, [](KernelCall& c) {                     \
+    c.set_output(0, c.arg(0).tensor().to(to_aten(thundercc::dtypes::dtype))); \
+  });
+#include "thundercc/langs/dtype_methods.def"
+  r.add("torch:torch.Tensor.cpu", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().cpu()); });
   r.add("torch:torch.Tensor.type_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().type_as(c.arg(1).tensor())); });
   auto triangle = [](bool lower) {
     return [lower](KernelCall& c) {

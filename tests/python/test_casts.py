@@ -112,15 +112,19 @@ def test_program_casts_are_bit_exact_forward_and_backward(tmp_path, thundercc):
     print(f"{len(cases)} cast programs ({fused} fused) and {grads_checked} gradients equal eager bit for bit")
 
 
-@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
-def test_the_issue_program_rounds_in_low_precision(dtype, tmp_path, thundercc):
-    """The report's program: fused, it still rounds the product to the 16-bit type."""
+@pytest.mark.parametrize("program", [lambda x: (x.to(torch.float16) * 2).to(torch.float32),
+                                     lambda x: (x.to(torch.bfloat16) * 2).to(torch.float32),
+                                     lambda x: (x.half() * 2).float(), lambda x: (x.bfloat16() * 2).float(),
+                                     lambda x: (x.half().float() * 3).double().float()],
+                         ids=["to_float16", "to_bfloat16", "half", "bfloat16", "methods_chain"])
+def test_the_issue_program_rounds_in_low_precision(program, tmp_path, thundercc):
+    """The report's program, and its Tensor.half()/.float() spelling: fused, it still rounds the
+    product to the 16-bit type."""
     x = torch.randn(32, generator=torch.Generator().manual_seed(0))
-    fn = lambda x: (x.to(dtype) * 2).to(torch.float32)  # noqa: E731
-    capture(fn, x).save(tmp_path / "p.json")
+    capture(program, x).save(tmp_path / "p.json")
     torch.save((x,), tmp_path / "p.inputs.pt")
     thundercc("compile", tmp_path / "p.json", "-o", tmp_path)
     assert " = fuser_" in (tmp_path / "p.trace.py").read_text()
     thundercc("run", tmp_path / "p.plan.json", "--inputs", tmp_path / "p.inputs.pt", "--outputs", tmp_path / "out.pt")
     (actual,) = torch.load(tmp_path / "out.pt")
-    assert_bitwise_equal(actual, fn(x), "program")
+    assert_bitwise_equal(actual, program(x), "program")

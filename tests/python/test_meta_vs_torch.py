@@ -150,6 +150,10 @@ sample("getitem_slice", lambda a: a[1:4], t(5, 3))
 sample("to_dtype", lambda a: a.to(torch.float16), t(2, 3))
 sample("to_tensor", lambda a, b: a.to(b), t(2, 3), t(1, dtype=torch.float64))
 sample("type_as", lambda a, b: a.type_as(b), t(2, 3), t(1, dtype=torch.int32))
+# Tensor.float(), .half(), ...: from every dtype, 0-d, empty and non-contiguous inputs too.
+for method in ["float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte", "bool", "cpu"]:
+    for x in [t(2, 3, dtype=dtype) for dtype in ALL] + [t(), t(0, 2), t(3, 4).t()]:
+        sample(f"Tensor.{method}", lambda a, method=method: getattr(a, method)(), x)
 sample("tril", lambda a: torch.tril(a), t(3, 4))
 sample("triu", lambda a: a.triu(1), t(2, 3, 4))
 
