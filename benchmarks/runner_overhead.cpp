@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
@@ -43,9 +44,8 @@ int main(int argc, char** argv) {
   at::set_num_threads(1);
   // The baseline calls ATen the way the runner does: in inference mode.
   c10::InferenceMode inference;
-  auto plan_json = thundercc::parse_json_document(thundercc::read_file(argv[1], thundercc::limits::kTraceBytes), argv[1]);
   // A Plan, not a bare runner: a fused plan's kernel library is loaded with it.
-  Plan plan(plan_json, argv[1]);
+  Plan plan(thundercc::plan::read_plan_file(argv[1]), argv[1]);
   PlanRunner& runner = plan.forward_program();
   // The 100 ops one instruction each, or fused into one kernel; the figures are per op either way.
   if (runner.instructions().size() != kOps && runner.instructions().size() != 1) {

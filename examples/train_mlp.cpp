@@ -14,6 +14,7 @@
 #include <fstream>
 #include <string>
 
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/runtime/plan_runner.h"
 
 using namespace thundercc::runtime;
@@ -28,9 +29,7 @@ int main(int argc, char** argv) {
     const std::string plan_path = argv[1];
     const int steps = argc > 3 ? std::stoi(argv[3]) : 200;
     const double lr = argc > 4 ? std::stod(argv[4]) : 0.1;
-    std::ifstream file(plan_path);
-    if (!file) throw std::runtime_error(plan_path + ": cannot open");
-    Plan plan(nlohmann::json::parse(file), plan_path);
+    Plan plan(thundercc::plan::read_plan_file(plan_path), plan_path);
     if (!plan.has_backward()) throw std::runtime_error(plan_path + ": the plan is not a training step (no input requires grad)");
     if (plan.cotangents().size() != 1) throw std::runtime_error(plan_path + ": expected one scalar loss as the output");
 

@@ -10,7 +10,7 @@
 #include "thundercc/extend.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/passes/passes.h"
-#include "thundercc/plan/plan.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/serialize/trace_file.h"
 
 namespace {
@@ -21,7 +21,8 @@ void compile(const thundercc::Trace& traced, thundercc::GradMode mode) {
   std::string out = thundercc::print_trace(program.execution);
   if (program.backward) out += thundercc::print_trace(*program.backward);
   for (const auto& stage : program.stages) out += thundercc::print_trace(stage.trace);  // --print-after-all
-  out += thundercc::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes).dump(1);
+  out += thundercc::plan::encode_plan(thundercc::plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr,
+                                                                 program.saved_bytes)).dump(1);
 }
 
 }  // namespace

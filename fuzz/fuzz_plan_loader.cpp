@@ -8,6 +8,7 @@
 #include "fuzz_support.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
@@ -17,16 +18,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   const std::string where = "fuzz.plan.json";
   thundercc_fuzz::rejecting([&] {
-    nlohmann::json plan_json = thundercc::parse_json_document(text, where);
-    thundercc::runtime::check_plan_version(plan_json, where);
-    thundercc::check_schema(plan_json, thundercc::SchemaKind::Plan, where);
-    for (const auto& needed : plan_json["plugins"]) {
-      auto name = needed["name"].get<std::string>(), version = needed["version"].get<std::string>();
+    thundercc::plan::Plan decoded = thundercc::plan::decode_plan(thundercc::parse_json_document(text, where), where);
+    for (const auto& [name, version] : decoded.plugins) {
       const thundercc::Executor* ex = thundercc::ExecutorRegistry::global().find(name);
       if (!ex) throw thundercc::LoadError(where + ": the plan needs plugin executor '" + name + "'");
       if (ex->version() != version) throw thundercc::LoadError(where + ": executor version mismatch");
     }
-    thundercc::runtime::Plan plan(plan_json, where);
+    thundercc::runtime::Plan plan(decoded, where);
     size_t n = plan.inputs().size() + plan.cotangents().size() + plan.forward_program().instructions().size();
     if (plan.backward_program()) n += plan.backward_program()->instructions().size();
     (void)n;

@@ -12,7 +12,7 @@
 #include "thundercc/executors/fuser/kernel_library.h"
 #include "thundercc/executors/fuser/nvrtc.h"
 #include "thundercc/ir/printer.h"
-#include "thundercc/plan/plan.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
@@ -109,7 +109,8 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
   }
   timer.emplace("build plan");
-  auto plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, &kernels.kernels);
+  auto plan = plan::encode_plan(plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr,
+                                                 program.saved_bytes, &kernels.kernels));
   timer.emplace("write plan JSON");
   files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
   timer.reset();

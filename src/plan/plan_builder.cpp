@@ -13,13 +13,8 @@
 #include "thundercc/plan/plan.h"
 #include "thundercc/serialize/trace_file.h"
 
-namespace thundercc {
+namespace thundercc::plan {
 namespace {
-
-// Empty arrays and objects are made as json(value_t::array) and json(value_t::object):
-// json::array() and json::object() go through the initializer-list constructor, a cost per
-// instruction here.
-using json = nlohmann::json;
 
 class SlotAssigner {
  public:
@@ -57,83 +52,95 @@ class SlotAssigner {
   std::vector<Value> proxies_;
 };
 
-// The arena: each planned output's place in it ("buffers", beside "outputs"), its size and what
-// planning saved, for the runner and for `compile -v`.
-void place_in_arena(json& program, const SlotAssigner& slots, const std::vector<MemoryStep>& steps, const std::vector<int>& outputs) {
+// An argument or output over slots (number proxies by their values); a value with no proxy in it
+// is one constant.
+Operand operand(const Value& v, const std::function<int(const Value&)>& slot_of) {
+  Operand o;
+  if (v.is_tensor()) {
+    o.kind = Operand::Kind::Slot;
+    o.slot = slot_of(v);
+    return o;
+  }
+  if (v.is_number_proxy()) {
+    const auto& n = v.as_number_proxy();
+    check(n->value.has_value(), [&] { return str("plan: the number '", n->name, "' has no value"); });
+    o.constant = *n->value;
+    return o;
+  }
+  bool has_proxy = false;
+  for_each_proxy(v, [&](const Value&) { has_proxy = true; });
+  if (!has_proxy) {
+    o.constant = v;
+    return o;
+  }
+  if (v.kind() == Value::Kind::Dict) {
+    o.kind = Operand::Kind::Dict;
+    for (const auto& [k, x] : v.dict_items()) {
+      o.keys.push_back(k);
+      o.items.push_back(operand(x, slot_of));
+    }
+    return o;
+  }
+  o.kind = v.kind() == Value::Kind::List ? Operand::Kind::List : Operand::Kind::Tuple;
+  for (const auto& x : v.items()) o.items.push_back(operand(x, slot_of));
+  return o;
+}
+
+// The arena: each planned output's place in it (the instruction's buffers, beside its outputs),
+// its size and what planning saved, for the runner and for `compile -v`.
+void place_in_arena(Program& program, const SlotAssigner& slots, const std::vector<MemoryStep>& steps, const std::vector<int>& outputs) {
   MemoryPlan memory = plan_memory(slots.memory(), steps, outputs);
   if (memory.buffers == 0) return;
-  json& instructions = program["instructions"];
   for (size_t i = 0; i < steps.size(); ++i) {
     const auto& offsets = memory.offsets[i];
     if (std::all_of(offsets.begin(), offsets.end(), [](int64_t o) { return o < 0; })) continue;
-    json buffers(json::value_t::array);
+    auto& buffers = program.instructions[i].buffers;
     for (size_t k = 0; k < offsets.size(); ++k) {
-      if (offsets[k] < 0) {
-        buffers.push_back(nullptr);
-        continue;
-      }
-      json buffer = json_member("offset", offsets[k]);
-      buffer["tensor"] = encode_tensor_meta(slots.proxy(steps[i].writes[k]).as_tensor().meta());
-      buffers.push_back(std::move(buffer));
+      if (offsets[k] < 0) buffers.emplace_back();
+      else buffers.push_back(Buffer{offsets[k], slots.proxy(steps[i].writes[k]).as_tensor().meta()});
     }
-    instructions[i]["buffers"] = std::move(buffers);
   }
   // The runner checks these outputs are not in the arena: a wrong tag is an error, not a clobber.
   for (size_t i = 0; i < steps.size(); ++i)
-    if (steps[i].fresh_outputs && !steps[i].out_buffer) instructions[i]["fresh"] = true;
-  program["arena"] = {{"bytes", memory.arena_bytes}, {"buffers", memory.buffers}, {"buffer_bytes", memory.buffer_bytes},
-                      {"in_place", memory.in_place}};
+    if (steps[i].fresh_outputs && !steps[i].out_buffer) program.instructions[i].fresh = true;
+  program.arena = Arena{memory.arena_bytes, static_cast<int64_t>(memory.buffers), memory.buffer_bytes, static_cast<int64_t>(memory.in_place)};
 }
 
 // A fusion instruction's kernels: the CPU function, or the CUDA function and its grid, or both
 // (--emit-cuda), and the tensors it reads and writes.
-json fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
-  json fusion(json::value_t::object);
+Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
+  Fusion fusion;
   if (kernels) {
-    if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) fusion["function"] = it->second;
+    if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) fusion.function = it->second;
     if (auto it = kernels->cuda.functions.find(b.sym->id); it != kernels->cuda.functions.end()) {
-      fusion["cuda_function"] = it->second.name;
-      fusion["grid"] = it->second.grid;
+      fusion.cuda_function = it->second.name;
+      fusion.grid = it->second.grid;
     }
   }
-  check(!fusion.empty(), [&] { return str("plan: no kernel was generated for ", b.sym->id); });
-  json reads(json::value_t::array), writes(json::value_t::array);
-  for (const auto& a : b.args) reads.push_back(encode_tensor_meta(a.as_tensor().meta()));
-  for_each_proxy(b.output, [&](const Value& v) { writes.push_back(encode_tensor_meta(v.as_tensor().meta())); });
-  fusion["inputs"] = std::move(reads);
-  fusion["outputs"] = std::move(writes);
+  check(fusion.function || fusion.cuda_function, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
+  for (const auto& a : b.args) fusion.inputs.push_back(a.as_tensor().meta());
+  for_each_proxy(b.output, [&](const Value& v) { fusion.outputs.push_back(v.as_tensor().meta()); });
   return fusion;
 }
 
 // One program (the forward, or the backward) as instructions over slots.
-json build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
+Program build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
+  Program program;
   SlotAssigner slots;
   std::vector<MemoryStep> steps;  // one per instruction
   std::vector<int>* reads = nullptr;  // the instruction being built reads these slots
-  // Number proxies (inputs with known values) are passed to kernels as their values.
-  auto arg = [&](const Value& proxy) -> json {
-    if (proxy.is_number_proxy()) {
-      const auto& n = proxy.as_number_proxy();
-      check(n->value.has_value(), [&] { return str("plan: the number '", n->name, "' has no value"); });
-      return encode_value(*n->value, [](const Value&) { return json(); });
-    }
+  auto read = [&](const Value& proxy) {
     int slot = slots.lookup(proxy);
     if (reads) reads->push_back(slot);
-    return json_member("slot", slot);
+    return slot;
   };
-
-  json inputs(json::value_t::array);
   for (const auto& in : trace.inputs)
     for_each_proxy(in.value, [&](const Value& v) {
-      if (!v.is_tensor()) return;
-      inputs.push_back({{"name", v.as_tensor().name()}, {"slot", slots.slot_of(v)}, {"tensor", encode_tensor_meta(v.as_tensor().meta())}});
+      if (v.is_tensor()) program.inputs.push_back({v.as_tensor().name(), slots.slot_of(v), v.as_tensor().meta()});
     });
-
-  json instructions(json::value_t::array);
-  json free_at_start(json::value_t::array);
   for (const auto& b : trace.bound_symbols) {
     if (b.sym == &prims::python_del()) {
-      json& target = instructions.empty() ? free_at_start : instructions.back()["free"];
+      std::vector<int>& target = program.instructions.empty() ? program.free_at_start : program.instructions.back().free;
       for (const auto& v : b.args)
         if (v.is_tensor()) {
           int slot = slots.lookup(v);
@@ -144,39 +151,26 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
     }
     check(!b.sym->executor.empty(), [&] { return str("plan: no executor claimed ", print_bound_symbol(b, {.depth = 0})); });
     const Executor& ex = ExecutorRegistry::global().get(b.sym->executor);
-    std::string plugin = ExecutorRegistry::global().plugin_of(ex.name());
-    if (!plugin.empty()) plugins.emplace(ex.name(), ex.version());
-    json instruction = json_member("op", b.sym->id);
-    instruction["executor"] = ex.name();
+    if (!ExecutorRegistry::global().plugin_of(ex.name()).empty()) plugins.emplace(ex.name(), ex.version());
+    Instruction& ins = program.instructions.emplace_back();
+    ins.op = b.sym->id;
+    ins.executor = ex.name();
     steps.push_back({.out_buffer = b.sym->has_tag(kOutBuffer), .out_may_alias_input = b.sym->has_tag(kOutMayAliasInput),
                      .fresh_outputs = b.sym->has_tag(kFreshOutputs)});
     reads = &steps.back().reads;
-    json args(json::value_t::array);
-    for (const auto& a : b.args) args.push_back(encode_value(a, arg));
-    json kwargs(json::value_t::object);
-    for (const auto& [k, v] : b.kwargs) kwargs[k] = encode_value(v, arg);
-    json outputs(json::value_t::array);
+    for (const auto& a : b.args) ins.args.push_back(operand(a, read));
+    for (const auto& [k, v] : b.kwargs) ins.kwargs.emplace_back(k, operand(v, read));
     for_each_proxy(b.output, [&](const Value& v) {
       int slot = v.is_tensor() ? slots.slot_of(v) : -1;
-      outputs.push_back(slot < 0 ? json(nullptr) : json(slot));
+      ins.outputs.push_back(slot);
       steps.back().writes.push_back(slot);
     });
-    instruction["args"] = std::move(args);
-    instruction["kwargs"] = std::move(kwargs);
-    instruction["outputs"] = std::move(outputs);
-    instruction["free"] = json(json::value_t::array);
-    instruction["statement"] = print_bound_symbol(b, {.depth = 0});
-    if (fuser::is_fusion_region(b)) instruction["fusion"] = fusion_record(b, kernels);
-    instructions.push_back(std::move(instruction));
+    ins.statement = print_bound_symbol(b, {.depth = 0});
+    if (fuser::is_fusion_region(b)) ins.fusion = fusion_record(b, kernels);
     reads = nullptr;
   }
-  // Assigned member by member: a braced initializer list would copy each (large) array.
-  json program(json::value_t::object);
-  program["inputs"] = std::move(inputs);
-  program["slots"] = slots.size();
-  program["free_at_start"] = std::move(free_at_start);
-  program["instructions"] = std::move(instructions);
-  program["output"] = encode_value(trace.output, arg);
+  program.slots = static_cast<int64_t>(slots.size());
+  program.output = operand(trace.output, [&](const Value& v) { return slots.lookup(v); });
   std::vector<int> output_slots;
   for_each_proxy(trace.output, [&](const Value& v) {
     if (v.is_tensor()) output_slots.push_back(slots.lookup(v));
@@ -187,35 +181,33 @@ json build_program(const Trace& trace, std::set<std::pair<std::string, std::stri
 
 }  // namespace
 
-json build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels) {
+Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels) {
   std::set<std::pair<std::string, std::string>> plugins;
-  json plan{{"format", kPlanFormat}, {"version", kPlanFormatVersion}, {"name", execution.name}};
-  json forward = build_program(execution, plugins, kernels);
-  for (auto& [key, value] : forward.items()) plan[key] = std::move(value);
+  Plan plan;
+  plan.name = execution.name;
+  plan.forward = build_program(execution, plugins, kernels);
   if (backward) {
-    json program = build_program(*backward, plugins, kernels);
-    program["saved"] = tensors_in(backward->inputs.at(0).value).size();
-    program["saved_bytes"] = saved_bytes;
-    plan["backward"] = std::move(program);
+    plan.backward = build_program(*backward, plugins, kernels);
+    plan.backward->saved = static_cast<int64_t>(tensors_in(backward->inputs.at(0).value).size());
+    plan.backward->saved_bytes = saved_bytes;
   }
-  json plugin_list(json::value_t::array);
-  for (const auto& [name, version] : plugins) plugin_list.push_back({{"name", name}, {"version", version}});
-  plan["plugins"] = plugin_list;
+  for (const auto& [name, version] : plugins) plan.plugins.push_back({name, version});
   if (kernels && !kernels->functions.empty())
-    plan["kernels"] = {{"library", kernels->library}, {"sha256", kernels->sha256}, {"compiler", kernels->compiler}, {"flags", kernels->flags}};
+    plan.kernels = KernelLibraryRecord{kernels->library, kernels->sha256, kernels->compiler, kernels->flags};
   if (kernels && !kernels->cuda.functions.empty()) {
     const PlanKernels::Cuda& c = kernels->cuda;
-    json cuda{{"block", fuser::kCudaBlockSize}};
+    CudaKernelsRecord cuda;
+    cuda.block = fuser::kCudaBlockSize;
     if (!c.ptx.empty()) {
-      cuda["ptx"] = c.ptx;
-      cuda["sha256"] = c.ptx_sha256;
-      cuda["compiler"] = c.compiler;
-      cuda["arch"] = c.arch;
+      cuda.ptx = c.ptx;
+      cuda.sha256 = c.ptx_sha256;
+      cuda.compiler = c.compiler;
+      cuda.arch = c.arch;
     }
-    if (!c.emulation.empty()) cuda["emulation"] = {{"library", c.emulation}, {"sha256", c.emulation_sha256}};
-    plan["cuda_kernels"] = std::move(cuda);
+    if (!c.emulation.empty()) cuda.emulation = LibraryFile{c.emulation, c.emulation_sha256};
+    plan.cuda_kernels = std::move(cuda);
   }
   return plan;
 }
 
-}  // namespace thundercc
+}  // namespace thundercc::plan

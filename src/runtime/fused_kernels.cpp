@@ -18,22 +18,20 @@
 namespace thundercc::runtime {
 namespace {
 
-using json = nlohmann::json;
 using CpuFunction = void (*)(const void* const*, void* const*);
 using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // executors/fuser/cuda_emulation.h
 
-// The bytes of the file (a library, or the PTX module) that `member` of `entry` names in the
-// plan's folder, once their SHA-256 is the one `entry` records at `hash`.
-std::string read_verified(const json& entry, const char* member, const char* hash, const char* what, const std::string& plan_path,
-                          const std::string& at) {
-  std::string name = entry.at(member).get<std::string>();
+// The bytes of the file (a library, or the PTX module) named `name` in the plan's folder (the
+// plan's `member` at `at`), once their SHA-256 is `sha256` (the plan's `hash`).
+std::string read_verified(const std::string& name, const std::string& sha256, const char* member, const char* hash, const char* what,
+                          const std::string& plan_path, const std::string& at) {
   if (name.find('/') != std::string::npos || name.starts_with("."))
     throw LoadError(str(at, "/", member, ": '", name, "' is not a file name in the plan's folder"));
   std::filesystem::path path = std::filesystem::path(plan_path).parent_path() / name;
   if (!std::filesystem::is_regular_file(path))
     throw LoadError(str(at, "/", member, ": ", path.string(), " is missing (compile the trace again)"));
   std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
-  if (sha256_hex(bytes) != entry.at(hash).get<std::string>())
+  if (sha256_hex(bytes) != sha256)
     throw LoadError(str(at, "/", hash, ": ", path.string(), " is not the ", what, " this plan was compiled with (its SHA-256 differs); compile the trace again"));
   return bytes;
 }
@@ -103,55 +101,55 @@ std::vector<void*> kernel_params(void** pointers, size_t count) {
   return params;
 }
 
-unsigned grid_of(const json& fusion, const std::string& at) {
-  int64_t grid = fusion.at("grid").get<int64_t>();
+unsigned grid_of(const plan::Fusion& fusion, const std::string& at) {
+  if (!fusion.grid) throw LoadError(at + ": the CUDA kernel has no grid");
+  int64_t grid = *fusion.grid;
   if (grid < 0 || grid > 0x7fffffff) throw LoadError(str(at, "/grid: ", grid, " blocks is outside CUDA's grid"));
   return static_cast<unsigned>(grid);
 }
 
 }  // namespace
 
-FusedKernels::FusedKernels(const json& plan, const std::string& plan_path, bool emulate_cuda) : emulate_cuda_(emulate_cuda) {
+FusedKernels::FusedKernels(const plan::Plan& plan, const std::string& plan_path, bool emulate_cuda) : emulate_cuda_(emulate_cuda) {
   std::string where = plan_path + ": ";
-  if (plan.contains("kernels")) {
+  if (plan.kernels) {
+    const plan::KernelLibraryRecord& k = *plan.kernels;
     cpu_ = std::make_unique<Library>();
-    cpu_->load(read_verified(plan["kernels"], "library", "sha256", "library", plan_path, where + "/kernels"), plan["kernels"]["library"], where + "/kernels");
+    cpu_->load(read_verified(k.library, k.sha256, "library", "sha256", "library", plan_path, where + "/kernels"), k.library, where + "/kernels");
   }
-  if (!plan.contains("cuda_kernels")) return;
-  const json& cuda = plan["cuda_kernels"];
-  cuda_block_ = cuda.at("block").get<int>();
+  if (!plan.cuda_kernels) return;
+  const plan::CudaKernelsRecord& cuda = *plan.cuda_kernels;
+  cuda_block_ = static_cast<int>(cuda.block);
   // The PTX is read at load, loaded into a device on its first launch there.
-  if (cuda.contains("ptx")) ptx_ = std::make_unique<CudaModule>(read_verified(cuda, "ptx", "sha256", "PTX module", plan_path, where + "/cuda_kernels"));
-  if (emulate_cuda && cuda.contains("emulation")) {
+  if (cuda.ptx)
+    ptx_ = std::make_unique<CudaModule>(read_verified(*cuda.ptx, cuda.sha256, "ptx", "sha256", "PTX module", plan_path, where + "/cuda_kernels"));
+  if (emulate_cuda && cuda.emulation) {
     std::string at = where + "/cuda_kernels/emulation";
     emulation_ = std::make_unique<Library>();
-    emulation_->load(read_verified(cuda["emulation"], "library", "sha256", "library", plan_path, at), cuda["emulation"]["library"], at);
+    emulation_->load(read_verified(cuda.emulation->library, cuda.emulation->sha256, "library", "sha256", "library", plan_path, at),
+                     cuda.emulation->library, at);
   }
 }
 
 FusedKernels::~FusedKernels() = default;
 
-Kernel FusedKernels::kernel(const json& fusion, const std::string& at, const std::string& where) const {
-  std::vector<TensorMeta> reads, writes;
-  for (size_t k = 0; k < fusion.at("inputs").size(); ++k)
-    reads.push_back(decode_tensor_meta(fusion["inputs"][k], at + "/inputs/" + std::to_string(k), where));
-  for (size_t k = 0; k < fusion.at("outputs").size(); ++k)
-    writes.push_back(decode_tensor_meta(fusion["outputs"][k], at + "/outputs/" + std::to_string(k), where));
+Kernel FusedKernels::kernel(const plan::Fusion& fusion, const std::string& at, const std::string& where) const {
+  std::vector<TensorMeta> reads = fusion.inputs, writes = fusion.outputs;
   if (reads.empty()) throw LoadError(where + ": " + at + "/inputs: a fusion region reads at least one tensor");
   const Device device = reads[0].device;
   auto missing = [&](const std::string& what) { return LoadError(where + ": " + at + ": " + what); };
   if (device.is_cpu() && !emulate_cuda_) {
-    if (!fusion.contains("function")) throw missing("no CPU kernel (the region was compiled for CUDA only)");
+    if (!fusion.function) throw missing("no CPU kernel (the region was compiled for CUDA only)");
     if (!cpu_) throw missing("the plan has no kernel library");
-    std::string function = fusion["function"].get<std::string>();
+    const std::string& function = *fusion.function;
     auto f = reinterpret_cast<CpuFunction>(dlsym(cpu_->handle, function.c_str()));
     if (!f) throw missing("/function: " + cpu_->name + " has no kernel '" + function + "'");
     return fusion_kernel(std::move(reads), std::move(writes), [f](void** pointers, size_t num_inputs) {
       f(const_cast<const void* const*>(pointers), pointers + num_inputs);
     });
   }
-  if (!fusion.contains("cuda_function")) throw missing("no CUDA kernel (compile the trace again with --emit-cuda)");
-  std::string function = fusion["cuda_function"].get<std::string>();
+  if (!fusion.cuda_function) throw missing("no CUDA kernel (compile the trace again with --emit-cuda)");
+  std::string function = *fusion.cuda_function;
   unsigned grid = grid_of(fusion, where + ": " + at), block = static_cast<unsigned>(cuda_block_);
   size_t count = reads.size() + writes.size();
   if (device.is_cpu()) {  // emulated

@@ -9,11 +9,10 @@
 // A kernel library is native code, as a plugin is: run plans only from folders you trust.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
 #include <string>
 
+#include "thundercc/plan/plan.h"
 #include "thundercc/runtime/kernels.h"
 
 namespace thundercc::runtime {
@@ -22,14 +21,14 @@ class CudaModule;
 
 class FusedKernels {
  public:
-  // Loads the plan's "kernels" and "cuda_kernels" entries for the plan at `plan_path`; throws LoadError.
-  FusedKernels(const nlohmann::json& plan, const std::string& plan_path, bool emulate_cuda);
+  // Loads the plan's kernel library and CUDA kernels, files next to `plan_path`; throws LoadError.
+  FusedKernels(const plan::Plan& plan, const std::string& plan_path, bool emulate_cuda);
   ~FusedKernels();
   FusedKernels(const FusedKernels&) = delete;
   FusedKernels& operator=(const FusedKernels&) = delete;
 
-  // The kernel of one instruction's "fusion" entry; `at` names it in errors.
-  Kernel kernel(const nlohmann::json& fusion, const std::string& at, const std::string& where) const;
+  // The kernel of one fusion instruction; `at` names it in errors.
+  Kernel kernel(const plan::Fusion& fusion, const std::string& at, const std::string& where) const;
 
  private:
   struct Library {  // a library loaded from verified bytes

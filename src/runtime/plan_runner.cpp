@@ -17,43 +17,30 @@
 namespace thundercc::runtime {
 namespace {
 
-using json = nlohmann::json;
-
-// Decodes an argument: {"slot": n}, a sequence of slots, or a constant.
-BoundArg bind_arg(const json& j, const std::string& at, const std::string& where, size_t num_slots) {
-  auto slot_of = [&](const json& s, const std::string& s_at) {
-    int slot = s.at("slot").get<int>();
-    if (slot < 0 || static_cast<size_t>(slot) >= num_slots) throw LoadError(where + ": " + s_at + ": slot " + std::to_string(slot) + " out of range");
-    return slot;
-  };
+// An instruction's argument as kernels read it: a slot, slots, or a constant.
+BoundArg bind_arg(const plan::Operand& o) {
   BoundArg arg;
-  if (j.is_object() && j.contains("slot")) {
-    arg.kind = BoundArg::Kind::Slot;
-    arg.slot = slot_of(j, at);
-    return arg;
-  }
-  for (const char* seq : {"tuple", "list"})
-    if (j.is_object() && j.contains(seq) && !j[seq].empty() && j[seq][0].is_object() && j[seq][0].contains("slot")) {
+  switch (o.kind) {
+    case plan::Operand::Kind::Slot:
+      arg.kind = BoundArg::Kind::Slot;
+      arg.slot = o.slot;
+      break;
+    case plan::Operand::Kind::Tuple:
+    case plan::Operand::Kind::List:
       arg.kind = BoundArg::Kind::Slots;
-      for (size_t i = 0; i < j[seq].size(); ++i) arg.slots.push_back(slot_of(j[seq][i], at + "/" + seq + "/" + std::to_string(i)));
-      return arg;
-    }
-  arg.constant = decode_value(j, at, [&](const json&, const std::string& ref_at) -> Value {
-    throw LoadError(where + ": " + ref_at + ": a tensor slot cannot be mixed with constants in one argument");
-  }, where);
+      for (const auto& x : o.items) arg.slots.push_back(x.slot);  // the codec made each a slot
+      break;
+    default: arg.constant = o.constant; break;
+  }
   return arg;
 }
 
 // The output's tensors in order; -1 for a None among them (a gradient that does not flow).
-void collect_output_slots(const json& j, std::vector<int>& out) {
-  if (j.is_null()) out.push_back(-1);
-  else if (j.is_object() && j.contains("slot")) out.push_back(j["slot"].get<int>());
-  else if (j.is_object() && j.contains("dict"))
-    for (const auto& pair : j["dict"]) collect_output_slots(pair[1], out);
-  else if (j.is_object())
-    for (const char* seq : {"tuple", "list"})
-      if (j.contains(seq))
-        for (const auto& x : j[seq]) collect_output_slots(x, out);
+void collect_output_slots(const plan::Operand& o, std::vector<int>& out) {
+  if (o.kind == plan::Operand::Kind::Slot) out.push_back(o.slot);
+  else if (o.kind == plan::Operand::Kind::Constant && o.constant.is_none()) out.push_back(-1);
+  else
+    for (const auto& x : o.items) collect_output_slots(x, out);
 }
 
 std::string describe(const at::Tensor& t) {
@@ -64,65 +51,43 @@ std::string describe(const at::Tensor& t) {
 
 }  // namespace
 
-PlanRunner::PlanRunner(const json& plan, const std::string& where, const FusedKernels* kernels) : where_(where) {
-  num_slots_ = plan.at("slots").get<size_t>();
-  const auto& inputs = plan.at("inputs");
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    std::string at = "/inputs/" + std::to_string(i) + "/tensor";
-    inputs_.push_back({inputs[i].at("name").get<std::string>(), inputs[i].at("slot").get<int>(), decode_tensor_meta(inputs[i].at("tensor"), at, where)});
-    const Device& device = inputs_.back().meta.device;
-    if (device.type == Device::Type::CUDA && !at::hasCUDA())  // before any tensor is made for it
-      throw LoadError(where + ": " + at + ": the plan runs on " + device.str() + ", but this LibTorch was built without CUDA");
+PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels) : where_(where) {
+  // The codec checked every slot against the program's slot count.
+  num_slots_ = static_cast<size_t>(program.slots);
+  for (size_t i = 0; i < program.inputs.size(); ++i) {
+    const plan::Input& in = program.inputs[i];
+    inputs_.push_back({in.name, in.slot, in.tensor});
+    if (in.tensor.device.type == Device::Type::CUDA && !at::hasCUDA())  // before any tensor is made for it
+      throw LoadError(where + ": /inputs/" + std::to_string(i) + "/tensor: the plan runs on " + in.tensor.device.str() +
+                      ", but this LibTorch was built without CUDA");
   }
-  free_at_start_ = plan.value("free_at_start", std::vector<int>{});
-  const auto& instructions = plan.at("instructions");
-  for (size_t i = 0; i < instructions.size(); ++i) {
-    const auto& j = instructions[i];
+  free_at_start_ = program.free_at_start;
+  for (size_t i = 0; i < program.instructions.size(); ++i) {
+    const plan::Instruction& j = program.instructions[i];
     std::string at = "/instructions/" + std::to_string(i);
     Instruction ins;
-    ins.op = j.at("op").get<std::string>();
-    if (j.contains("fusion")) {
+    ins.op = j.op;
+    if (j.fusion) {
       if (!kernels) throw LoadError(where + ": " + at + "/fusion: the plan has no generated kernels");
-      fused_kernels_.push_back(std::make_unique<Kernel>(kernels->kernel(j["fusion"], at + "/fusion", where)));
+      fused_kernels_.push_back(std::make_unique<Kernel>(kernels->kernel(*j.fusion, at + "/fusion", where)));
       ins.kernel = fused_kernels_.back().get();
     } else {
       ins.kernel = KernelRegistry::global().find(ins.op);
     }
-    if (!ins.kernel) {
-      std::string executor = j.value("executor", "");
+    if (!ins.kernel)
       throw LoadError(where + ": " + at + "/op: no kernel for '" + ins.op + "'" +
-                      (executor.empty() || executor == "torch" ? "" : " (load the plugin of executor '" + executor + "' with --plugin)"));
-    }
-    for (size_t k = 0; k < j.at("args").size(); ++k)
-      ins.args.push_back(bind_arg(j["args"][k], at + "/args/" + std::to_string(k), where, num_slots_));
-    const json kwargs = j.value("kwargs", json::object());
-    for (const auto& [key, value] : kwargs.items())
-      ins.kwargs.emplace_back(key, bind_arg(value, at + "/kwargs/" + key, where, num_slots_));
-    for (const auto& o : j.at("outputs")) ins.outputs.push_back(o.is_null() ? -1 : o.get<int>());
-    ins.free = j.value("free", std::vector<int>{});
-    ins.statement = j.value("statement", "");
-    ins.fresh = j.value("fresh", false);
+                      (j.executor.empty() || j.executor == "torch" ? "" : " (load the plugin of executor '" + j.executor + "' with --plugin)"));
+    for (const auto& a : j.args) ins.args.push_back(bind_arg(a));
+    for (const auto& [key, value] : j.kwargs) ins.kwargs.emplace_back(key, bind_arg(value));
+    ins.outputs = j.outputs;
+    ins.free = j.free;
+    ins.statement = j.statement;
+    ins.fresh = j.fresh;
     instructions_.push_back(std::move(ins));
   }
-  collect_output_slots(plan.at("output"), output_slots_);
-  // Every slot a plan names must exist: a bad plan is an error, never a write out of bounds.
-  auto check_slot = [&](int slot, const std::string& at) {
-    if (slot < 0 || static_cast<size_t>(slot) >= num_slots_)
-      throw LoadError(where + ": " + at + ": slot " + std::to_string(slot) + " is out of range (the plan has " +
-                      std::to_string(num_slots_) + " slots)");
-  };
-  for (const auto& in : inputs_) check_slot(in.slot, "/inputs");
-  for (int s : free_at_start_) check_slot(s, "/free_at_start");
-  for (int s : output_slots_)
-    if (s != -1) check_slot(s, "/output");
-  for (size_t i = 0; i < instructions_.size(); ++i) {
-    std::string at = "/instructions/" + std::to_string(i);
-    for (int s : instructions_[i].outputs)
-      if (s != -1) check_slot(s, at + "/outputs");
-    for (int s : instructions_[i].free) check_slot(s, at + "/free");
-  }
+  collect_output_slots(program.output, output_slots_);
   slots_.resize(num_slots_);
-  bind_arena(plan, where);
+  bind_arena(program, where);
 }
 
 void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
@@ -147,33 +112,26 @@ bool PlanRunner::in_arena(const at::Tensor& t) const {
   return p >= base && p < base + arena_.numel();
 }
 
-void PlanRunner::bind_arena(const json& program, const std::string& where) {
-  if (!program.contains("arena")) return;
-  int64_t arena_bytes = program["arena"].at("bytes").get<int64_t>();
+void PlanRunner::bind_arena(const plan::Program& program, const std::string& where) {
+  if (!program.arena) return;
+  int64_t arena_bytes = program.arena->bytes;
   try {
     arena_ = at::empty({arena_bytes}, at::kByte);
   } catch (const c10::Error& e) {
     throw LoadError(thundercc::str(where, ": /arena/bytes: cannot allocate the plan's arena of ", arena_bytes, " bytes"));
   }
   auto* base = static_cast<uint8_t*>(arena_.data_ptr());
-  const json& instructions = program.at("instructions");
-  for (size_t i = 0; i < instructions.size(); ++i) {
-    if (!instructions[i].contains("buffers")) continue;
+  for (size_t i = 0; i < program.instructions.size(); ++i) {
+    const auto& buffers = program.instructions[i].buffers;
     Instruction& ins = instructions_[i];
-    const json& buffers = instructions[i]["buffers"];
-    std::string at = "/instructions/" + std::to_string(i) + "/buffers";
-    if (buffers.size() != ins.outputs.size())
-      throw LoadError(thundercc::str(where, ": ", at, ": ", buffers.size(), " buffers for ", ins.outputs.size(), " outputs"));
     ins.buffers.resize(buffers.size());
     for (size_t k = 0; k < buffers.size(); ++k) {
-      if (buffers[k].is_null()) continue;
-      std::string buffer_at = at + "/" + std::to_string(k);
-      if (ins.outputs[k] < 0) throw LoadError(thundercc::str(where, ": ", buffer_at, ": output ", k, " is not a tensor"));
-      int64_t offset = buffers[k].at("offset").get<int64_t>();
-      TensorMeta meta = decode_tensor_meta(buffers[k].at("tensor"), buffer_at + "/tensor", where);
+      if (!buffers[k]) continue;
+      int64_t offset = buffers[k]->offset;
+      const TensorMeta& meta = buffers[k]->tensor;
       // Every buffer lies inside the arena: a bad plan is an error, never a write out of bounds.
       if (!meta.device.is_cpu() || offset < 0 || offset % MemoryPlan::kAlignment != 0 || meta.bytes() > arena_bytes - offset)
-        throw LoadError(thundercc::str(where, ": ", buffer_at, ": a ", meta.type_string(), " at offset ", offset,
+        throw LoadError(thundercc::str(where, ": /instructions/", i, "/buffers/", k, ": a ", meta.type_string(), " at offset ", offset,
                                        " does not lie in the arena of ", arena_bytes, " bytes"));
       ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)));
     }
@@ -247,32 +205,20 @@ void PlanRunner::fail(size_t index, const std::string& problem) const {
   throw ThunderError("RuntimeError", thundercc::str(where_, ": /instructions/", index, ": ", statement, ": ", message, arguments));
 }
 
-void check_plan_version(const json& plan, const std::string& where) {
-  // Only a plan that names another version is refused here; a missing one is the schema's to report.
-  json version = plan.is_object() ? plan.value("version", json()) : json();
-  if (version.is_number_integer() && version != json(kPlanFormatVersion))
-    throw LoadError(where + ": /version: plan format version " + version.dump() + " is not supported (this thundercc reads version " +
-                    std::to_string(kPlanFormatVersion) + "); compile the trace again with thundercc compile");
-}
-
 namespace {
 
-std::unique_ptr<FusedKernels> load_kernels(const json& plan, const std::string& where, bool emulate_cuda) {
-  check_plan_version(plan, where);
-  if (!plan.contains("kernels") && !plan.contains("cuda_kernels")) return nullptr;
+std::unique_ptr<FusedKernels> load_kernels(const plan::Plan& plan, const std::string& where, bool emulate_cuda) {
+  if (!plan.kernels && !plan.cuda_kernels) return nullptr;
   return std::make_unique<FusedKernels>(plan, where, emulate_cuda);
 }
 
 }  // namespace
 
-Plan::Plan(const json& plan, const std::string& where, bool emulate_cuda)
-    : kernels_(load_kernels(plan, where, emulate_cuda)), forward_(plan, where, kernels_.get()) {
-  if (!plan.contains("backward")) return;
-  backward_.emplace(plan["backward"], where + " (backward)", kernels_.get());
-  num_saved_ = plan["backward"].at("saved").get<size_t>();
-  if (num_saved_ > backward_->inputs().size())
-    throw LoadError(where + ": /backward/saved: " + std::to_string(num_saved_) + " saved tensors, but the backward has " +
-                    std::to_string(backward_->inputs().size()) + " inputs");
+Plan::Plan(const plan::Plan& plan, const std::string& where, bool emulate_cuda)
+    : kernels_(load_kernels(plan, where, emulate_cuda)), forward_(plan.forward, where, kernels_.get()) {
+  if (!plan.backward) return;
+  backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
+  num_saved_ = static_cast<size_t>(plan.backward->saved);
 }
 
 Plan::~Plan() = default;

@@ -14,7 +14,7 @@
 
 #include "runtime/caching_allocator.h"
 #include "thundercc/errors.h"
-#include "thundercc/plan/plan.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
@@ -24,7 +24,6 @@
 namespace thundercc::runtime {
 namespace {
 
-using json = nlohmann::json;
 
 std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const std::string& fill, uint64_t seed) {
   at::manual_seed(seed);
@@ -103,19 +102,16 @@ bool report(const std::string& plan_path, const std::string& what, const std::ve
 }
 
 int run(const RunOptions& o) {
-  json plan_json = parse_json_document(read_file(o.plan_path, limits::kTraceBytes), o.plan_path);
-  check_plan_version(plan_json, o.plan_path);
-  check_schema(plan_json, SchemaKind::Plan, o.plan_path);
+  plan::Plan decoded = plan::read_plan_file(o.plan_path);
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
-  for (const auto& needed : plan_json["plugins"]) {
-    auto name = needed["name"].get<std::string>(), version = needed["version"].get<std::string>();
+  for (const auto& [name, version] : decoded.plugins) {
     const Executor* ex = ExecutorRegistry::global().find(name);
     if (!ex) throw LoadError(thundercc::str(o.plan_path, ": the plan needs plugin executor '", name, "' ", version, "; load it with --plugin LIB"));
     if (ex->version() != version)
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
   install_caching_allocator();
-  Plan plan(plan_json, o.plan_path, o.cuda_emulate);
+  Plan plan(decoded, o.plan_path, o.cuda_emulate);
   std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed)
                                                          : on_devices(read_tensor_file(o.inputs_path, plan.inputs()), plan.inputs());
   plan.forward_program().check_inputs(inputs);

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "thundercc/extend.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
@@ -40,8 +41,7 @@ int main(int argc, char** argv) {
   for (const auto& plan_path : plans) {
     std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
     try {
-      auto doc = thundercc::parse_json_document(thundercc::read_file(plan_path, thundercc::limits::kTraceBytes), plan_path);
-      Plan plan(doc, plan_path, emulate_cuda);
+      Plan plan(plan::read_plan_file(plan_path), plan_path, emulate_cuda);
       auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
       plan.forward_program().check_inputs(inputs);
       at::manual_seed(0);

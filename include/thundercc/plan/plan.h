@@ -1,24 +1,115 @@
-// plan.json: what `thundercc run` needs and nothing it must re-derive. Built from an execution
-// trace: every tensor gets a slot; each statement becomes an instruction naming the operator
-// (and so the kernel) that runs it, its arguments as slots and constants, its output slots, and
-// the slots to free after it (from the trace's `del` statements).
+// plan.json as C++ types: what `thundercc run` needs and nothing it must re-derive. The plan
+// builder (plan_builder.cpp) makes them from the execution traces: every tensor gets a slot; each
+// statement becomes an instruction naming the operator (and so the kernel) that runs it, its
+// arguments as slots and constants, its output slots, the slots to free after it (from the
+// trace's `del` statements) and the buffers memory planning gave its outputs. plan_codec.cpp alone
+// writes and reads their JSON (plan_codec.h); the runtime binds from these types.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "thundercc/executors/fuser/kernel_library.h"
 #include "thundercc/ir/trace.h"
 
-namespace thundercc {
+namespace thundercc::plan {
 
-inline constexpr const char* kPlanFormat = "thundercc.plan";
-inline constexpr int kPlanFormatVersion = 2;
+// An instruction's argument, or a program's output, over slots: a tensor's slot, a constant (a
+// value with no tensor in it), or a tuple, list or dict of operands.
+struct Operand {
+  enum class Kind { Slot, Constant, Tuple, List, Dict };
+  Kind kind = Kind::Constant;
+  int slot = -1;
+  Value constant;                 // Constant (None included)
+  std::vector<Operand> items;     // Tuple, List, Dict (its values)
+  std::vector<std::string> keys;  // Dict
+};
 
-// With a backward trace (a training step), the plan also holds the backward program; the forward
-// program's output is then (outputs, saved_for_backward). A trace with fusion regions needs `kernels`.
-nlohmann::json build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0,
-                          const PlanKernels* kernels = nullptr);
+// A planned output's place in the program's arena.
+struct Buffer {
+  int64_t offset = 0;  // a multiple of MemoryPlan::kAlignment
+  TensorMeta tensor;
+};
 
-}  // namespace thundercc
+// What a fusion instruction runs: the CPU function of the plan's kernel library, or the CUDA
+// function of its PTX module with its grid, or both (--emit-cuda), over the tensors it was
+// generated for.
+struct Fusion {
+  std::optional<std::string> function;
+  std::optional<std::string> cuda_function;
+  std::optional<int64_t> grid;
+  std::vector<TensorMeta> inputs, outputs;
+};
+
+struct Instruction {
+  std::string op;        // the operator's id, which names its kernel
+  std::string executor;  // the executor that claimed it
+  std::vector<Operand> args;
+  std::vector<std::pair<std::string, Operand>> kwargs;
+  std::vector<int> outputs;  // one slot per output, -1 for an output that is not a tensor
+  std::vector<int> free;     // slots freed after it
+  std::string statement;     // the trace's statement, for messages
+  std::optional<Fusion> fusion;
+  std::vector<std::optional<Buffer>> buffers;  // empty, or one per output (none: not planned)
+  bool fresh = false;  // its outputs never share storage with the arena (checked at run time)
+};
+
+struct Input {
+  std::string name;
+  int slot = 0;
+  TensorMeta tensor;
+};
+
+// The arena memory planning laid out, and what it saved (for `compile -v`).
+struct Arena {
+  int64_t bytes = 0, buffers = 0, buffer_bytes = 0, in_place = 0;
+};
+
+// One program: the forward, or a training step's backward.
+struct Program {
+  std::vector<Input> inputs;
+  int64_t slots = 0;
+  std::vector<int> free_at_start;
+  std::vector<Instruction> instructions;
+  Operand output;
+  std::optional<Arena> arena;
+  // A backward's inputs are the forward's `saved` tensors (saved_bytes of them), then the cotangents.
+  int64_t saved = 0, saved_bytes = 0;
+};
+
+struct PluginExecutor {
+  std::string name, version;
+};
+
+// The plan's kernel library (the CPU regions') and CUDA kernels, files next to the plan, each
+// checked against its SHA-256 before it is loaded.
+struct LibraryFile {
+  std::string library, sha256;
+};
+struct KernelLibraryRecord {
+  std::string library, sha256, compiler, flags;
+};
+struct CudaKernelsRecord {
+  int64_t block = 0;
+  std::optional<std::string> ptx;  // the PTX module's file; absent: NVRTC was not found
+  std::string sha256, compiler, arch;  // of the PTX module
+  std::optional<LibraryFile> emulation;  // the emulation library (with --emit-cuda)
+};
+
+struct Plan {
+  std::string name;
+  Program forward;  // with a backward, it returns (outputs, saved_for_backward)
+  std::optional<Program> backward;
+  std::vector<PluginExecutor> plugins;  // the plugin executors it needs
+  std::optional<KernelLibraryRecord> kernels;
+  std::optional<CudaKernelsRecord> cuda_kernels;
+};
+
+// Builds the plan of an execution trace and, for a training step, its backward trace; a trace
+// with fusion regions needs `kernels`, the records of their generated kernels.
+Plan build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0,
+                const PlanKernels* kernels = nullptr);
+
+}  // namespace thundercc::plan

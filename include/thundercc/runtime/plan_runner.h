@@ -1,11 +1,11 @@
-// Executes a plan.json with LibTorch. Loading binds every instruction once: kernels are looked up,
-// constants decoded, slots resolved, so running does no lookups.
+// Executes a plan (plan/plan.h, decoded from plan.json by plan/plan_codec.h) with LibTorch.
+// Loading binds every instruction once: kernels are looked up, constants converted, slots
+// resolved, so running does no lookups.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include <memory>
 
+#include "thundercc/plan/plan.h"
 #include "thundercc/runtime/kernels.h"
 #include "thundercc/runtime/tensor_files.h"
 
@@ -19,7 +19,7 @@ class PlanRunner {
  public:
   // Throws std::runtime_error naming `where` and the place in the plan. Fusion instructions run
   // the kernels of `kernels` (the plan's), which must outlive the runner.
-  PlanRunner(const nlohmann::json& program, const std::string& where, const FusedKernels* kernels = nullptr);
+  PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels = nullptr);
 
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Checks the inputs against the specification, as Thunder's prologue does.
@@ -33,7 +33,7 @@ class PlanRunner {
 
  private:
   // Allocates the arena and makes each planned output's tensor in it, once for all runs.
-  void bind_arena(const nlohmann::json& program, const std::string& where);
+  void bind_arena(const plan::Program& program, const std::string& where);
   bool in_arena(const at::Tensor& t) const;  // whether its storage lies in the arena
 
   // A kernel's failure as an error naming the plan, the instruction and its arguments.
@@ -53,15 +53,12 @@ class PlanRunner {
 // A whole plan: its forward program and, for a training step, its backward. The forward of a
 // training step also returns what it saves for the backward; `forward` keeps that and returns
 // only the outputs.
-// Plans of another format version are refused with a clear error.
-void check_plan_version(const nlohmann::json& plan, const std::string& where);
-
 class Plan {
  public:
-  // Checks the format version; throws LoadError naming `where`, the plan file's path (a plan's
-  // kernel library is found next to it). With `emulate_cuda`, fusion regions on the CPU run their
-  // CUDA kernels under the emulator (a plan compiled with --emit-cuda), to test them without a GPU.
-  Plan(const nlohmann::json& plan, const std::string& where, bool emulate_cuda = false);
+  // Binds a decoded plan; throws LoadError naming `where`, the plan file's path (a plan's kernel
+  // library is found next to it). With `emulate_cuda`, fusion regions on the CPU run their CUDA
+  // kernels under the emulator (a plan compiled with --emit-cuda), to test them without a GPU.
+  Plan(const plan::Plan& plan, const std::string& where, bool emulate_cuda = false);
   ~Plan();
   PlanRunner& forward_program() { return forward_; }
   bool has_backward() const { return backward_.has_value(); }

@@ -1,0 +1,322 @@
+// plan.json's codec: the only file that spells the plan's keys. Encoding writes what the builder
+// made (empty arrays and objects as json(value_t::array/object), members moved in: a plan is
+// large and nlohmann's initializer lists copy); decoding checks the version, then the schema,
+// then what the schema cannot say (slots in range, tensor metadata, arguments that are a slot,
+// slots or a constant), naming the JSON pointer of any problem. A backward program's pointers are
+// its own ("/instructions/3"), its `where` says "(backward)".
+#include "thundercc/plan/plan_codec.h"
+
+#include "thundercc/errors.h"
+#include "thundercc/serialize/schema.h"
+#include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
+
+namespace thundercc::plan {
+namespace {
+
+using json = nlohmann::json;
+
+// ---- encoding
+
+json encode_operand(const Operand& o) {
+  switch (o.kind) {
+    case Operand::Kind::Slot: return json_member("slot", o.slot);
+    case Operand::Kind::Constant: return encode_value(o.constant, [](const Value&) { return json(); });
+    case Operand::Kind::Tuple:
+    case Operand::Kind::List: {
+      json items(json::value_t::array);
+      for (const auto& x : o.items) items.push_back(encode_operand(x));
+      return json_member(o.kind == Operand::Kind::Tuple ? "tuple" : "list", std::move(items));
+    }
+    case Operand::Kind::Dict: {
+      json pairs(json::value_t::array);
+      for (size_t k = 0; k < o.items.size(); ++k) pairs.push_back(json::array({o.keys[k], encode_operand(o.items[k])}));
+      return json_member("dict", std::move(pairs));
+    }
+  }
+  return nullptr;
+}
+
+json encode_metas(const std::vector<TensorMeta>& metas) {
+  json out(json::value_t::array);
+  for (const auto& m : metas) out.push_back(encode_tensor_meta(m));
+  return out;
+}
+
+json encode_instruction(const Instruction& ins) {
+  json j = json_member("op", ins.op);
+  j["executor"] = ins.executor;
+  json args(json::value_t::array);
+  for (const auto& a : ins.args) args.push_back(encode_operand(a));
+  json kwargs(json::value_t::object);
+  for (const auto& [k, v] : ins.kwargs) kwargs[k] = encode_operand(v);
+  json outputs(json::value_t::array);
+  for (int s : ins.outputs) outputs.push_back(s < 0 ? json(nullptr) : json(s));
+  j["args"] = std::move(args);
+  j["kwargs"] = std::move(kwargs);
+  j["outputs"] = std::move(outputs);
+  j["free"] = ins.free.empty() ? json(json::value_t::array) : json(ins.free);
+  j["statement"] = ins.statement;
+  if (ins.fusion) {
+    json fusion(json::value_t::object);
+    if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
+    if (ins.fusion->cuda_function) fusion["cuda_function"] = *ins.fusion->cuda_function;
+    if (ins.fusion->grid) fusion["grid"] = *ins.fusion->grid;
+    fusion["inputs"] = encode_metas(ins.fusion->inputs);
+    fusion["outputs"] = encode_metas(ins.fusion->outputs);
+    j["fusion"] = std::move(fusion);
+  }
+  if (!ins.buffers.empty()) {
+    json buffers(json::value_t::array);
+    for (const auto& b : ins.buffers) {
+      if (!b) {
+        buffers.push_back(nullptr);
+        continue;
+      }
+      json buffer = json_member("offset", b->offset);
+      buffer["tensor"] = encode_tensor_meta(b->tensor);
+      buffers.push_back(std::move(buffer));
+    }
+    j["buffers"] = std::move(buffers);
+  }
+  if (ins.fresh) j["fresh"] = true;
+  return j;
+}
+
+// A program's members, into `out` (the plan itself for the forward).
+void encode_program(const Program& p, json& out) {
+  json inputs(json::value_t::array);
+  for (const auto& in : p.inputs) inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
+  json instructions(json::value_t::array);
+  for (const auto& ins : p.instructions) instructions.push_back(encode_instruction(ins));
+  out["inputs"] = std::move(inputs);
+  out["slots"] = p.slots;
+  out["free_at_start"] = p.free_at_start.empty() ? json(json::value_t::array) : json(p.free_at_start);
+  out["instructions"] = std::move(instructions);
+  out["output"] = encode_operand(p.output);
+  if (p.arena)
+    out["arena"] = {{"bytes", p.arena->bytes}, {"buffers", p.arena->buffers}, {"buffer_bytes", p.arena->buffer_bytes},
+                    {"in_place", p.arena->in_place}};
+}
+
+// ---- decoding
+
+class Decoder {
+ public:
+  Decoder(std::string where, int64_t slots) : where_(std::move(where)), slots_(slots) {}
+
+  [[noreturn]] void fail(const std::string& at, const std::string& problem) const { throw LoadError(where_ + ": " + at + ": " + problem); }
+
+  int slot(const json& j, const std::string& at) const {
+    int s = j.get<int>();
+    if (s < 0 || s >= slots_) fail(at, str("slot ", s, " is out of range (the plan has ", slots_, " slots)"));
+    return s;
+  }
+
+  TensorMeta meta(const json& j, const std::string& at) const { return decode_tensor_meta(j, at, where_); }
+
+  // An argument: {"slot": n}, a tuple or list of them, or a constant.
+  Operand argument(const json& j, const std::string& at) const {
+    Operand o;
+    if (j.is_object() && j.contains("slot")) {
+      o.kind = Operand::Kind::Slot;
+      o.slot = slot(j["slot"], at + "/slot");
+      return o;
+    }
+    for (const char* seq : {"tuple", "list"})
+      if (j.is_object() && j.contains(seq) && !j[seq].empty() && j[seq][0].is_object() && j[seq][0].contains("slot")) {
+        o.kind = std::string_view(seq) == "tuple" ? Operand::Kind::Tuple : Operand::Kind::List;
+        for (size_t i = 0; i < j[seq].size(); ++i) {
+          std::string item_at = at + "/" + seq + "/" + std::to_string(i);
+          if (!j[seq][i].is_object() || !j[seq][i].contains("slot")) fail(item_at, "a tensor slot cannot be mixed with constants in one argument");
+          o.items.push_back(argument(j[seq][i], item_at));
+        }
+        return o;
+      }
+    o.constant = decode_value(j, at, [&](const json&, const std::string& ref_at) -> Value {
+      fail(ref_at, "a tensor slot cannot be mixed with constants in one argument");
+    }, where_);
+    return o;
+  }
+
+  // A program's output: slots in tuples, lists and dicts; None and other constants as they are.
+  Operand output(const json& j, const std::string& at) const {
+    Operand o;
+    if (j.is_object() && j.contains("slot")) {
+      o.kind = Operand::Kind::Slot;
+      o.slot = slot(j["slot"], at + "/slot");
+    } else if (j.is_object() && j.contains("dict")) {
+      o.kind = Operand::Kind::Dict;
+      for (size_t i = 0; i < j["dict"].size(); ++i) {
+        o.keys.push_back(j["dict"][i].at(0).get<std::string>());
+        o.items.push_back(output(j["dict"][i].at(1), at + "/dict/" + std::to_string(i) + "/1"));
+      }
+    } else if (j.is_object() && (j.contains("tuple") || j.contains("list"))) {
+      const char* seq = j.contains("tuple") ? "tuple" : "list";
+      o.kind = j.contains("tuple") ? Operand::Kind::Tuple : Operand::Kind::List;
+      for (size_t i = 0; i < j[seq].size(); ++i) o.items.push_back(output(j[seq][i], at + "/" + seq + "/" + std::to_string(i)));
+    } else {
+      o.constant = decode_value(j, at, [&](const json&, const std::string& ref_at) -> Value { fail(ref_at, "not a slot"); }, where_);
+    }
+    return o;
+  }
+
+  std::vector<int> slots(const json& j, const std::string& at) const {
+    std::vector<int> out;
+    for (size_t i = 0; i < j.size(); ++i) out.push_back(slot(j[i], at));
+    return out;
+  }
+
+  Instruction instruction(const json& j, const std::string& at) const {
+    Instruction ins;
+    ins.op = j.at("op").get<std::string>();
+    ins.executor = j.value("executor", "");
+    for (size_t k = 0; k < j.at("args").size(); ++k) ins.args.push_back(argument(j["args"][k], at + "/args/" + std::to_string(k)));
+    if (j.contains("kwargs"))
+      for (const auto& [key, value] : j["kwargs"].items()) ins.kwargs.emplace_back(key, argument(value, at + "/kwargs/" + key));
+    for (const auto& o : j.at("outputs")) ins.outputs.push_back(o.is_null() ? -1 : slot(o, at + "/outputs"));
+    if (j.contains("free")) ins.free = slots(j["free"], at + "/free");
+    ins.statement = j.value("statement", "");
+    ins.fresh = j.value("fresh", false);
+    if (j.contains("fusion")) {
+      const json& f = j["fusion"];
+      std::string fusion_at = at + "/fusion";
+      Fusion fusion;
+      if (f.contains("function")) fusion.function = f["function"].get<std::string>();
+      if (f.contains("cuda_function")) fusion.cuda_function = f["cuda_function"].get<std::string>();
+      if (f.contains("grid")) fusion.grid = f["grid"].get<int64_t>();
+      for (size_t k = 0; k < f.at("inputs").size(); ++k) fusion.inputs.push_back(meta(f["inputs"][k], fusion_at + "/inputs/" + std::to_string(k)));
+      for (size_t k = 0; k < f.at("outputs").size(); ++k)
+        fusion.outputs.push_back(meta(f["outputs"][k], fusion_at + "/outputs/" + std::to_string(k)));
+      ins.fusion = std::move(fusion);
+    }
+    if (j.contains("buffers")) {
+      const json& buffers = j["buffers"];
+      std::string buffers_at = at + "/buffers";
+      if (buffers.size() != ins.outputs.size()) fail(buffers_at, str(buffers.size(), " buffers for ", ins.outputs.size(), " outputs"));
+      for (size_t k = 0; k < buffers.size(); ++k) {
+        if (buffers[k].is_null()) {
+          ins.buffers.emplace_back();
+          continue;
+        }
+        std::string buffer_at = buffers_at + "/" + std::to_string(k);
+        if (ins.outputs[k] < 0) fail(buffer_at, str("output ", k, " is not a tensor"));
+        ins.buffers.push_back(Buffer{buffers[k].at("offset").get<int64_t>(), meta(buffers[k].at("tensor"), buffer_at + "/tensor")});
+      }
+    }
+    return ins;
+  }
+
+ private:
+  std::string where_;
+  int64_t slots_;
+};
+
+Program decode_program(const json& j, const std::string& where) {
+  Program p;
+  p.slots = j.at("slots").get<int64_t>();
+  Decoder d(where, p.slots);
+  const json& inputs = j.at("inputs");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string at = "/inputs/" + std::to_string(i);
+    p.inputs.push_back({inputs[i].at("name").get<std::string>(), d.slot(inputs[i].at("slot"), "/inputs"),
+                        d.meta(inputs[i].at("tensor"), at + "/tensor")});
+  }
+  if (j.contains("free_at_start")) p.free_at_start = d.slots(j["free_at_start"], "/free_at_start");
+  const json& instructions = j.at("instructions");
+  for (size_t i = 0; i < instructions.size(); ++i) p.instructions.push_back(d.instruction(instructions[i], "/instructions/" + std::to_string(i)));
+  p.output = d.output(j.at("output"), "/output");
+  if (j.contains("arena")) {
+    const json& a = j["arena"];
+    p.arena = Arena{a.at("bytes").get<int64_t>(), a.value("buffers", int64_t{0}), a.value("buffer_bytes", int64_t{0}),
+                    a.value("in_place", int64_t{0})};
+  }
+  p.saved = j.value("saved", int64_t{0});
+  p.saved_bytes = j.value("saved_bytes", int64_t{0});
+  return p;
+}
+
+void check_version(const json& doc, const std::string& where) {
+  // Only a plan that names another version is refused here; a missing one is the schema's to report.
+  json version = doc.is_object() ? doc.value("version", json()) : json();
+  if (version.is_number_integer() && version != json(kFormatVersion))
+    throw LoadError(where + ": /version: plan format version " + version.dump() + " is not supported (this thundercc reads version " +
+                    std::to_string(kFormatVersion) + "); compile the trace again with thundercc compile");
+}
+
+}  // namespace
+
+json encode_plan(const Plan& plan) {
+  json doc = json_member("format", kFormat);
+  doc["version"] = kFormatVersion;
+  doc["name"] = plan.name;
+  encode_program(plan.forward, doc);
+  if (plan.backward) {
+    json backward(json::value_t::object);
+    encode_program(*plan.backward, backward);
+    backward["saved"] = plan.backward->saved;
+    backward["saved_bytes"] = plan.backward->saved_bytes;
+    doc["backward"] = std::move(backward);
+  }
+  json plugins(json::value_t::array);
+  for (const auto& p : plan.plugins) plugins.push_back({{"name", p.name}, {"version", p.version}});
+  doc["plugins"] = std::move(plugins);
+  if (plan.kernels)
+    doc["kernels"] = {{"library", plan.kernels->library}, {"sha256", plan.kernels->sha256}, {"compiler", plan.kernels->compiler},
+                      {"flags", plan.kernels->flags}};
+  if (plan.cuda_kernels) {
+    const CudaKernelsRecord& c = *plan.cuda_kernels;
+    json cuda = json_member("block", c.block);
+    if (c.ptx) {
+      cuda["ptx"] = *c.ptx;
+      cuda["sha256"] = c.sha256;
+      cuda["compiler"] = c.compiler;
+      cuda["arch"] = c.arch;
+    }
+    if (c.emulation) cuda["emulation"] = {{"library", c.emulation->library}, {"sha256", c.emulation->sha256}};
+    doc["cuda_kernels"] = std::move(cuda);
+  }
+  return doc;
+}
+
+Plan decode_plan(const json& doc, const std::string& where) {
+  check_version(doc, where);
+  check_schema(doc, SchemaKind::Plan, where);
+  Plan plan;
+  plan.name = doc.value("name", "");
+  plan.forward = decode_program(doc, where);
+  if (doc.contains("backward")) {
+    plan.backward = decode_program(doc["backward"], where + " (backward)");
+    plan.backward->saved = doc["backward"].at("saved").get<int64_t>();
+    if (plan.backward->saved > static_cast<int64_t>(plan.backward->inputs.size()))
+      throw LoadError(str(where, ": /backward/saved: ", plan.backward->saved, " saved tensors, but the backward has ",
+                          plan.backward->inputs.size(), " inputs"));
+  }
+  for (const auto& p : doc.at("plugins")) plan.plugins.push_back({p.at("name").get<std::string>(), p.at("version").get<std::string>()});
+  if (doc.contains("kernels")) {
+    const json& k = doc["kernels"];
+    plan.kernels = KernelLibraryRecord{k.at("library").get<std::string>(), k.at("sha256").get<std::string>(),
+                                       k.value("compiler", ""), k.value("flags", "")};
+  }
+  if (doc.contains("cuda_kernels")) {
+    const json& c = doc["cuda_kernels"];
+    CudaKernelsRecord cuda;
+    cuda.block = c.at("block").get<int64_t>();
+    if (c.contains("ptx")) {
+      cuda.ptx = c["ptx"].get<std::string>();
+      cuda.sha256 = c.at("sha256").get<std::string>();
+      cuda.compiler = c.value("compiler", "");
+      cuda.arch = c.value("arch", "");
+    }
+    if (c.contains("emulation"))
+      cuda.emulation = LibraryFile{c["emulation"].at("library").get<std::string>(), c["emulation"].at("sha256").get<std::string>()};
+    plan.cuda_kernels = std::move(cuda);
+  }
+  return plan;
+}
+
+Plan read_plan_file(const std::string& path) {
+  return decode_plan(parse_json_document(read_file(path, limits::kTraceBytes), path), path);
+}
+
+}  // namespace thundercc::plan
