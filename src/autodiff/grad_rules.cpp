@@ -128,7 +128,9 @@ void register_elementwise_rules() {
   unary("sin", [](auto& a, auto&, auto& g) { return g * prims::cos(a); });
   // sinc(a) = sin(pi a) / (pi a), 1 at 0: its derivative (cos(pi a) - sinc(a)) / a, 0 at 0.
   unary("sinc", [](auto& a, auto& out, auto& g) {
-    return g * ltorch::where(ltorch::eq(a, 0.0), 0.0, (prims::cos(a * std::numbers::pi) - out) / a);
+    Tensor at_zero = ltorch::eq(a, 0.0);  // its own statement: C++ leaves the operands' order open
+    Tensor slope = (prims::cos(a * std::numbers::pi) - out) / a;
+    return g * ltorch::where(at_zero, 0.0, slope);
   });
   unary("sinh", [](auto& a, auto&, auto& g) { return g * prims::cosh(a); });
   unary("sqrt", [](auto&, auto& out, auto& g) { return g / (out * 2.0); });
