@@ -26,13 +26,23 @@ bool widens(DType from, DType to) {
 // one of its arguments (`softmax(x, -1, dtype=torch.float16)`) is the program's request and stays
 // untagged. The conversions inside a nested Tensor.to are this decomposition's; other nested
 // symbols tagged theirs when they were traced.
-void tag_decomposition_casts(std::vector<BoundSymbol>& subsymbols, const Values& arguments) {
+bool is_convert(const BoundSymbol& b) {
+  static const Symbol* convert = &SymbolTable::global().get("prims.convert_element_type");
+  return b.sym == convert && b.args[0].is_tensor();
+}
+
+// Whether tag_decomposition_casts has anything to look at (most decompositions convert nothing).
+bool converts(const std::vector<BoundSymbol>& subsymbols) {
+  return std::any_of(subsymbols.begin(), subsymbols.end(), [](const BoundSymbol& s) { return is_convert(s) || s.sym->has_tag(kProgramCast); });
+}
+
+void tag_decomposition_casts(std::vector<BoundSymbol>& subsymbols, const std::vector<const void*>& arguments) {
   for (auto& s : subsymbols) {
     if (s.sym->has_tag(kProgramCast)) {
       tag_decomposition_casts(s.subsymbols, arguments);
-    } else if (s.sym->id == "prims.convert_element_type" && s.args[0].is_tensor()) {
+    } else if (is_convert(s)) {
       const Value& in = s.args[0];
-      bool argument = std::any_of(arguments.begin(), arguments.end(), [&](const Value& a) { return proxy_key(a) == proxy_key(in); });
+      bool argument = std::find(arguments.begin(), arguments.end(), proxy_key(in)) != arguments.end();
       if (!argument || widens(in.as_tensor().dtype(), s.output.as_tensor().dtype())) s.tags.push_back(kDecompositionCast);
     }
   }
@@ -53,9 +63,12 @@ void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags
   } else {
     s.meta = [decomposition = op.decomposition](const Args& x) -> Value {
       Value out = decomposition(x);
-      Values arguments;
-      for (const auto& v : x.values()) for_each_proxy(v, [&](const Value& p) { arguments.push_back(p); });
-      tag_decomposition_casts(tracing::active_sink(), arguments);
+      std::vector<BoundSymbol>& subsymbols = tracing::active_sink();
+      if (converts(subsymbols)) {
+        std::vector<const void*> arguments;
+        for (const auto& v : x.values()) for_each_proxy(v, [&](const Value& p) { arguments.push_back(proxy_key(p)); });
+        tag_decomposition_casts(subsymbols, arguments);
+      }
       return out;
     };
   }

@@ -11,7 +11,7 @@
 #include "thundercc/langs/prims.h"
 #include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan.h"
-#include "thundercc/serialize/trace_file.h"
+#include "thundercc/serialize/value_codec.h"
 
 namespace thundercc::plan {
 namespace {
@@ -126,8 +126,10 @@ Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
 // One program (the forward, or the backward) as instructions over slots.
 Program build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
   Program program;
+  program.instructions.reserve(trace.bound_symbols.size());  // an Instruction is large to move
   SlotAssigner slots;
   std::vector<MemoryStep> steps;  // one per instruction
+  steps.reserve(trace.bound_symbols.size());
   std::vector<int>* reads = nullptr;  // the instruction being built reads these slots
   auto read = [&](const Value& proxy) {
     int slot = slots.lookup(proxy);

@@ -8,7 +8,7 @@
 
 #include "thundercc/errors.h"
 #include "thundercc/serialize/schema.h"
-#include "thundercc/serialize/trace_file.h"
+#include "thundercc/serialize/value_codec.h"
 #include "thundercc/support/files.h"
 
 namespace thundercc::plan {
@@ -16,7 +16,7 @@ namespace {
 
 using json = nlohmann::json;
 
-// ---- encoding
+// ---- encoding (the plan is taken apart: its strings move into the document)
 
 json encode_operand(const Operand& o) {
   switch (o.kind) {
@@ -43,9 +43,9 @@ json encode_metas(const std::vector<TensorMeta>& metas) {
   return out;
 }
 
-json encode_instruction(const Instruction& ins) {
-  json j = json_member("op", ins.op);
-  j["executor"] = ins.executor;
+json encode_instruction(Instruction& ins) {
+  json j = json_member("op", std::move(ins.op));
+  j["executor"] = std::move(ins.executor);
   json args(json::value_t::array);
   for (const auto& a : ins.args) args.push_back(encode_operand(a));
   json kwargs(json::value_t::object);
@@ -56,7 +56,7 @@ json encode_instruction(const Instruction& ins) {
   j["kwargs"] = std::move(kwargs);
   j["outputs"] = std::move(outputs);
   j["free"] = ins.free.empty() ? json(json::value_t::array) : json(ins.free);
-  j["statement"] = ins.statement;
+  j["statement"] = std::move(ins.statement);
   if (ins.fusion) {
     json fusion(json::value_t::object);
     if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
@@ -84,11 +84,11 @@ json encode_instruction(const Instruction& ins) {
 }
 
 // A program's members, into `out` (the plan itself for the forward).
-void encode_program(const Program& p, json& out) {
+void encode_program(Program& p, json& out) {
   json inputs(json::value_t::array);
   for (const auto& in : p.inputs) inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
   json instructions(json::value_t::array);
-  for (const auto& ins : p.instructions) instructions.push_back(encode_instruction(ins));
+  for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins));
   out["inputs"] = std::move(inputs);
   out["slots"] = p.slots;
   out["free_at_start"] = p.free_at_start.empty() ? json(json::value_t::array) : json(p.free_at_start);
@@ -246,10 +246,10 @@ void check_version(const json& doc, const std::string& where) {
 
 }  // namespace
 
-json encode_plan(const Plan& plan) {
+json encode_plan(Plan plan) {
   json doc = json_member("format", kFormat);
   doc["version"] = kFormatVersion;
-  doc["name"] = plan.name;
+  doc["name"] = std::move(plan.name);
   encode_program(plan.forward, doc);
   if (plan.backward) {
     json backward(json::value_t::object);

@@ -11,7 +11,6 @@
 #include "runtime/cuda_driver.h"
 #include "thundercc/errors.h"
 #include "thundercc/executors/fuser/cuda_emulation.h"
-#include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
 

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "thundercc/errors.h"
-#include "thundercc/serialize/trace_file.h"
 
 namespace thundercc::runtime {
 namespace {

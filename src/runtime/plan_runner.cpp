@@ -11,7 +11,6 @@
 #include "thundercc/extend.h"
 #include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan.h"
-#include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 
 namespace thundercc::runtime {

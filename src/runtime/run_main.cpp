@@ -18,7 +18,6 @@
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
-#include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 
 namespace thundercc::runtime {
