@@ -336,7 +336,9 @@ class Capture:
         device = str(t.device)
         if device == "cuda":
             device = "cuda:0"
-        return {"shape": list(t.shape), "dtype": DTYPE_NAMES[t.dtype], "device": device, "requires_grad": t.requires_grad}
+        # Under torch.no_grad() the program is inference: its parameters require no grad in the trace.
+        requires_grad = t.requires_grad and torch.is_grad_enabled()
+        return {"shape": list(t.shape), "dtype": DTYPE_NAMES[t.dtype], "device": device, "requires_grad": requires_grad}
 
     def _value(self, v, where: str):
         if isinstance(v, torch.Tensor):

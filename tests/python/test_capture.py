@@ -155,3 +155,21 @@ def test_capture_command_checks_before_writing(tmp_path):
                               "--save-io", "--grad"], capture_output=True, text=True)
     assert no_grad.returncode == 1 and "--grad needs an output that requires grad" in no_grad.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.py"]
+
+
+def test_a_module_captured_under_no_grad_is_inference(tmp_path, thundercc):
+    """Parameters require grad, but under torch.no_grad() the program is inference: one execution
+    trace (no backward) whose outputs equal eager's."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.LayerNorm(16), torch.nn.Linear(16, 8))
+    x = torch.randn(4, 16)
+    with torch.no_grad():
+        captured = capture(model, x)
+        expected = model(x)
+    assert not any(i["tensor"]["requires_grad"] for i in captured.to_json()["inputs"] if "tensor" in i)
+    captured.save(tmp_path / "m.json")
+    torch.save(tuple(t.detach() for t in captured.input_values_before()), tmp_path / "m.inputs.pt")
+    torch.save((expected,), tmp_path / "m.expected.pt")
+    thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
+    assert (tmp_path / "m.trace.py").exists() and not (tmp_path / "m.backward.trace.py").exists()
+    thundercc("run", tmp_path / "m.plan.json", "--inputs", tmp_path / "m.inputs.pt", "--expect", tmp_path / "m.expected.pt")
