@@ -9,7 +9,6 @@
 #include "thundercc/executors/fuser/kernel_library.h"
 #include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/extend.h"
-#include "thundercc/passes/passes.h"
 
 namespace thundercc {
 
