@@ -97,7 +97,8 @@ int list_ops(bool prims_only, bool torch_only, bool ids_only, const std::string&
     return 0;
   }
   for (const Symbol* s : SymbolTable::global().all()) {
-    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || s == &prims::python_del()) continue;
+    // The languages' symbols: not executors' operators (registered with the built-in executors).
+    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s == &prims::python_del()) continue;
     if (ids_only) {
       // Every id a captured program may use, one per line: what the front end accepts.
       std::cout << s->id << "\n";
