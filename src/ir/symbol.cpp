@@ -157,6 +157,7 @@ std::vector<int64_t> Args::ints(std::string_view param) const {
 }
 
 bool Symbol::has_tag(std::string_view tag) const { return std::find(tags.begin(), tags.end(), tag) != tags.end(); }
+bool BoundSymbol::has_tag(std::string_view tag) const { return std::find(tags.begin(), tags.end(), tag) != tags.end(); }
 
 Args Symbol::bind(const Values& args, const Kwargs& kwargs) const {
   const auto& params = signature.params;

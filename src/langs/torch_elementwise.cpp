@@ -20,12 +20,6 @@ bool widens(DType from, DType to) {
   return to == dtypes::float32 && (from == dtypes::float16 || from == dtypes::bfloat16);
 }
 
-// Tags the conversions a decomposition made for its own arithmetic (kDecompositionCast): a float
-// widening (exact), or the rounding of a value it computed (its result, an intermediate), which
-// fusion may leave out between ops as Thunder's nvFuser executor does. A narrowing conversion of
-// one of its arguments (`softmax(x, -1, dtype=torch.float16)`) is the program's request and stays
-// untagged. The conversions inside a nested Tensor.to are this decomposition's; other nested
-// symbols tagged theirs when they were traced.
 bool is_convert(const BoundSymbol& b) {
   static const Symbol* convert = &SymbolTable::global().get("prims.convert_element_type");
   return b.sym == convert && b.args[0].is_tensor();
@@ -36,6 +30,12 @@ bool converts(const std::vector<BoundSymbol>& subsymbols) {
   return std::any_of(subsymbols.begin(), subsymbols.end(), [](const BoundSymbol& s) { return is_convert(s) || s.sym->has_tag(kProgramCast); });
 }
 
+// Tags the conversions a decomposition made for its own arithmetic (kDecompositionCast): a float
+// widening (exact), or the rounding of a value it computed (its result, an intermediate), which
+// fusion may leave out between ops as Thunder's nvFuser executor does. A narrowing conversion of
+// one of its arguments (`softmax(x, -1, dtype=torch.float16)`) is the program's request and stays
+// untagged. The conversions inside a nested Tensor.to are this decomposition's; other nested
+// symbols tagged theirs when they were traced.
 void tag_decomposition_casts(std::vector<BoundSymbol>& subsymbols, const std::vector<const void*>& arguments) {
   for (auto& s : subsymbols) {
     if (s.sym->has_tag(kProgramCast)) {

@@ -15,7 +15,7 @@ Trace dead_code_elimination(Trace trace) {
   std::vector<BoundSymbol*> kept;
   for (auto it = trace.bound_symbols.rbegin(); it != trace.bound_symbols.rend(); ++it) {
     auto& b = *it;
-    bool keep = b.sym->has_tag("DONT_DCE") || std::find(b.tags.begin(), b.tags.end(), "DONT_DCE") != b.tags.end();
+    bool keep = b.sym->has_tag("DONT_DCE") || b.has_tag("DONT_DCE");
     for_each_proxy(b.output, [&](const Value& v) { keep = keep || needed.count(proxy_key(v)); });
     if (!keep) continue;
     kept.push_back(&b);

@@ -14,7 +14,7 @@
 namespace thundercc {
 namespace {
 
-bool is_backward(const BoundSymbol& b) { return std::find(b.tags.begin(), b.tags.end(), "BACKWARD") != b.tags.end(); }
+bool is_backward(const BoundSymbol& b) { return b.has_tag("BACKWARD"); }
 
 }  // namespace
 

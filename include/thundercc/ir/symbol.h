@@ -99,6 +99,7 @@ struct BoundSymbol {
   std::string source;     // where the user wrote it ("model.py:12"), when known
   std::string called_as;  // the alias a captured program used ("torch.Tensor.add"), when not sym->id
 
+  bool has_tag(std::string_view tag) const;  // the statement's own tags, not its symbol's
   // Every tensor or number proxy read by the call (args and kwargs, in order).
   std::vector<Value> input_proxies() const;
   std::vector<Value> output_proxies() const;

@@ -23,7 +23,7 @@ namespace {
 // is no such conversion, so it is never elided and reads its own input, rounding as eager does.
 bool is_decomposition_float_cast(const BoundSymbol& b) {
   return b.sym->id == "prims.convert_element_type" && b.args.at(0).is_tensor() && b.args[0].as_tensor().dtype().is_float() &&
-         b.args.at(1).as_dtype().is_float() && std::find(b.tags.begin(), b.tags.end(), kDecompositionCast) != b.tags.end();
+         b.args.at(1).as_dtype().is_float() && b.has_tag(kDecompositionCast);
 }
 
 // Whether simplify_region may change anything: a decomposition's float cast of a value another made, or
