@@ -2,8 +2,10 @@
 // and takes whole the torch-language ops that ATen runs directly, so an execution trace reads
 // like Thunder's (`t3 = torch.nn.functional.linear(x, w, b)`). Its kernels live in the runtime
 // (src/runtime/torch_kernels.cpp), under the ids of the operators registered here.
+#include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "thundercc/extend.h"
 #include "thundercc/langs/prims.h"
@@ -24,14 +26,19 @@ const std::map<std::string, Aten> kUnaryAten{
 #include "thundercc/langs/unary_ops.def"
 };
 
-// Binary prims with a torch function of the same name and arguments; of the unary ones, those ATen
-// runs. The rest print as torchex.<prim>.
-const std::set<std::string> kTorchNamedBinaryPrims{"add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "eq", "fmod",
-                                                   "ge", "gt", "le", "lt", "maximum", "minimum", "mul", "ne", "nextafter",
-                                                   "pow", "remainder", "sub", "where", "lerp"};
+// The binary prims torch prints under their own names (binary_ops.def's printed column), with
+// where and lerp; of the unary ones, those ATen runs. The rest print as torchex.<prim>.
+const std::set<std::string> kTorchNamedPrims{
+#define THUNDERCC_Printed_Torch(name) #name,
+#define THUNDERCC_Printed_Torchex(name)
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, in_place, printed, ...) THUNDERCC_Printed_##printed(name)
+#include "thundercc/langs/binary_ops.def"
+#undef THUNDERCC_Printed_Torch
+#undef THUNDERCC_Printed_Torchex
+    "where", "lerp"};
 bool torch_named_prim(const std::string& name) {
   auto unary = kUnaryAten.find(name);
-  return unary != kUnaryAten.end() ? unary->second != Aten::Custom : kTorchNamedBinaryPrims.count(name) > 0;
+  return unary != kUnaryAten.end() ? unary->second != Aten::Custom : kTorchNamedPrims.count(name) > 0;
 }
 
 // Elementwise ops whose kernels call ATen's out= variants (src/runtime/torch_kernels.cpp), as
@@ -41,17 +48,22 @@ bool unary_with_out(const std::string& name) {
   return unary != kUnaryAten.end() && unary->second == Aten::Out;
 }
 const std::set<std::string> kPrimsWithOut{
-    "add", "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "div", "eq", "fmod", "ge", "gt", "le", "lt", "maximum",
-    "minimum", "mul", "ne", "nextafter", "pow", "remainder", "sub", "zeta", "bitwise_left_shift", "bitwise_right_shift",
-    "shift_left", "shift_right_arithmetic", "where", "lerp", "convert_element_type"};
+#define THUNDERCC_BINARY_OP(name, ...) #name,
+#include "thundercc/langs/binary_ops.def"
+    "where", "lerp", "convert_element_type"};
 
-const std::set<std::string> kTorchElementwiseWithOut{
-    "torch.add", "torch.sub", "torch.div", "torch.mul", "torch.true_divide", "torch.remainder", "torch.pow",
-    "torch.maximum", "torch.minimum", "torch.eq", "torch.ne", "torch.lt", "torch.le", "torch.gt", "torch.ge",
-    "torch.atan2", "torch.fmod", "torch.bitwise_and", "torch.bitwise_or", "torch.bitwise_xor", "torch.floor_divide",
-    "torch.nextafter", "torch.bitwise_left_shift", "torch.bitwise_right_shift", "torch.logical_and",
-    "torch.logical_or", "torch.logical_xor", "torch.hypot", "torch.copysign", "torch.logaddexp", "torch.xlogy",
-    "torch.fmax", "torch.fmin", "torch.float_power", "torch.nn.functional.gelu"};
+// The torch-language ops of binary_ops.def (torch column, "None" where there is none) and the
+// hand-written ones with out= kernels.
+const std::set<std::string> kTorchElementwiseWithOut = [] {
+  std::set<std::string> ids{"torch.add", "torch.sub", "torch.div", "torch.nn.functional.gelu"};
+  for (std::string_view torch : {
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, ...) #torch,
+#define THUNDERCC_TORCH_BINARY_OP(name, in_place) #name,
+#include "thundercc/langs/binary_ops.def"
+       })
+    if (torch != "None") ids.insert("torch." + std::string(torch));
+  return ids;
+}();
 // Out= kernels that read an input more than once or out of place: never in place. The matrix
 // products write through oneDNN (src/runtime/matrix_products.cpp), embeddings through index_select.
 const std::set<std::string> kTorchWithOut{"torch.softmax", "torch.log_softmax", "prims.matmul", "prims.linear",

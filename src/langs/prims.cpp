@@ -100,30 +100,20 @@ Symbol prim_symbol(std::string name, std::string_view signature, MetaFunction me
   return s;
 }
 
-struct UnaryInfo {
+struct ElementwiseInfo {
   const char* name;
   Accepts accepts;
   Produces produces;
 };
 
-const UnaryInfo kUnary[] = {
+const ElementwiseInfo kUnary[] = {
 #define THUNDERCC_UNARY_OP(name, accepts, produces, ...) {#name, Accepts::accepts, Produces::produces},
 #include "thundercc/langs/unary_ops.def"
 };
 
-const UnaryInfo kBinary[] = {
-    {"add", Accepts::All, Produces::Same},         {"atan2", Accepts::Float, Produces::Same},
-    {"bitwise_and", Accepts::Exact, Produces::Same}, {"bitwise_or", Accepts::Exact, Produces::Same},
-    {"bitwise_xor", Accepts::Exact, Produces::Same}, {"div", Accepts::All, Produces::Same},
-    {"eq", Accepts::All, Produces::Bool},          {"fmod", Accepts::Real, Produces::Same},
-    {"ge", Accepts::Real, Produces::Bool},         {"gt", Accepts::Real, Produces::Bool},
-    {"le", Accepts::Real, Produces::Bool},         {"lt", Accepts::Real, Produces::Bool},
-    {"maximum", Accepts::Real, Produces::Same},    {"minimum", Accepts::Real, Produces::Same},
-    {"mul", Accepts::All, Produces::Same},         {"ne", Accepts::All, Produces::Bool},
-    {"nextafter", Accepts::Float, Produces::Same}, {"pow", Accepts::All, Produces::Same},
-    {"remainder", Accepts::Real, Produces::Same},  {"sub", Accepts::All, Produces::Same},
-    {"zeta", Accepts::Float, Produces::Same},      {"shift_left", Accepts::Exact, Produces::Same},
-    {"shift_right_arithmetic", Accepts::Exact, Produces::Same},
+const ElementwiseInfo kBinary[] = {
+#define THUNDERCC_BINARY_OP(name, accepts, produces, ...) {#name, Accepts::accepts, Produces::produces},
+#include "thundercc/langs/binary_ops.def"
 };
 
 void check_shape_valid(const Shape& shape, const char* prim) {
@@ -638,10 +628,9 @@ Tensor call_tensor(std::string_view name, const Values& args, const Kwargs& kwar
 #define THUNDERCC_UNARY_OP(name, ...) \
   Tensor name(const Value& a) { return call_tensor(#name, {a}); }
 #include "thundercc/langs/unary_ops.def"
-#define THUNDERCC_DEFINE_BINARY(name) \
+#define THUNDERCC_BINARY_OP(name, ...) \
   Tensor name(const Value& a, const Value& b) { return call_tensor(#name, {a, b}); }
-THUNDERCC_BINARY_PRIMS(THUNDERCC_DEFINE_BINARY)
-#undef THUNDERCC_DEFINE_BINARY
+#include "thundercc/langs/binary_ops.def"
 
 Tensor where(const Value& pred, const Value& a, const Value& b) { return call_tensor("where", {pred, a, b}); }
 Tensor lerp(const Value& start, const Value& end, const Value& weight) { return call_tensor("lerp", {start, end, weight}); }

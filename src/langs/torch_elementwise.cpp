@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "langs/torch_registry.h"
 #include "thundercc/ir/pyliteral.h"
@@ -147,24 +148,20 @@ const UnaryOp kUnaryOps[] = {
 #undef THUNDERCC_TORCH_UNARY_ComplexToFloat
 #undef THUNDERCC_TORCH_UNARY_AlwaysBool
 
+// torch.X and Tensor.X for the binary prims with a torch-language op (binary_ops.def's torch
+// column; None where the op is written by hand below).
+namespace binary_promotion {
+constexpr std::optional<Promotion> None, Default = Promotion::Default, IntToFloat = Promotion::IntToFloat,
+                                         AlwaysBool = Promotion::AlwaysBool, BoolToLong = Promotion::BoolToLong;
+}
 struct BinaryOp {
   const char* id;
   core::BinaryPrim prim;
-  Promotion promotion;
+  std::optional<Promotion> promotion;
 };
-
 const BinaryOp kBinaryOps[] = {
-    {"mul", prims::mul, Promotion::Default},          {"true_divide", prims::div, Promotion::IntToFloat},
-    {"remainder", prims::remainder, Promotion::Default}, {"pow", prims::pow, Promotion::BoolToLong},
-    {"maximum", prims::maximum, Promotion::Default},  {"minimum", prims::minimum, Promotion::Default},
-    {"eq", prims::eq, Promotion::AlwaysBool},         {"ne", prims::ne, Promotion::AlwaysBool},
-    {"lt", prims::lt, Promotion::AlwaysBool},         {"le", prims::le, Promotion::AlwaysBool},
-    {"gt", prims::gt, Promotion::AlwaysBool},         {"ge", prims::ge, Promotion::AlwaysBool},
-    {"atan2", prims::atan2, Promotion::IntToFloat},   {"fmod", prims::fmod, Promotion::Default},
-    {"bitwise_and", prims::bitwise_and, Promotion::Default}, {"bitwise_or", prims::bitwise_or, Promotion::Default},
-    {"bitwise_xor", prims::bitwise_xor, Promotion::Default},   {"nextafter", prims::nextafter, Promotion::Default},
-    {"bitwise_left_shift", prims::shift_left, Promotion::Default},
-    {"bitwise_right_shift", prims::shift_right_arithmetic, Promotion::Default},
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, ...) {#torch, prims::name, binary_promotion::promotion},
+#include "thundercc/langs/binary_ops.def"
 };
 
 using langs::is_one;
@@ -226,10 +223,11 @@ void register_elementwise(SymbolTable& t) {
            }}, {"ELEMENTWISE_OP"});
   }
   for (const auto& b : kBinaryOps) {
+    if (!b.promotion) continue;
     std::string id = std::string("torch.") + b.id;
     std::string method = std::string("torch.Tensor.") + b.id;
     auto prim = b.prim;
-    auto promotion = b.promotion;
+    auto promotion = *b.promotion;
     define(t, {{id.c_str(), method.c_str()}, "a, b, /", [prim, promotion](const Args& x) -> Value {
              return core::elementwise_binary(x["a"], x["b"], prim, promotion);
            }}, {"ELEMENTWISE_OP"});

@@ -71,23 +71,27 @@ void define_in_place(SymbolTable& t, std::vector<std::string> ids, const std::st
   t.add(std::move(s));
 }
 
-// The unary ops' in-place forms (unary_ops.def): torch.X_ and Tensor.X_, or Tensor.X_ alone.
+// The in-place forms the op tables declare (unary_ops.def, binary_ops.def): torch.X_ and
+// Tensor.X_, or Tensor.X_ alone.
 enum class InPlace { None, Both, Method };
-struct UnaryInPlace {
+struct InPlaceForms {
   const char* name;
   InPlace forms;
 };
-const UnaryInPlace kUnaryInPlace[] = {
+const InPlaceForms kTableInPlace[] = {
 #define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, ...) {#name, InPlace::in_place},
 #include "thundercc/langs/unary_ops.def"
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, in_place, ...) {#torch, InPlace::in_place},
+#define THUNDERCC_TORCH_BINARY_OP(name, in_place) {#name, InPlace::in_place},
+#include "thundercc/langs/binary_ops.def"
 };
 
-void define_unary_in_place(SymbolTable& t, InPlace forms) {
-  for (const auto& u : kUnaryInPlace) {
-    if (u.forms != forms) continue;
-    std::vector<std::string> ids{str("torch.Tensor.", u.name, "_")};
-    if (forms == InPlace::Both) ids.push_back(str("torch.", u.name, "_"));
-    define_in_place(t, ids, str("torch.", u.name));
+void define_table_in_place(SymbolTable& t, InPlace forms) {
+  for (const auto& op : kTableInPlace) {
+    if (op.forms != forms) continue;
+    std::vector<std::string> ids{str("torch.Tensor.", op.name, "_")};
+    if (forms == InPlace::Both) ids.push_back(str("torch.", op.name, "_"));
+    define_in_place(t, ids, str("torch.", op.name));
   }
 }
 
@@ -95,12 +99,11 @@ void define_unary_in_place(SymbolTable& t, InPlace forms) {
 
 void register_in_place(SymbolTable& t) {
   // torch.X_ exists for these as well as Tensor.X_.
-  define_unary_in_place(t, InPlace::Both);
+  define_table_in_place(t, InPlace::Both);
   for (const char* name : {"sigmoid", "clamp"})
     define_in_place(t, {str("torch.Tensor.", name, "_"), str("torch.", name, "_")}, str("torch.", name));
-  define_unary_in_place(t, InPlace::Method);
-  for (const char* name : {"logical_not", "add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "pow", "fmod",
-                           "atan2", "bitwise_and", "bitwise_or", "bitwise_xor", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge"})
+  define_table_in_place(t, InPlace::Method);
+  for (const char* name : {"logical_not", "add", "sub", "div", "masked_fill"})
     define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
   define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");
   define_in_place(t, {"torch.Tensor.lerp_"}, "torch.lerp");

@@ -179,18 +179,23 @@ void register_prim_kernels(KernelRegistry& r) {
       write_binary(c, operand(c.arg(0), like), operand(c.arg(1), like), fn, into);
     });
   };
-#define THUNDERCC_BINARY_AS(prim, aten) binary(prim, THUNDERCC_ATEN_BINARY_FNS(aten));
-#define THUNDERCC_BINARY(name) THUNDERCC_BINARY_AS(#name, name)
-  THUNDERCC_BINARY(add) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or)
-  THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(fmod) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(gt)
-  THUNDERCC_BINARY(le) THUNDERCC_BINARY(lt) THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(mul)
-  THUNDERCC_BINARY(ne) THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(pow) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(sub)
-  THUNDERCC_BINARY(bitwise_left_shift) THUNDERCC_BINARY(bitwise_right_shift)
-  THUNDERCC_BINARY_AS("zeta", special_zeta)
-  THUNDERCC_BINARY_AS("shift_left", bitwise_left_shift)
-  THUNDERCC_BINARY_AS("shift_right_arithmetic", bitwise_right_shift)
-#undef THUNDERCC_BINARY
-#undef THUNDERCC_BINARY_AS
+  // binary_ops.def's kernel column: at::fn and at::fn_out, or (Custom) a kernel below.
+  struct AtenBinary {
+    const char* prim;
+    BinaryFn fn;
+    BinaryOutFn into;
+  };
+  const AtenBinary aten_binaries[] = {
+#define THUNDERCC_KERNEL_Aten(fn) THUNDERCC_ATEN_BINARY_FNS(fn)
+#define THUNDERCC_KERNEL_Custom nullptr, nullptr
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, in_place, printed, kernel, ...) \
+    {#name, THUNDERCC_KERNEL_##kernel},
+#include "thundercc/langs/binary_ops.def"
+#undef THUNDERCC_KERNEL_Aten
+#undef THUNDERCC_KERNEL_Custom
+  };
+  for (const auto& op : aten_binaries)
+    if (op.fn) binary(op.prim, op.fn, op.into);
   // prims.div truncates integers (C semantics) and divides inexact values exactly.
   static constexpr auto rounding = [](const Tensor& a) -> c10::optional<c10::string_view> {
     if (a.is_floating_point() || a.is_complex()) return c10::nullopt;
@@ -400,19 +405,24 @@ void register_torch_language_kernels(KernelRegistry& r) {
       write_binary(c, c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number(), fn, into);
     });
   };
-#define THUNDERCC_BINARY(name) binary_out("torch." #name, THUNDERCC_ATEN_BINARY_FNS(name));
-  THUNDERCC_BINARY(mul) THUNDERCC_BINARY(true_divide) THUNDERCC_BINARY(remainder) THUNDERCC_BINARY(pow)
-  THUNDERCC_BINARY(maximum) THUNDERCC_BINARY(minimum) THUNDERCC_BINARY(eq) THUNDERCC_BINARY(ne) THUNDERCC_BINARY(lt)
-  THUNDERCC_BINARY(le) THUNDERCC_BINARY(gt) THUNDERCC_BINARY(ge) THUNDERCC_BINARY(atan2) THUNDERCC_BINARY(fmod)
-  THUNDERCC_BINARY(bitwise_and) THUNDERCC_BINARY(bitwise_or) THUNDERCC_BINARY(bitwise_xor) THUNDERCC_BINARY(floor_divide)
+  // The torch-language ops of binary_ops.def, run whole.
+#define THUNDERCC_TORCH_None(torch)
+#define THUNDERCC_TORCH(torch) binary_out("torch." #torch, THUNDERCC_ATEN_BINARY_FNS(torch));
+#define THUNDERCC_TORCH_Default THUNDERCC_TORCH
+#define THUNDERCC_TORCH_IntToFloat THUNDERCC_TORCH
+#define THUNDERCC_TORCH_AlwaysBool THUNDERCC_TORCH
+#define THUNDERCC_TORCH_BoolToLong THUNDERCC_TORCH
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, ...) THUNDERCC_TORCH_##promotion(torch)
+#define THUNDERCC_TORCH_BINARY_OP(name, in_place) THUNDERCC_TORCH(name)
+#include "thundercc/langs/binary_ops.def"
+#undef THUNDERCC_TORCH_None
+#undef THUNDERCC_TORCH
+#undef THUNDERCC_TORCH_Default
+#undef THUNDERCC_TORCH_IntToFloat
+#undef THUNDERCC_TORCH_AlwaysBool
+#undef THUNDERCC_TORCH_BoolToLong
   for (const char* id : {"torch:torch.matmul", "torch:torch.bmm"})
     r.add(id, [](KernelCall& c) { c.set_output(0, fast_matmul(c.arg(0).tensor(), c.arg(1).tensor(), c.buffer(0))); });
-  THUNDERCC_BINARY(nextafter) THUNDERCC_BINARY(bitwise_left_shift)
-  THUNDERCC_BINARY(bitwise_right_shift) THUNDERCC_BINARY(logical_and) THUNDERCC_BINARY(logical_or)
-  THUNDERCC_BINARY(logical_xor) THUNDERCC_BINARY(hypot) THUNDERCC_BINARY(copysign) THUNDERCC_BINARY(logaddexp)
-  THUNDERCC_BINARY(xlogy) THUNDERCC_BINARY(fmax) THUNDERCC_BINARY(fmin) THUNDERCC_BINARY(clamp_min)
-  THUNDERCC_BINARY(clamp_max) THUNDERCC_BINARY(float_power)
-#undef THUNDERCC_BINARY
   for (const char* name : {"square", "frac", "positive", "isnan", "isinf", "isposinf", "isneginf", "deg2rad", "rad2deg"}) {
     static const std::map<std::string, Tensor (*)(const Tensor&)> fns{
         {"square", [](const Tensor& a) { return at::square(a); }},     {"frac", [](const Tensor& a) { return at::frac(a); }},

@@ -11,16 +11,10 @@
 
 namespace thundercc::prims {
 
-#define THUNDERCC_BINARY_PRIMS(X)                                                                          \
-  X(add) X(atan2) X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(div) X(eq) X(fmod) X(ge) X(gt) X(le) X(lt) \
-  X(maximum) X(minimum) X(mul) X(ne) X(nextafter) X(pow) X(remainder) X(sub) X(zeta) X(shift_left)          \
-  X(shift_right_arithmetic)
-
 #define THUNDERCC_UNARY_OP(name, ...) Tensor name(const Value& a);
 #include "thundercc/langs/unary_ops.def"
-#define THUNDERCC_DECLARE_BINARY(name) Tensor name(const Value& a, const Value& b);
-THUNDERCC_BINARY_PRIMS(THUNDERCC_DECLARE_BINARY)
-#undef THUNDERCC_DECLARE_BINARY
+#define THUNDERCC_BINARY_OP(name, ...) Tensor name(const Value& a, const Value& b);
+#include "thundercc/langs/binary_ops.def"
 
 Tensor where(const Value& pred, const Value& a, const Value& b);
 Tensor lerp(const Value& start, const Value& end, const Value& weight);

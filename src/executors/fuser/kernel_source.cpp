@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -80,6 +81,38 @@ const char* kVectorMath[] = {
 // No standard headers: they would be most of a kernel's compile time. The C library's math
 // functions are declared here, the rest are compiler builtins.
 const char* kScalarMath[] = {"fabs", "sqrt", "floor", "ceil", "trunc", "nearbyint"};
+
+// How generated code spells each binary prim (binary_ops.def's c column): one C operator, or a
+// call of the C library's function of the prim's name (vectorized by libmvec).
+enum class BinarySpelling { Infix, Call, Special, None };
+struct BinaryC {
+  const char* id;
+  BinarySpelling spelling;
+  const char* infix;
+};
+#define THUNDERCC_BINARY_C_Infix(op) BinarySpelling::Infix, #op
+#define THUNDERCC_BINARY_C_Call BinarySpelling::Call, ""
+#define THUNDERCC_BINARY_C_Special BinarySpelling::Special, ""
+#define THUNDERCC_BINARY_C_None BinarySpelling::None, ""
+const BinaryC kBinaryC[] = {
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, in_place, printed, kernel, fuser, c) \
+  {"prims." #name, THUNDERCC_BINARY_C_##c},
+#include "thundercc/langs/binary_ops.def"
+};
+#undef THUNDERCC_BINARY_C_Infix
+#undef THUNDERCC_BINARY_C_Call
+#undef THUNDERCC_BINARY_C_Special
+#undef THUNDERCC_BINARY_C_None
+
+const BinaryC* binary_c(std::string_view id) {
+  static const auto* by_id = [] {
+    auto* m = new std::map<std::string_view, const BinaryC*>();
+    for (const auto& b : kBinaryC) (*m)[b.id] = &b;
+    return m;
+  }();
+  auto it = by_id->find(id);
+  return it == by_id->end() ? nullptr : it->second;
+}
 
 // exp for float, vectorizable and fast over its whole range. glibc's vector expf takes a scalar
 // path for a whole vector when one lane is below -87.3 (where exp is subnormal or 0): every
@@ -157,11 +190,13 @@ std::string make_math_declarations() {
     s += str("__attribute__((simd(\"notinbranch\"))) double ", f, "(double) noexcept;\n");
   }
   for (const char* f : kScalarMath) s += str("float ", f, "f(float) noexcept;\ndouble ", f, "(double) noexcept;\n");
-  return s + "__attribute__((simd(\"notinbranch\"))) float powf(float, float) noexcept;\n"
-             "__attribute__((simd(\"notinbranch\"))) double pow(double, double) noexcept;\n"
-             "__attribute__((simd(\"notinbranch\"))) float atan2f(float, float) noexcept;\n"
-             "__attribute__((simd(\"notinbranch\"))) double atan2(double, double) noexcept;\n}\n"
-             "#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n";
+  for (const auto& b : kBinaryC) {
+    if (b.spelling != BinarySpelling::Call) continue;
+    std::string_view f = std::string_view(b.id).substr(6);
+    s += str("__attribute__((simd(\"notinbranch\"))) float ", f, "f(float, float) noexcept;\n");
+    s += str("__attribute__((simd(\"notinbranch\"))) double ", f, "(double, double) noexcept;\n");
+  }
+  return s + "}\n#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n";
 }
 
 // A float's conversion to an integer type, kept as one: under -fno-trapping-math GCC folds
@@ -234,22 +269,32 @@ std::string literal(const Value& v, DType as) {
   return str("(", t, ")(", buffer, ")");
 }
 
-// Binary prims that are one C operator.
-const std::map<std::string, const char*> kInfix{
-    {"prims.add", "+"}, {"prims.sub", "-"}, {"prims.mul", "*"},  {"prims.div", "/"},  {"prims.eq", "=="},
-    {"prims.ne", "!="}, {"prims.lt", "<"},  {"prims.le", "<="}, {"prims.gt", ">"},   {"prims.ge", ">="},
-    {"prims.bitwise_and", "&"}, {"prims.bitwise_or", "|"}, {"prims.bitwise_xor", "^"}};
-
 // The numeric value of a number argument (a constant, or a number proxy with its value).
 Value number_of(const Value& v) { return v.is_number_proxy() ? *v.as_number_proxy()->value : v; }
 
+// What both targets write alike: the statements, reductions and stores of a region. The targets
+// (CpuEmitter, CudaEmitter) say how a kernel is declared, how its loops run over rows and
+// columns, and how a reduction's partial results combine, as Halide's CodeGen_C and
+// CodeGen_PTX_Dev over CodeGen.
 class Emitter {
  public:
-  Emitter(const BoundSymbol& fusion, Target target) : fusion_(fusion), target_(target) {
+  virtual ~Emitter() = default;
+
+  std::string source(const std::string& function) const {
+    std::ostringstream os;
+    os << prelude() << signature(function) << " {\n" << open_row_loop();
+    os << row_bases() << row_body();
+    os << "  }\n}\n";
+    return os.str();
+  }
+
+  // The blocks a CUDA kernel is launched with; 1 for the CPU.
+  virtual int64_t grid() const { return 1; }
+
+ protected:
+  explicit Emitter(const BoundSymbol& fusion) : fusion_(fusion) {
     for (const auto& b : fusion.subsymbols)
       check(region_.add(b), [&] { return str("fuser: the region of ", fusion.sym->name, " is not one kernel"); });
-    flat_ = target == Target::CUDA && region_.columns() > 0 &&
-            std::none_of(region_.statements().begin(), region_.statements().end(), [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); });
     for (size_t k = 0; k < fusion.args.size(); ++k) input_index_[proxy_key(fusion.args[k])] = k;
     for (const auto& b : region_.statements())
       for (const auto& o : b.output_proxies()) {
@@ -258,40 +303,26 @@ class Emitter {
       }
   }
 
-  // CUDA: the blocks to launch, a row each where rows reduce, else an element each thread, up to
-  // kMaxBlocks (the kernels stride over the rest, so any grid computes the same result).
-  int64_t grid() const {
-    int64_t blocks = flat_ ? (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize : region_.rows();
-    return std::min<int64_t>(blocks, kMaxBlocks);
-  }
+  // The target's part.
+  virtual const std::string& prelude() const = 0;
+  virtual std::string signature(const std::string& function) const = 0;
+  // Everything from the function's opening brace to the opened loop over rows, `row` defined.
+  virtual std::string open_row_loop() const = 0;
+  // A loop over the row's columns, `j` defined; `clauses` are OpenMP reduction clauses.
+  virtual std::string column_loop(const std::string& clauses) const = 0;
+  virtual const char* restrict_keyword() const = 0;
+  // A reduction's clauses for column_loop, and the code that combines the partial results of
+  // the threads that ran it.
+  virtual std::string reduction_clauses(const std::string& acc, const std::string& op, bool track_nan) const = 0;
+  virtual std::string combine_partials(const std::string& acc, const std::string& type, const std::string& op,
+                                       bool track_nan) const = 0;
+  // The condition under which a row value is stored (one thread of those sharing the row).
+  virtual const char* row_store_guard() const = 0;
+  // exp of a float.
+  virtual std::string float_exp(const std::string& x) const = 0;
 
-  std::string source(const std::string& function) {
-    std::ostringstream os;
-    os << (target_ == Target::CPU ? cpu_prelude() : cuda_prelude());
-    os << signature(function) << " {\n";
-    if (target_ == Target::CPU) {
-      os << unpack_buffers();
-      os << "  for (int64_t row = 0; row < " << region_.rows() << "LL; ++row) {\n";
-    } else if (flat_) {
-      int64_t columns = region_.columns();
-      os << "  for (int64_t tcc_i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; tcc_i < " << region_.rows() * columns
-         << "LL; tcc_i += (int64_t)gridDim.x * blockDim.x) {\n";
-      os << "    const int64_t row = tcc_i / " << columns << "LL, j = tcc_i % " << columns << "LL;\n";
-    } else {
-      // A block per row, blocks striding over the rows: correct for any grid.
-      os << "  for (int64_t row = blockIdx.x; row < " << region_.rows() << "LL; row += gridDim.x) {\n";
-    }
-    os << row_bases() << row_body();
-    os << "  }\n}\n";
-    return os.str();
-  }
-
- private:
   const BoundSymbol& fusion_;
-  Target target_;
   RegionAnalysis region_;
-  // CUDA, a region without reductions: one element per thread of the whole grid, not a row per block.
-  bool flat_ = false;
   std::map<const void*, size_t> input_index_;
   std::map<const void*, std::string> name_;  // values the region defines
   std::map<const void*, const BoundSymbol*> definer_;  // the statement defining each
@@ -314,31 +345,6 @@ class Emitter {
     bool aliased = std::any_of(fusion_.args.begin(), fusion_.args.end(), [&](const Value& in) { return region_.may_write_over(in, out); });
     return aliased ? "" : restrict_keyword();
   }
-  const char* restrict_keyword() const { return target_ == Target::CPU ? " __restrict" : " __restrict__"; }
-
-  std::string signature(const std::string& function) const {
-    if (target_ == Target::CPU) return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out)";
-    std::string params;
-    for (size_t k = 0; k < fusion_.args.size(); ++k)
-      params += str(k ? ", " : "", "const ", storage_type(fusion_.args[k].as_tensor().dtype()), "*", input_qualifier(k), " in", k);
-    for_each_output([&](const Value& v, size_t k) {
-      params += str(", ", storage_type(v.as_tensor().dtype()), "*", output_qualifier(v), " out", k);
-    });
-    return "extern \"C\" __global__ void " + function + "(" + params + ")";
-  }
-
-  std::string unpack_buffers() const {
-    std::string s;
-    for (size_t k = 0; k < fusion_.args.size(); ++k) {
-      const char* t = storage_type(fusion_.args[k].as_tensor().dtype());
-      s += str("  const ", t, "*", input_qualifier(k), " in", k, " = static_cast<const ", t, "*>(tcc_in[", k, "]);\n");
-    }
-    for_each_output([&](const Value& v, size_t k) {
-      const char* t = storage_type(v.as_tensor().dtype());
-      s += str("  ", t, "*", output_qualifier(v), " out", k, " = static_cast<", t, "*>(tcc_out[", k, "]);\n");
-    });
-    return s;
-  }
 
   // Inputs read through a broadcast: the row's multi-index, and each such read's row offset.
   std::string row_bases() const {
@@ -351,13 +357,6 @@ class Emitter {
     s += "    int64_t tcc_rest = row;\n";
     for (size_t k = d.size() - 1; k-- > 0;) s += str("    const int64_t i", k, " = tcc_rest % ", d[k], "LL; tcc_rest /= ", d[k], "LL;\n");
     return s;
-  }
-
-  std::string column_loop(const std::string& clauses) const {
-    int64_t n = region_.columns();
-    if (flat_) return "";  // j is the thread's element
-    if (target_ == Target::CUDA) return str("for (int64_t j = threadIdx.x; j < ", n, "LL; j += blockDim.x)");
-    return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", n, "LL; ++j)");
   }
 
   // How an element-level read of `v` is written inside a column loop.
@@ -397,7 +396,10 @@ class Emitter {
       return a.is_tensor() ? read(a) : literal(number_of(a), id == "prims.where" && k == 0 ? DType(ScalarType::Bool8) : in);
     };
     std::string x = operand(0);
-    if (auto infix = kInfix.find(id); infix != kInfix.end()) return str("(", x, " ", infix->second, " ", operand(1), ")");
+    const BinaryC* binary = binary_c(id);
+    if (binary && binary->spelling == BinarySpelling::Infix) return str("(", x, " ", binary->infix, " ", operand(1), ")");
+    if (binary && binary->spelling == BinarySpelling::Call)
+      return str(math(id.c_str() + 6, in), "(", x, ", ", operand(1), ")");
     if (id == "prims.bitwise_not") return in.is_bool() ? str("(!", x, ")") : str("(~", x, ")");
     if (id == "prims.neg") return str("(-", x, ")");
     if (id == "prims.abs") return in.is_float() ? str(math("fabs", in), "(", x, ")") : str("(", x, " < 0 ? -", x, " : ", x, ")");
@@ -411,9 +413,7 @@ class Emitter {
     // Through a function: both operands are evaluated, so no load is conditional (GCC does not
     // vectorize a loop with a conditional load).
     if (id == "prims.where") return str("tcc_where<", c_type(out), ">(", x, ", ", operand(1), ", ", operand(2), ")");
-    if (id == "prims.exp" && target_ == Target::CPU && math("exp", in) == "expf") return str("tcc_expf(", x, ")");
-    if (id == "prims.pow") return str(math("pow", in), "(", x, ", ", operand(1), ")");
-    if (id == "prims.atan2") return str(math("atan2", in), "(", x, ", ", operand(1), ")");
+    if (id == "prims.exp" && math("exp", in) == "expf") return float_exp(x);
     if (id == "prims.reciprocal") return str("((", c_type(in), ")1 / ", x, ")");
     if (id == "prims.rsqrt") return str("((", c_type(in), ")1 / ", math("sqrt", in), "(", x, "))");
     if (id == "prims.round") return str(math("nearbyint", in), "(", x, ")");
@@ -481,35 +481,15 @@ class Emitter {
     bool is_extreme = op == "max" || op == "min";
     bool track_nan = is_extreme && (type == "float" || type == "double");
     if (track_nan) s += str("    int ", acc, "_nan = 0;\n");  // int: a bool reduction does not vectorize
-    std::string clauses = target_ == Target::CPU ? str(" reduction(", op, ":", acc, ")", track_nan ? str(" reduction(|:", acc, "_nan)") : "") : "";
-    s += str("    ", column_loop(clauses), " {\n", element_code({input}), pre);
+    s += str("    ", column_loop(reduction_clauses(acc, op, track_nan)), " {\n", element_code({input}), pre);
     std::string v = pre.empty() ? x : "tcc_d";
     if (op == "+") s += str("      ", acc, " += ", v, ";\n");
     else if (op == "*") s += str("      ", acc, " *= ", v, ";\n");
     else s += str("      ", acc, " = ", v, " ", op == "max" ? ">" : "<", " ", acc, " ? ", v, " : ", acc, ";\n");
     if (track_nan) s += str("      ", acc, "_nan |= ", v, " != ", v, ";\n");
     s += "    }\n";
-    if (target_ == Target::CUDA) s += block_reduce(acc, type, op, track_nan);
+    s += combine_partials(acc, type, op, track_nan);
     if (track_nan) s += str("    if (", acc, "_nan) ", acc, " = tcc_nan<", type, ">();\n");
-    return s;
-  }
-
-  // CUDA: the threads' partial results combined through shared memory, in the accumulator's own
-  // type (int64 values beyond 2^53 and integer wrap-around stay exact, as on the CPU).
-  std::string block_reduce(const std::string& acc, const std::string& type, const std::string& op, bool track_nan) const {
-    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
-    std::string partial = acc + "_partial", flag = acc + "_flag";
-    std::string s = str("    __shared__ ", type, " ", partial, "[", kCudaBlockSize, "];\n");
-    if (track_nan) s += str("    __shared__ bool ", flag, "[", kCudaBlockSize, "];\n");
-    s += str("    ", partial, "[threadIdx.x] = ", acc, ";\n");
-    if (track_nan) s += str("    ", flag, "[threadIdx.x] = ", acc, "_nan;\n");
-    s += "    __syncthreads();\n";
-    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { ", type, " a = ", partial, "[threadIdx.x], b = ", partial, "[threadIdx.x + tcc_s]; ",
-             partial, "[threadIdx.x] = ", combine, ";", track_nan ? str(" ", flag, "[threadIdx.x] = ", flag, "[threadIdx.x] || ", flag, "[threadIdx.x + tcc_s];") : "",
-             " }\n      __syncthreads();\n    }\n");
-    s += str("    ", acc, " = ", partial, "[0];\n");
-    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[0];\n");
-    s += "    __syncthreads();\n";  // before a block's next row writes the arrays again
     return s;
   }
 
@@ -565,13 +545,114 @@ class Emitter {
         element_outputs.push_back(v);
         stores += str("      out", k, "[row * ", region_.columns(), "LL + j] = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
       } else {
-        std::string guard = flat_ ? "if (j == 0) " : target_ == Target::CUDA ? "if (threadIdx.x == 0) " : "";
-        row_stores += str("    ", guard, "out", k, "[row] = ", stored(v.as_tensor().dtype(), row_read(v)), ";\n");
+        row_stores += str("    ", row_store_guard(), "out", k, "[row] = ", stored(v.as_tensor().dtype(), row_read(v)), ";\n");
       }
     });
     if (!element_outputs.empty()) s += str("    ", column_loop(""), " {\n", element_code(element_outputs), stores, "    }\n");
     return s + row_stores;
   }
+};
+
+// A C++ function for GCC or Clang: buffers passed as arrays of pointers, a loop over rows, the
+// columns' loops vectorized by `omp simd`.
+class CpuEmitter final : public Emitter {
+ public:
+  explicit CpuEmitter(const BoundSymbol& fusion) : Emitter(fusion) {}
+
+ private:
+  const std::string& prelude() const override { return cpu_prelude(); }
+  std::string signature(const std::string& function) const override {
+    return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out)";
+  }
+  std::string open_row_loop() const override {
+    std::string s;
+    for (size_t k = 0; k < fusion_.args.size(); ++k) {
+      const char* t = storage_type(fusion_.args[k].as_tensor().dtype());
+      s += str("  const ", t, "*", input_qualifier(k), " in", k, " = static_cast<const ", t, "*>(tcc_in[", k, "]);\n");
+    }
+    for_each_output([&](const Value& v, size_t k) {
+      const char* t = storage_type(v.as_tensor().dtype());
+      s += str("  ", t, "*", output_qualifier(v), " out", k, " = static_cast<", t, "*>(tcc_out[", k, "]);\n");
+    });
+    return s + str("  for (int64_t row = 0; row < ", region_.rows(), "LL; ++row) {\n");
+  }
+  std::string column_loop(const std::string& clauses) const override {
+    return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", region_.columns(), "LL; ++j)");
+  }
+  const char* restrict_keyword() const override { return " __restrict"; }
+  std::string reduction_clauses(const std::string& acc, const std::string& op, bool track_nan) const override {
+    return str(" reduction(", op, ":", acc, ")", track_nan ? str(" reduction(|:", acc, "_nan)") : "");
+  }
+  std::string combine_partials(const std::string&, const std::string&, const std::string&, bool) const override { return ""; }
+  const char* row_store_guard() const override { return ""; }
+  std::string float_exp(const std::string& x) const override { return str("tcc_expf(", x, ")"); }
+};
+
+// A `__global__` function for NVRTC: buffers as parameters; with reductions, a block per row
+// (blocks striding over the rows) and its threads over the columns; without, the grid's threads
+// striding over every element.
+class CudaEmitter final : public Emitter {
+ public:
+  explicit CudaEmitter(const BoundSymbol& fusion)
+      : Emitter(fusion),
+        flat_(region_.columns() > 0 && std::none_of(region_.statements().begin(), region_.statements().end(),
+                                                    [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); })) {}
+
+  // A row each where rows reduce, else an element each thread, up to kMaxBlocks (the kernels
+  // stride over the rest, so any grid computes the same result).
+  int64_t grid() const override {
+    int64_t blocks = flat_ ? (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize : region_.rows();
+    return std::min<int64_t>(blocks, kMaxBlocks);
+  }
+
+ private:
+  // A region without reductions: one element per thread of the whole grid, not a row per block.
+  const bool flat_;
+
+  const std::string& prelude() const override { return cuda_prelude(); }
+  std::string signature(const std::string& function) const override {
+    std::string params;
+    for (size_t k = 0; k < fusion_.args.size(); ++k)
+      params += str(k ? ", " : "", "const ", storage_type(fusion_.args[k].as_tensor().dtype()), "*", input_qualifier(k), " in", k);
+    for_each_output([&](const Value& v, size_t k) {
+      params += str(", ", storage_type(v.as_tensor().dtype()), "*", output_qualifier(v), " out", k);
+    });
+    return "extern \"C\" __global__ void " + function + "(" + params + ")";
+  }
+  std::string open_row_loop() const override {
+    if (!flat_) return str("  for (int64_t row = blockIdx.x; row < ", region_.rows(), "LL; row += gridDim.x) {\n");
+    int64_t columns = region_.columns();
+    return str("  for (int64_t tcc_i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; tcc_i < ", region_.rows() * columns,
+               "LL; tcc_i += (int64_t)gridDim.x * blockDim.x) {\n",
+               "    const int64_t row = tcc_i / ", columns, "LL, j = tcc_i % ", columns, "LL;\n");
+  }
+  std::string column_loop(const std::string&) const override {
+    if (flat_) return "";  // j is the thread's element
+    return str("for (int64_t j = threadIdx.x; j < ", region_.columns(), "LL; j += blockDim.x)");
+  }
+  const char* restrict_keyword() const override { return " __restrict__"; }
+  std::string reduction_clauses(const std::string&, const std::string&, bool) const override { return ""; }
+  // The threads' partial results combined through shared memory, in the accumulator's own
+  // type (int64 values beyond 2^53 and integer wrap-around stay exact, as on the CPU).
+  std::string combine_partials(const std::string& acc, const std::string& type, const std::string& op,
+                               bool track_nan) const override {
+    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
+    std::string partial = acc + "_partial", flag = acc + "_flag";
+    std::string s = str("    __shared__ ", type, " ", partial, "[", kCudaBlockSize, "];\n");
+    if (track_nan) s += str("    __shared__ bool ", flag, "[", kCudaBlockSize, "];\n");
+    s += str("    ", partial, "[threadIdx.x] = ", acc, ";\n");
+    if (track_nan) s += str("    ", flag, "[threadIdx.x] = ", acc, "_nan;\n");
+    s += "    __syncthreads();\n";
+    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { ", type, " a = ", partial, "[threadIdx.x], b = ", partial, "[threadIdx.x + tcc_s]; ",
+             partial, "[threadIdx.x] = ", combine, ";", track_nan ? str(" ", flag, "[threadIdx.x] = ", flag, "[threadIdx.x] || ", flag, "[threadIdx.x + tcc_s];") : "",
+             " }\n      __syncthreads();\n    }\n");
+    s += str("    ", acc, " = ", partial, "[0];\n");
+    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[0];\n");
+    s += "    __syncthreads();\n";  // before a block's next row writes the arrays again
+    return s;
+  }
+  const char* row_store_guard() const override { return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) "; }
+  std::string float_exp(const std::string& x) const override { return str("expf(", x, ")"); }
 };
 
 }  // namespace
@@ -638,11 +719,13 @@ std::string region_signature(const BoundSymbol& fusion) {
 }
 
 GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
-  Emitter emitter(fusion, target);
+  std::unique_ptr<Emitter> emitter;
+  if (target == Target::CPU) emitter = std::make_unique<CpuEmitter>(fusion);
+  else emitter = std::make_unique<CudaEmitter>(fusion);
   // Named by what it computes: the source with a placeholder name, hashed.
-  std::string placeholder = emitter.source("TCC_KERNEL");
+  std::string placeholder = emitter->source("TCC_KERNEL");
   std::string function = "tcc_" + sha256_hex(placeholder).substr(0, 16);
-  return {function, emitter.source(function), emitter.grid()};
+  return {function, emitter->source(function), emitter->grid()};
 }
 
 }  // namespace thundercc::fuser

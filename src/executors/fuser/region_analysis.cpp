@@ -18,18 +18,16 @@ enum class PrimKind { FloatOnly, AnyReal, ExactOnly, Reduction, Broadcast };
 const std::unordered_map<std::string_view, PrimKind>& prim_kinds() {
   static const auto* kinds = [] {
     auto* m = new std::unordered_map<std::string_view, PrimKind>();
-    // The unary ones by unary_ops.def's `fuser` column.
+    // The unary and binary ones by their tables' `fuser` column.
     constexpr std::optional<PrimKind> Float = PrimKind::FloatOnly, Real = PrimKind::AnyReal, Exact = PrimKind::ExactOnly;
     constexpr std::optional<PrimKind> None;
 #define THUNDERCC_UNARY_OP(name, accepts, produces, promotion, in_place, aten, fuser, c) \
     if (fuser) (*m)["prims." #name] = *fuser;
 #include "thundercc/langs/unary_ops.def"
-    for (std::string_view id : {"prims.div", "prims.pow", "prims.atan2"}) (*m)[id] = PrimKind::FloatOnly;
-    for (std::string_view id : {"prims.add", "prims.sub", "prims.mul", "prims.maximum", "prims.minimum", "prims.eq",
-                                "prims.ne", "prims.lt", "prims.le", "prims.gt", "prims.ge", "prims.where",
-                                "prims.convert_element_type"})
-      (*m)[id] = PrimKind::AnyReal;
-    for (std::string_view id : {"prims.bitwise_and", "prims.bitwise_or", "prims.bitwise_xor"}) (*m)[id] = PrimKind::ExactOnly;
+#define THUNDERCC_BINARY_OP(name, accepts, produces, torch, promotion, in_place, printed, kernel, fuser, c) \
+    if (fuser) (*m)["prims." #name] = *fuser;
+#include "thundercc/langs/binary_ops.def"
+    for (std::string_view id : {"prims.where", "prims.convert_element_type"}) (*m)[id] = PrimKind::AnyReal;
     for (std::string_view id : {"prims.sum", "prims.prod", "prims.amax", "prims.amin", "prims.var", "prims.var_mean"})
       (*m)[id] = PrimKind::Reduction;
     (*m)["prims.broadcast_in_dim"] = PrimKind::Broadcast;
