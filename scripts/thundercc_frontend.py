@@ -67,7 +67,10 @@ PYTHON_ONLY = {"_assert"}
 METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_contiguous", "__len__", "__get__",
             "__repr__", "__format__", "element_size", "stride", "storage_offset", "get_device", "__hash__"}
 # Reading data makes the program depend on values a trace cannot see.
-DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "__index__", "__complex__", "nonzero"}
+DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "__index__", "__complex__"}
+# Results whose shape depends on the values of a tensor: no static trace can hold them.
+DATA_DEPENDENT_SHAPE = {"nonzero", "argwhere", "unique", "unique_consecutive", "_unique", "_unique2", "masked_select",
+                        "bincount"}
 
 
 class CaptureError(RuntimeError):
@@ -131,6 +134,10 @@ def _display_name(func) -> str:
     for public, namespace in (("torch", torch), ("torch.nn.functional", torch.nn.functional)):
         if getattr(namespace, qualname, None) is func:
             return f"{public}.{qualname}"
+        if "<locals>" in qualname:  # a function made by a factory (boolean_dispatch: unique, max_pool2d)
+            for attr in dir(namespace):
+                if getattr(namespace, attr, None) is func:
+                    return f"{public}.{attr}"
     module = {"torch._C._nn": "torch.nn.functional", "torch._C._VariableFunctions": "torch"}.get(module, module)
     qualname = qualname.replace("_TensorBase.", "Tensor.").replace("_VariableFunctionsClass.", "")
     if qualname.startswith("Tensor."):
@@ -200,6 +207,9 @@ class _Recorder(TorchFunctionMode):
         if name in DATA_DEPENDENT:
             raise CaptureError(f"{display} reads tensor data, which a trace cannot depend on "
                                f"(data-dependent control flow or .item()), at {where}:{_source_text(where)}")
+        if display.rsplit(".", 1)[-1] in DATA_DEPENDENT_SHAPE:
+            raise CaptureError(f"{display} gives a result whose shape depends on tensor values, which a static trace "
+                               f"cannot hold, at {where}:{_source_text(where)}")
         symbol_id, swap = self._symbol_for(func, name)
         if symbol_id is None:
             raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
@@ -541,6 +551,12 @@ def capture(fn, *args, **kwargs) -> Capture:
     original_getitem = torch.Tensor.__getitem__
 
     def getitem(self, key):
+        items = key if isinstance(key, tuple) else (key,)
+        if any(isinstance(k, torch.Tensor) and k.dtype in (torch.bool, torch.uint8) and k.dim() > 0 for k in items):
+            where = _user_frame()
+            raise CaptureError(f"x[mask] with a boolean mask gives a result whose shape depends on the mask's values, "
+                               f"which a static trace cannot hold (torch.where(mask, x, 0) keeps the shape), "
+                               f"at {where}:{_source_text(where)}")
         with torch._C.DisableTorchFunction():
             result = original_getitem(self, key)
         cap._record("torch.Tensor.__getitem__", [self, key], {}, result, _user_frame())

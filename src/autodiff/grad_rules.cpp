@@ -396,6 +396,56 @@ void register_indexing_rules() {
   linear_in_a("prims.take_along_axis", [](const Args& x, const Tensor& g) {
     return prims::scatter_add(ltorch::zeros_like(x.tensor("a")), x.tensor("index"), g, x.integer("dim"));
   });
+  // The sum from the end: the running sum of the flipped gradient, flipped back.
+  linear_in_a("prims.cumsum", [](const Args& x, const Tensor& g) {
+    int64_t dim = x.integer("dim");
+    if (x.tensor("a").ndim() == 0) return g;
+    Tensor flipped = prims::flip(g, {dim});
+    Tensor summed = prims::cumsum(flipped, dim);
+    return prims::flip(summed, {dim});
+  });
+  // cumprod: d out[j] / d a[k] = prod of a[i] over i <= j, i != k, for j >= k. Written without
+  // dividing by a (which a zero would break): row k of an n x n table is a with a[k] replaced by 1,
+  // scanned; quadratic in the scanned length.
+  register_grad("prims.cumprod", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    if (a.ndim() == 0) {
+      put_grad(x["a"], g);
+      return out;
+    }
+    int64_t dim = x.integer("dim"), last = a.ndim() - 1, n = a.shape()[dim];
+    Tensor a_last = dim == last ? a : ltorch::transpose(a, dim, last);
+    Tensor g_last = dim == last ? g : ltorch::transpose(g, dim, last);
+    Tensor rows = ltorch::unsqueeze(prims::iota(n, 0, 1, a.device(), dtypes::int64), 1);
+    Tensor columns = prims::iota(n, 0, 1, a.device(), dtypes::int64);
+    Tensor skipped = ltorch::eq(rows, columns);
+    Tensor table = ltorch::where(skipped, 1, ltorch::unsqueeze(a_last, -2));
+    Tensor products = prims::cumprod(table, last + 1);
+    Tensor weighted = ltorch::mul(products, ltorch::unsqueeze(g_last, -2));
+    Tensor reached = ltorch::ge(columns, rows);
+    Tensor kept = ltorch::where(reached, weighted, 0);
+    Tensor grad = ltorch::sum(kept, Dims{last + 1});
+    put_grad(x["a"], dim == last ? grad : ltorch::transpose(grad, dim, last));
+    return out;
+  });
+  // Writes: a's gradient is g where nothing was written over a, value's what was read from there.
+  for (const char* id : {"prims.scatter", "prims.index_copy"}) {
+    bool along = std::string_view(id) == "prims.scatter";
+    register_grad(id, [along](const Args& x) -> Value {
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      const Tensor& index = x.tensor("index");
+      int64_t dim = x.integer("dim");
+      if (wants_grad(x["a"])) {
+        Tensor zeros = ltorch::zeros_like(x.tensor("value"));
+        put_grad(x["a"], along ? prims::scatter(g, index, zeros, dim) : prims::index_copy(g, index, zeros, dim));
+      }
+      if (wants_grad(x["value"])) put_grad(x["value"], along ? prims::take_along_axis(g, index, dim) : prims::take(g, index, dim));
+      return out;
+    });
+  }
   for (const char* id : {"prims.scatter_add", "prims.index_add"}) {
     bool along = std::string_view(id) == "prims.scatter_add";
     register_grad(id, [along](const Args& x) -> Value {

@@ -13,10 +13,14 @@
 namespace thundercc {
 namespace {
 
-// Torch-language ops ATen has no single kernel for in LibTorch 1.13: they run decomposed.
+// Torch-language ops ATen has no single kernel for in LibTorch 1.13, and those whose decomposition
+// is all there is to run (literal data, reshapes, a cast): they run decomposed.
 const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_attention",
                                         "torch.nn.functional.multi_head_attention_forward",
-                                        "torch.nn.functional.interpolate"};
+                                        "torch.nn.functional.interpolate",
+                                        "torch.tensor", "torch.as_tensor", "torch.triu_indices", "torch.tril_indices",
+                                        "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d",
+                                        "torch.Tensor.type", "torch.Tensor.detach"};
 
 // How ATen runs each unary prim (unary_ops.def): with an out= variant, without, or by a kernel of
 // thundercc's own.
@@ -89,6 +93,16 @@ std::vector<std::string> out_tags(const Symbol& sym) {
   return {};
 }
 
+// Calls ATen takes whole only in some forms; the rest run decomposed. A plan argument is one
+// tensor, a sequence of tensors or a constant, so indexing with tensors among other keys
+// (x[i, :, j]) runs as the decomposition's take.
+const std::map<std::string, Checker> kCheckers{
+    {"torch.Tensor.__getitem__", [](const Args& x) {
+       const Value& key = x["key"];
+       if (!key.is_sequence()) return true;
+       return std::none_of(key.items().begin(), key.items().end(), [](const Value& k) { return k.is_tensor(); });
+     }}};
+
 // Torch-language ops PyTorch has no function for (the functional forms of in-place ops).
 const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};
 
@@ -121,7 +135,8 @@ void register_torch_executor(ExecutorRegistry& registry) {
     const Symbol& op = torch.register_operator(name, sym->signature.str(), sym->meta,
                                                {.module = module, .is_like = !sym->is_prim, .omit_default_kwargs = true,
                                                 .id = "torch:" + sym->id, .tags = out_tags(*sym)});
-    torch.register_implementation(sym->id, Implementation{.op = &op});
+    auto checker = kCheckers.find(sym->id);
+    torch.register_implementation(sym->id, Implementation{.op = &op, .checker = checker == kCheckers.end() ? Checker() : checker->second});
     if (sym->is_prim) prims_only.register_implementation(sym->id, Implementation{.op = &op});
   }
 }

@@ -30,6 +30,7 @@ namespace {
 thread_local Trace* g_trace = nullptr;
 thread_local std::vector<BoundSymbol>* g_sink = nullptr;
 thread_local bool g_outputs_require_grad = false;
+thread_local bool g_no_grad = false;
 }  // namespace
 
 TracingScope::TracingScope(Trace& trace) : previous_trace_(g_trace), previous_sink_(g_sink) {
@@ -59,10 +60,14 @@ SinkGuard::~SinkGuard() { g_sink = previous_; }
 
 GradScope::GradScope(const std::vector<Value>& inputs) : previous_(g_outputs_require_grad) {
   g_outputs_require_grad = false;
+  if (g_no_grad) return;
   for (const auto& v : inputs)
     if (v.is_tensor() && v.as_tensor().requires_grad()) g_outputs_require_grad = true;
 }
 GradScope::~GradScope() { g_outputs_require_grad = previous_; }
+
+NoGradScope::NoGradScope() : previous_(g_no_grad) { g_no_grad = true; }
+NoGradScope::~NoGradScope() { g_no_grad = previous_; }
 
 bool outputs_require_grad() { return g_outputs_require_grad; }
 

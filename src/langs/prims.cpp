@@ -354,6 +354,30 @@ void register_shape_prims(SymbolTable& t) {
 DType dtype_param(const Args& x) { return x["dtype"].as_dtype().strong(); }
 Device device_param(const Args& x) { return x["device"].as_any_device(); }
 
+// The shape of nested lists of numbers; each level's lists must have one length (PyTorch's rule
+// and message). `depth`: how deep `data` lies.
+Shape sequence_shape(const Value& data, int64_t depth = 0) {
+  if (!data.is_sequence()) {
+    check(data.is_number() && !data.is_number_proxy(), [&] {
+      return str("tensor_from_sequence: expected numbers or lists of numbers, but found ", py_repr(data));
+    });
+    return {};
+  }
+  const auto& items = data.items();
+  Shape shape{static_cast<int64_t>(items.size())};
+  if (items.empty()) return shape;
+  Shape inner = sequence_shape(items[0], depth + 1);
+  for (const auto& item : items) {
+    Shape item_shape = sequence_shape(item, depth + 1);
+    check(item_shape == inner, [&] {
+      return str("expected sequence of length ", inner.empty() ? 0 : inner[0], " at dim ", depth + 1, " (got ",
+                 item_shape.empty() ? 0 : item_shape[0], ")");
+    }, "ValueError");
+  }
+  shape.insert(shape.end(), inner.begin(), inner.end());
+  return shape;
+}
+
 void register_creation_prims(SymbolTable& t) {
   t.add(prim_symbol("convert_element_type", "a, /, dtype", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
@@ -368,6 +392,9 @@ void register_creation_prims(SymbolTable& t) {
     check_shape_valid(shape, "full");
     check(x["fill_value"].is_number(), "full: fill_value must be a number");
     return Tensor::make(shape, dtype_param(x), device_param(x));
+  }));
+  t.add(prim_symbol("tensor_from_sequence", "data, *, device, dtype", [](const Args& x) -> Value {
+    return Tensor::make(sequence_shape(x["data"]), dtype_param(x), device_param(x));
   }));
   t.add(prim_symbol("iota", "length, *, start, step, device, dtype", [](const Args& x) -> Value {
     int64_t length = x.integer("length");
@@ -412,6 +439,16 @@ void register_reduction_prims(SymbolTable& t) {
   }, {"REDUCTION_OP"}));
 }
 
+void register_scan_prims(SymbolTable& t) {
+  for (const char* name : {"cumsum", "cumprod"})
+    t.add(prim_symbol(name, "a, /, dim", [name](const Args& x) -> Value {
+      const auto& a = tensor_arg(x, "a");
+      canonicalize_dim(std::max<int64_t>(a.ndim(), 1), x.integer("dim"));
+      check(!a.dtype().is_bool(), [&] { return str(name, ": expected a numeric tensor, but got ", a.dtype().full_name()); });
+      return Tensor::make(a.shape(), a.dtype().strong(), a.device());
+    }));
+}
+
 void register_indexing_prims(SymbolTable& t) {
   t.add(prim_symbol("take", "a, /, index, dim", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
@@ -451,22 +488,25 @@ void register_indexing_prims(SymbolTable& t) {
       check_same_device(a, index);
       check_same_device(a, value);
       int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
-      if (std::string_view(name) == "index_add") {
-        check(index.ndim() <= 1, "index_add: expected a 0-d or 1-d index");
+      bool along_index = std::string_view(name) == "index_add" || std::string_view(name) == "index_copy";
+      if (along_index) {
+        check(index.ndim() <= 1, [&] { return str(name, ": expected a 0-d or 1-d index"); });
         Shape expected = a.shape();
         if (a.ndim() > 0) expected[dim] = index.numel();
         check(value.shape() == expected, [&] {
-          return str("index_add: expected value of shape ", shape_repr(expected), ", but got ", shape_repr(value.shape()));
+          return str(name, ": expected value of shape ", shape_repr(expected), ", but got ", shape_repr(value.shape()));
         });
       } else {
         check(index.ndim() == a.ndim() && value.ndim() == a.ndim(),
-              "scatter_add: expected index and value to have as many dimensions as a");
+              [&] { return str(name, ": expected index and value to have as many dimensions as a"); });
       }
       return Tensor::make(a.shape(), a.dtype().strong(), a.device());
     };
   };
   t.add(prim_symbol("scatter_add", "a, /, index, value, dim", scatter_like("scatter_add")));
   t.add(prim_symbol("index_add", "a, /, index, value, dim", scatter_like("index_add")));
+  t.add(prim_symbol("scatter", "a, /, index, value, dim", scatter_like("scatter")));
+  t.add(prim_symbol("index_copy", "a, /, index, value, dim", scatter_like("index_copy")));
 }
 
 std::vector<int64_t> expand_param(const Args& x, std::string_view name, size_t n) {
@@ -695,6 +735,17 @@ std::pair<Tensor, Tensor> topk(const Tensor& a, int64_t k, int64_t dim, bool lar
 }
 
 Tensor take(const Tensor& a, const Tensor& index, int64_t dim) { return call_tensor("take", {a, index, dim}); }
+Tensor scatter(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim) {
+  return call_tensor("scatter", {a, index, value, dim});
+}
+Tensor index_copy(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim) {
+  return call_tensor("index_copy", {a, index, value, dim});
+}
+Tensor cumsum(const Tensor& a, int64_t dim) { return call_tensor("cumsum", {a, dim}); }
+Tensor cumprod(const Tensor& a, int64_t dim) { return call_tensor("cumprod", {a, dim}); }
+Tensor tensor_from_sequence(const Value& data, Device device, DType dtype) {
+  return call_tensor("tensor_from_sequence", {data}, {{"device", device}, {"dtype", dtype.strong()}});
+}
 Tensor take_along_axis(const Tensor& a, const Tensor& index, int64_t dim) {
   return call_tensor("take_along_axis", {a, index, dim});
 }
@@ -759,6 +810,7 @@ void register_prims(SymbolTable& t) {
   register_creation_prims(t);
   register_shape_prims(t);
   register_reduction_prims(t);
+  register_scan_prims(t);
   register_indexing_prims(t);
   register_linear_algebra_prims(t);
   register_convolution_backward(t);

@@ -103,7 +103,8 @@ void register_in_place(SymbolTable& t) {
   for (const char* name : {"sigmoid", "clamp"})
     define_in_place(t, {str("torch.Tensor.", name, "_"), str("torch.", name, "_")}, str("torch.", name));
   define_table_in_place(t, InPlace::Method);
-  for (const char* name : {"logical_not", "add", "sub", "div", "masked_fill"})
+  for (const char* name : {"logical_not", "add", "sub", "div", "masked_fill", "scatter", "scatter_add", "index_add", "index_copy",
+                           "cumsum", "cumprod"})
     define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
   define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");
   define_in_place(t, {"torch.Tensor.lerp_"}, "torch.lerp");

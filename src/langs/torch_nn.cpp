@@ -157,11 +157,11 @@ Tensor attention_impl(const Args& x) {
   return matmul(weights, v);
 }
 
-// torch.einsum over letters (no ellipsis, no repeated letter within an operand): operands are
+// torch.einsum over letters (no ellipsis): operands are
 // folded left to right. A letter only one operand has and the output lacks is summed away first;
 // a pair is then one batched matmul, each operand permuted to (batch, free, contracted) and
 // reshaped to three dimensions, the product reshaped and permuted to the output's order.
-Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& operands) {
+Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& inputs) {
   std::string spec;
   for (char c : equation)
     if (c != ' ') spec += c;
@@ -175,8 +175,8 @@ Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& opera
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  check(terms.size() == operands.size(), [&] {
-    return str("einsum(): ", terms.size(), " operands were specified in the equation, but ", operands.size(), " were given");
+  check(terms.size() == inputs.size(), [&] {
+    return str("einsum(): ", terms.size(), " operands were specified in the equation, but ", inputs.size(), " were given");
   });
   std::string output;
   if (arrow != std::string::npos) output = spec.substr(arrow + 2);
@@ -186,17 +186,32 @@ Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& opera
     for (char c = 'A'; c <= 'z'; ++c)
       if (std::count(all.begin(), all.end(), c) == 1) output += c;
   }
-  std::map<char, int64_t> size;
+  // A letter repeated within an operand reads its diagonal: the two dims become one, last.
+  std::vector<Tensor> operands = inputs;
   for (size_t i = 0; i < terms.size(); ++i) {
-    const auto& term = terms[i];
+    auto& term = terms[i];
     check(static_cast<int64_t>(term.size()) == operands[i].ndim(), [&] {
       return str("einsum(): the number of subscripts in the equation (", term.size(), ") does not match the number of dimensions (",
                  operands[i].ndim(), ") for operand ", i);
     });
     for (size_t d = 0; d < term.size(); ++d) {
+      auto again = term.find(term[d], d + 1);
+      if (again == std::string::npos) continue;
+      check(operands[i].shape()[d] == operands[i].shape()[again], [&] {
+        return str("einsum(): subscript ", term[d], " is repeated for operand ", i, " but the sizes don't match, ",
+                   operands[i].shape()[d], " != ", operands[i].shape()[again]);
+      });
+      operands[i] = op("torch.diagonal", {Value(operands[i]), int64_t{0}, static_cast<int64_t>(d), static_cast<int64_t>(again)});
+      term = term.substr(0, d) + term.substr(d + 1, again - d - 1) + term.substr(again + 1) + term[d];
+      d = static_cast<size_t>(-1);  // the term changed: look again from its start
+    }
+  }
+  std::map<char, int64_t> size;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const auto& term = terms[i];
+    for (size_t d = 0; d < term.size(); ++d) {
       char c = term[d];
       check(std::isalpha(static_cast<unsigned char>(c)), [&] { return str("einsum(): invalid subscript given at index ", d, " in the equation string"); });
-      check(std::count(term.begin(), term.end(), c) == 1, "einsum with a repeated subscript (a diagonal) is not supported yet", "NotImplementedError");
       int64_t n = operands[i].shape()[d];
       auto [it, fresh] = size.emplace(c, n);
       check(fresh || it->second == n || n == 1 || it->second == 1, [&] {
@@ -995,6 +1010,7 @@ void register_torch_language_groups(SymbolTable& t) {
   register_elementwise(t);
   register_reductions(t);
   register_shape_ops(t);
+  register_creation(t);
   register_nn(t);
   register_losses(t);
   register_in_place(t);  // after the ops they modify in place

@@ -21,6 +21,40 @@ Value sum_like(const Args& x, ReducePrim prim) {
   return reduce(a, optional_dims(x["dim"]), x.flag("keepdim"), prim, core::computation_dtype(result), result);
 }
 
+// cumsum and cumprod: integers and bools accumulate in int64 unless a dtype is given.
+Value scan(const Args& x, Tensor (*prim)(const Tensor&, int64_t)) {
+  const auto& a = x.tensor("a");
+  DType d = optional_dtype(x["dtype"]).value_or(a.dtype().is_exact() ? dtypes::int64 : a.dtype().strong());
+  return prim(core::convert(a, d), langs::canonicalize_dim(std::max<int64_t>(a.ndim(), 1), x.integer("dim")));
+}
+
+// The p-norm over dims (all when none), computed in at least float32: max |a| for p = inf, min |a|
+// for -inf, the count of nonzeros for 0, (sum |a|^p)^(1/p) otherwise.
+Tensor vector_norm_impl(const Tensor& input, double p, const std::optional<Dims>& dims, bool keepdim, std::optional<DType> dtype) {
+  check(input.dtype().is_inexact(), [&] {
+    return str("linalg.vector_norm: Expected a floating point or complex tensor as input. Got ", input.dtype().full_name());
+  });
+  // A complex tensor's norm is real: the norm of its magnitudes.
+  DType result = to_real_dtype(dtype.value_or(input.dtype().strong()));
+  Tensor magnitude = input.dtype().is_complex() ? abs(input) : input;
+  magnitude = core::convert(magnitude, core::computation_dtype(result));
+  auto reduced = core::reduction_dims(magnitude, dims);
+  Tensor norm;
+  if (std::isinf(p)) {
+    Tensor absolute = abs(magnitude);
+    norm = p > 0 ? amax(absolute, reduced, keepdim) : op("torch.amin", {absolute, Value::ints(reduced), keepdim});
+  } else if (p == 0) {
+    norm = sum(to(ne(magnitude, int64_t{0}), magnitude.dtype()), reduced, keepdim);
+  } else if (p == 1) {
+    norm = sum(abs(magnitude), reduced, keepdim);
+  } else if (p == 2) {
+    norm = sqrt(sum(magnitude * magnitude, reduced, keepdim));
+  } else {
+    norm = pow(sum(pow(abs(magnitude), p), reduced, keepdim), 1.0 / p);
+  }
+  return core::convert(norm, result);
+}
+
 int64_t reduced_numel(const Tensor& a, const std::vector<int64_t>& dims) {
   int64_t n = 1;
   for (auto d : dims) n *= a.shape()[d];
@@ -181,6 +215,48 @@ void register_reductions(SymbolTable& t) {
   define(t, {{"torch.argsort", "torch.Tensor.argsort"}, "a, /, dim=-1, descending=False, stable=False", [](const Args& x) -> Value {
     return call("torch.sort", {x.tensor("a"), x["dim"], x["descending"]}).items()[1];
   }}, tags);
+  define(t, {{"torch.std_mean"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None", [](const Args& x) -> Value {
+    auto [v, m] = var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim"));
+    return Value::tuple({sqrt(v), m});
+  }}, tags);
+  define(t, {{"torch.linalg.vector_norm"}, "a, /, ord=2, dim=None, keepdim=False, *, dtype=None", [](const Args& x) -> Value {
+    return vector_norm_impl(x.tensor("a"), x["ord"].as_float(), optional_dims(x["dim"]), x.flag("keepdim"), optional_dtype(x["dtype"]));
+  }}, tags);
+  // torch.norm with a numeric p (or 'fro', the 2-norm over the dims given).
+  define(t, {{"torch.norm", "torch.Tensor.norm"}, "a, /, p='fro', dim=None, keepdim=False, out=None, dtype=None", [](const Args& x) -> Value {
+    check(x.is_none("out"), "norm: out= is not supported in a trace", "NotImplementedError");
+    const Value& p = x["p"];
+    check(p.is_none() || p.is_number() || p.as_string() == "fro", [&] { return str("norm: p='", p.as_string(), "' is not supported"); },
+          "NotImplementedError");
+    double order = p.is_number() ? p.as_float() : 2.0;
+    return vector_norm_impl(x.tensor("a"), order, optional_dims(x["dim"]), x.flag("keepdim"), optional_dtype(x["dtype"]));
+  }}, tags);
+  // The p-norm distance of every row of x1 to every row of x2 (batched).
+  define(t, {{"torch.cdist"}, "x1, x2, p=2.0, compute_mode=None", [](const Args& x) -> Value {
+    const auto& x1 = x.tensor("x1");
+    const auto& x2 = x.tensor("x2");
+    check(x1.ndim() >= 2 && x2.ndim() >= 2, "cdist only supports at least 2D tensors, X1 got: " + std::to_string(x1.ndim()) + "D");
+    check(x1.shape().back() == x2.shape().back(), "X1 and X2 must have the same number of columns.");
+    check(x.real("p") >= 0, "cdist only supports non-negative p values");
+    Tensor difference = unsqueeze(x1, -2) - unsqueeze(x2, -3);
+    return vector_norm_impl(difference, x.real("p"), Dims{-1}, false, std::nullopt);
+  }});
+  define(t, {{"torch.cumsum", "torch.Tensor.cumsum"}, "a, /, dim, *, dtype=None",
+             [](const Args& x) -> Value { return scan(x, prims::cumsum); }});
+  define(t, {{"torch.cumprod", "torch.Tensor.cumprod"}, "a, /, dim, *, dtype=None",
+             [](const Args& x) -> Value { return scan(x, prims::cumprod); }});
+  // log(cumsum(exp(a))), shifted by the maximum along dim so that exp cannot overflow.
+  define(t, {{"torch.logcumsumexp", "torch.Tensor.logcumsumexp"}, "a, /, dim", [](const Args& x) -> Value {
+    // Low-precision floats are scanned in float32 and rounded once.
+    DType result = core::elementwise_type_promotion({x["a"]}, core::Promotion::IntToFloat).result;
+    Tensor a = core::convert(x.tensor("a"), core::computation_dtype(result));
+    if (a.ndim() == 0) return core::convert(a, result);
+    int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim"));
+    Tensor a_max = amax(a, {dim}, true);
+    Tensor shift = where(op("torch.isfinite", {a_max}), a_max, int64_t{0});
+    Tensor summed = prims::cumsum(exp(a - shift), dim);
+    return core::convert(log(summed) + shift, result);
+  }});
   define(t, {{"torch.logsumexp", "torch.Tensor.logsumexp"}, "a, /, dim, keepdim=False", [](const Args& x) -> Value {
     // Integers and bools are summed as floats (their exp would overflow an integer).
     Tensor a = core::convert(x.tensor("a"), core::elementwise_type_promotion({x["a"]}, core::Promotion::IntToFloat).result);

@@ -27,10 +27,13 @@ void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags
 void register_elementwise(SymbolTable& table);
 void register_reductions(SymbolTable& table);
 void register_shape_ops(SymbolTable& table);
+void register_creation(SymbolTable& table);
 void register_nn(SymbolTable& table);
 void register_in_place(SymbolTable& table);
 void register_losses(SymbolTable& table);
 
+// A device argument, or `fallback` where it is None.
+Device device_or(const Value& v, Device fallback);
 // Reads an optional dtype argument (None when absent).
 std::optional<DType> optional_dtype(const Value& v);
 // Reads `dim` arguments that may be None, an int, or a sequence of ints.

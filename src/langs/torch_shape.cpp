@@ -1,6 +1,7 @@
 // Shape, indexing, conversion and creation ops of the torch language.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "langs/torch_registry.h"
 #include "thundercc/ir/pyliteral.h"
@@ -151,7 +152,76 @@ BasicIndex basic_index(const Tensor& a, const Value& key_arg) {
   return index;
 }
 
+bool is_index_tensor(const Value& k) { return k.is_tensor() && k.as_tensor().dtype().is_integer(); }
+
+// Advanced indexing by integer tensors, with slices and Ellipsis for the other dims (NumPy's
+// rules): the slices first, then the indexed dims (moved together, in front when they are not
+// adjacent) flattened into one, read with one take at the broadcast linear index.
+Tensor advanced_getitem(const Tensor& a, const Values& key) {
+  Values slices;   // the key with each index tensor replaced by a full slice
+  Values indices;  // the index tensors, in order
+  Dims indexed;    // the dims they index
+  int64_t dim = 0, explicit_dims = 0;
+  for (const auto& k : key) explicit_dims += k.kind() == Value::Kind::Ellipsis ? 0 : 1;
+  for (const auto& k : key) {
+    if (k.kind() == Value::Kind::Ellipsis) {
+      slices.push_back(k);
+      dim += a.ndim() - explicit_dims;
+      continue;
+    }
+    check(is_index_tensor(k) || k.kind() == Value::Kind::Slice, [&] {
+      return str("indexing with ", k.is_tensor() ? k.as_tensor().dtype().full_name() + " tensors" : py_repr(k),
+                 " among index tensors is not supported; use integer tensors, slices and Ellipsis");
+    }, "NotImplementedError");
+    if (k.is_tensor()) {
+      indices.push_back(k);
+      indexed.push_back(dim);
+      slices.push_back(Slice{});
+    } else {
+      slices.push_back(k);
+    }
+    ++dim;
+  }
+  check(explicit_dims <= a.ndim(), [&] { return str("too many indices for tensor of dimension ", a.ndim()); }, "IndexError");
+  BasicIndex basic = basic_index(a, Value::tuple(slices));
+  Tensor sliced = basic.selects_everything(a.shape()) ? a : prims::slice_prim(a, basic.starts, basic.ends, basic.strides);
+  bool adjacent = indexed.back() - indexed.front() + 1 == static_cast<int64_t>(indexed.size());
+  int64_t position = adjacent ? indexed.front() : 0;
+  if (!adjacent) {
+    Dims order = indexed;
+    for (int64_t d = 0; d < sliced.ndim(); ++d)
+      if (std::find(indexed.begin(), indexed.end(), d) == indexed.end()) order.push_back(d);
+    sliced = permute(sliced, order);
+  }
+  // The linear index into the flattened block of indexed dims, each index wrapped as Python wraps it.
+  int64_t block = 1;
+  Tensor linear;
+  for (size_t i = indices.size(); i-- > 0;) {
+    int64_t length = sliced.shape()[position + i];
+    Tensor index = indices[i].as_tensor();
+    if (index.dtype() != dtypes::int64) index = to(index, dtypes::int64);
+    Tensor wrapped = where(lt(index, int64_t{0}), add(index, length), index);
+    Tensor scaled = block == 1 ? wrapped : mul(wrapped, block);
+    linear = i + 1 == indices.size() ? scaled : add(scaled, linear);
+    block *= length;
+  }
+  Shape before(sliced.shape().begin(), sliced.shape().begin() + position);
+  Shape after(sliced.shape().begin() + position + indices.size(), sliced.shape().end());
+  Shape flat = before;
+  flat.push_back(block);
+  flat.insert(flat.end(), after.begin(), after.end());
+  Tensor taken = prims::take(reshape(sliced, flat), reshape(linear, {linear.numel()}), position);
+  Shape result = before;
+  result.insert(result.end(), linear.shape().begin(), linear.shape().end());
+  result.insert(result.end(), after.begin(), after.end());
+  return reshape(taken, result);
+}
+
 Value getitem_impl(const Tensor& a, const Value& key_arg) {
+  Values key = key_arg.kind() == Value::Kind::Tuple ? key_arg.items() : Values{key_arg};
+  bool any_index_tensor = std::any_of(key.begin(), key.end(), is_index_tensor);
+  bool simple = key_arg.is_tensor() && key_arg.as_tensor().ndim() <= 1;  // one 0-d or 1-d index: one take
+  if (any_index_tensor && !simple && a.ndim() > 0) return advanced_getitem(a, key);
   if (key_arg.is_tensor()) {
     const auto& index = key_arg.as_tensor();
     check(index.dtype().is_integer() && index.ndim() <= 1, [&] {
@@ -244,8 +314,6 @@ Tensor triangle(const Args& x, bool lower) {
 
 DType fill_dtype(const Value& fill_value) { return core::default_dtype_for(fill_value.number_kind()); }
 
-Device device_or(const Value& v, Device fallback) { return v.is_none() ? fallback : v.as_any_device(); }
-
 Value full_impl(const Shape& shape, const Value& fill, const Value& device, std::optional<DType> dtype, Device fallback) {
   DType d = dtype.value_or(fill_dtype(fill));
   return prims::full(shape, core::maybe_convert_to_dtype(fill, d), device_or(device, fallback), d);
@@ -305,6 +373,80 @@ Tensor pad_impl(const Tensor& a, const std::vector<int64_t>& pad, const std::str
 }
 
 // torch.roll: each rolled dimension is its two parts swapped; without dims, a flattened roll.
+// The dtype of a legacy tensor type name ("torch.FloatTensor"), for Tensor.type.
+DType legacy_type_dtype(const std::string& name) {
+  static const std::map<std::string, DType> types{
+      {"torch.FloatTensor", dtypes::float32}, {"torch.DoubleTensor", dtypes::float64}, {"torch.HalfTensor", dtypes::float16},
+      {"torch.BFloat16Tensor", dtypes::bfloat16}, {"torch.LongTensor", dtypes::int64}, {"torch.IntTensor", dtypes::int32},
+      {"torch.ShortTensor", dtypes::int16}, {"torch.CharTensor", dtypes::int8}, {"torch.ByteTensor", dtypes::uint8},
+      {"torch.BoolTensor", dtypes::bool8}};
+  auto it = types.find(name);
+  check(it != types.end(), [&] { return str("invalid type: '", name, "'"); }, "ValueError");
+  return it->second;
+}
+
+// The diagonal of dims dim1 and dim2, offset above (positive) or below the main one, as a new last
+// dimension: the two dims moved last and flattened, then every (columns + 1)-th element.
+Tensor diagonal_impl(const Tensor& a, int64_t offset, int64_t dim1_arg, int64_t dim2_arg) {
+  int64_t dim1 = canonicalize_dim(a.ndim(), dim1_arg), dim2 = canonicalize_dim(a.ndim(), dim2_arg);
+  check(dim1 != dim2, [&] { return str("diagonal dimensions cannot be identical ", dim1_arg, ", ", dim2_arg); });
+  int64_t rows = a.shape()[dim1], cols = a.shape()[dim2];
+  int64_t length = std::max<int64_t>(offset >= 0 ? std::min(rows, cols - offset) : std::min(rows + offset, cols), 0);
+  Dims order;
+  Shape flat_shape;
+  for (int64_t d = 0; d < a.ndim(); ++d)
+    if (d != dim1 && d != dim2) {
+      order.push_back(d);
+      flat_shape.push_back(a.shape()[d]);
+    }
+  order.push_back(dim1);
+  order.push_back(dim2);
+  flat_shape.push_back(rows * cols);
+  bool in_order = std::is_sorted(order.begin(), order.end());
+  Tensor flat = reshape(in_order ? a : permute(a, order), flat_shape);
+  int64_t last = static_cast<int64_t>(flat_shape.size()) - 1;
+  if (length == 0) return slice_dim(flat, last, 0, 0);
+  int64_t start = offset >= 0 ? offset : -offset * cols;
+  return slice_dim(flat, last, start, start + (length - 1) * (cols + 1) + 1, cols + 1);
+}
+
+// torch.diag of a vector: the square matrix with v on diagonal `k`.
+Tensor diag_matrix(const Tensor& v, int64_t k) {
+  int64_t n = v.shape()[0], size = n + std::abs(k);
+  Tensor padded = k == 0 ? v : op("torch.nn.functional.pad", {v, Value::ints({0, std::abs(k)})});
+  Tensor rows = unsqueeze(prims::iota(size, 0, 1, v.device(), dtypes::int64), 1);
+  Tensor cols = prims::iota(size, 0, 1, v.device(), dtypes::int64);
+  Tensor on_diagonal = eq(sub(cols, rows), k);
+  // Row i holds v[i] when k >= 0 (at column i + k); column j holds v[j] when k < 0.
+  Tensor values = k >= 0 ? unsqueeze(padded, 1) : unsqueeze(padded, 0);
+  return where(on_diagonal, values, core::maybe_convert_to_dtype(int64_t{0}, v.dtype()));
+}
+
+// atleast_1d/2d/3d: a itself, or a view with ones added where PyTorch adds them.
+Value at_least(const Value& arg, int64_t ndim) {
+  auto one = [ndim](const Tensor& a) -> Tensor {
+    if (a.ndim() >= ndim) return a;
+    if (a.ndim() == 0) return reshape(a, Shape(ndim, 1));
+    if (a.ndim() == 1) return reshape(a, ndim == 2 ? Shape{1, a.shape()[0]} : Shape{1, a.shape()[0], 1});
+    return unsqueeze(a, -1);  // 2-d to 3-d
+  };
+  const Values& items = arg.items();
+  if (items.size() == 1 && items[0].is_tensor()) return one(items[0].as_tensor());
+  Values tensors = items.size() == 1 && items[0].is_sequence() ? items[0].items() : items;
+  Values out;
+  for (const auto& t : tensors) out.push_back(one(t.as_tensor()));
+  return Value::tuple(std::move(out));
+}
+
+// Value (src) cut to index's shape where it is larger: the elements past it are never read, and
+// the gradient of what is read has index's shape.
+Tensor read_part(const Tensor& value, const Tensor& index) {
+  Tensor out = value;
+  for (int64_t d = 0; d < value.ndim() && d < index.ndim(); ++d)
+    if (index.shape()[d] < value.shape()[d]) out = slice_dim(out, d, 0, index.shape()[d]);
+  return out;
+}
+
 Tensor roll_impl(const Tensor& a, std::vector<int64_t> shifts, std::vector<int64_t> dims) {
   if (dims.empty()) {
     check(shifts.size() == 1, "roll: shifts and dims must align (dims may be empty only with a single shift)");
@@ -601,7 +743,66 @@ void register_shape_ops(SymbolTable& t) {
   }});
   define(t, {{"torch.scatter_add", "torch.Tensor.scatter_add"}, "a, /, dim, index, src", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return prims::scatter_add(a, x.tensor("index"), x.tensor("src"), canonicalize_dim(a.ndim(), x.integer("dim")));
+    const auto& index = x.tensor("index");
+    return prims::scatter_add(a, index, read_part(x.tensor("src"), index), canonicalize_dim(a.ndim(), x.integer("dim")));
+  }});
+  // scatter(a, dim, index, src) or scatter(a, dim, index, value=number); without reduce.
+  define(t, {{"torch.scatter", "torch.Tensor.scatter"}, "a, /, dim, index, src=None, *, value=None, reduce=None",
+             [](const Args& x) -> Value {
+               check(x.is_none("reduce"), "scatter: the reduce argument is not supported", "NotImplementedError");
+               check(x.is_none("src") != x.is_none("value"), "scatter: give exactly one of src and value");
+               const auto& a = x.tensor("a");
+               const auto& index = x.tensor("index");
+               int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+               if (!x.is_none("src") && x["src"].is_tensor()) return prims::scatter(a, index, read_part(x.tensor("src"), index), dim);
+               const Value& number = x.is_none("src") ? x["value"] : x["src"];
+               Tensor values = prims::full(index.shape(), core::maybe_convert_to_dtype(number, a.dtype()), a.device(), a.dtype().strong());
+               return prims::scatter(a, index, values, dim);
+             }});
+  define(t, {{"torch.index_add", "torch.Tensor.index_add"}, "a, /, dim, index, source, *, alpha=1", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& index = x.tensor("index");
+    check(index.ndim() <= 1, "index_add_(): Index is supposed to be a vector", "IndexError");
+    Tensor source = x.tensor("source");
+    // alpha scales source in source's dtype (PyTorch casts it first).
+    if (!langs::is_one(x["alpha"])) source = mul(source, core::maybe_convert_to_dtype(x["alpha"], source.dtype()));
+    int64_t dim = canonicalize_dim(std::max<int64_t>(a.ndim(), 1), x.integer("dim"));
+    return prims::index_add(a, index.ndim() == 0 ? unsqueeze(index, 0) : index, source, dim);
+  }});
+  define(t, {{"torch.index_copy", "torch.Tensor.index_copy"}, "a, /, dim, index, source", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& index = x.tensor("index");
+    check(index.ndim() <= 1, "index_copy_(): Index should have dimension 1 or 0", "IndexError");
+    int64_t dim = canonicalize_dim(std::max<int64_t>(a.ndim(), 1), x.integer("dim"));
+    return prims::index_copy(a, index.ndim() == 0 ? unsqueeze(index, 0) : index, x.tensor("source"), dim);
+  }});
+  define(t, {{"torch.diagonal", "torch.Tensor.diagonal"}, "a, /, offset=0, dim1=0, dim2=1", [](const Args& x) -> Value {
+    return diagonal_impl(x.tensor("a"), x.integer("offset"), x.integer("dim1"), x.integer("dim2"));
+  }}, shape_op);
+  define(t, {{"torch.diag", "torch.Tensor.diag"}, "a, /, diagonal=0", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.ndim() == 1 || a.ndim() == 2, "diag(): Supports 1D or 2D tensors. Got " + std::to_string(a.ndim()) + "D");
+    if (a.ndim() == 2) return diagonal_impl(a, x.integer("diagonal"), 0, 1);
+    return diag_matrix(a, x.integer("diagonal"));
+  }});
+  define(t, {{"torch.atleast_1d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 1); }}, shape_op);
+  define(t, {{"torch.atleast_2d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 2); }}, shape_op);
+  define(t, {{"torch.atleast_3d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 3); }}, shape_op);
+  // kron: a's and b's dims interleaved (a's scaled by b's), multiplied, merged pairwise.
+  define(t, {{"torch.kron", "torch.Tensor.kron"}, "a, b, /", [](const Args& x) -> Value {
+    Tensor a = x.tensor("a"), b = x.tensor("b");
+    int64_t ndim = std::max(a.ndim(), b.ndim());
+    Shape sa(ndim - a.ndim(), 1), sb(ndim - b.ndim(), 1);
+    sa.insert(sa.end(), a.shape().begin(), a.shape().end());
+    sb.insert(sb.end(), b.shape().begin(), b.shape().end());
+    Shape a_spread, b_spread, result;
+    for (int64_t d = 0; d < ndim; ++d) {
+      a_spread.insert(a_spread.end(), {sa[d], 1});
+      b_spread.insert(b_spread.end(), {1, sb[d]});
+      result.push_back(sa[d] * sb[d]);
+    }
+    Tensor product = mul(reshape(a, a_spread), reshape(b, b_spread));
+    return reshape(product, result);
   }});
   define(t, {{"torch.nn.functional.one_hot"}, "a, /, num_classes=-1", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
@@ -668,6 +869,18 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.Tensor.cpu"}, "a, /, memory_format=None", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return a.device().is_cpu() ? a : prims::device_put(a, Device::cpu());
+  }});
+  define(t, {{"torch.Tensor.type"}, "a, /, dtype=None, non_blocking=False", [](const Args& x) -> Value {
+    check(!x.is_none("dtype"), "Tensor.type() without a dtype returns a string: not a tensor a trace can hold", "NotImplementedError");
+    const auto& a = x.tensor("a");
+    DType d = x["dtype"].kind() == Value::Kind::String ? legacy_type_dtype(x["dtype"].as_string()) : x["dtype"].as_dtype();
+    return a.dtype() == d ? a : to(a, d);
+  }}, {kProgramCast});
+  // The value, cut from autograd: made under NoGradScope, it does not require grad.
+  define(t, {{"torch.Tensor.detach"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    tracing::NoGradScope no_grad;
+    return prims::convert_element_type(a, a.dtype());
   }});
   define(t, {{"torch.Tensor.type_as"}, "a, b, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

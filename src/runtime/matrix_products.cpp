@@ -11,6 +11,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <dnnl.hpp>
+#include <algorithm>
 
 #include <cstdlib>
 #include <cstring>
@@ -63,7 +64,18 @@ Matrices matrices(const at::Tensor& t, at::IntArrayRef batch) {
     int64_t r = m.stride(1), c = m.stride(2);
     return (c == 1 && r >= columns) || (r == 1 && c >= rows) || rows == 1 || columns == 1;
   };
-  if (!plain(v) || (v.size(0) > 1 && v.stride(0) == 0)) v = v.contiguous();
+  // oneDNN also wants each stride, taken in increasing order, to cover the dimensions inside it
+  // (a batch of [3, 1] rows 4 apart must lie 12 apart, though 9 would do).
+  auto nested = [](const at::Tensor& m) {
+    std::vector<std::pair<int64_t, int64_t>> by_stride;  // (stride, size) of dims longer than 1
+    for (int64_t d = 0; d < 3; ++d)
+      if (m.size(d) > 1) by_stride.emplace_back(m.stride(d), m.size(d));
+    std::sort(by_stride.begin(), by_stride.end());
+    for (size_t k = 1; k < by_stride.size(); ++k)
+      if (by_stride[k].first < by_stride[k - 1].first * by_stride[k - 1].second) return false;
+    return true;
+  };
+  if (!plain(v) || !nested(v) || (v.size(0) > 1 && v.stride(0) == 0)) v = v.contiguous();
   int64_t batch_stride = v.size(0) > 1 ? v.stride(0) : rows * columns;
   return {v, {v.size(0), rows, columns}, {batch_stride, v.stride(1), v.stride(2)}};
 }

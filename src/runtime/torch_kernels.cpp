@@ -224,6 +224,31 @@ void register_prim_kernels(KernelRegistry& r) {
   r.add("torch:prims.full", [](KernelCall& c) {
     c.set_output(0, at::full(c.arg(0).ints(), c.arg(1).scalar(), creation_options(c, at::kFloat, at::kCPU)));
   });
+  r.add("torch:prims.tensor_from_sequence", [](KernelCall& c) {
+    // The numbers in row-major order, as int64 or double (every value a trace holds is one), then
+    // converted as torch.tensor converts them.
+    std::vector<int64_t> shape;
+    std::vector<Value> numbers;
+    std::function<void(const Value&, size_t)> walk = [&](const Value& v, size_t depth) {
+      if (!v.is_sequence()) return numbers.push_back(v);
+      if (shape.size() == depth) shape.push_back(static_cast<int64_t>(v.items().size()));
+      for (const auto& item : v.items()) walk(item, depth + 1);
+    };
+    walk(c.arg(0).value(), 0);
+    bool all_exact = std::all_of(numbers.begin(), numbers.end(), [](const Value& v) { return v.is_int_like() || v.kind() == Value::Kind::Bool; });
+    at::TensorOptions options = creation_options(c, at::kFloat, at::kCPU);
+    Tensor flat;
+    if (all_exact) {
+      std::vector<int64_t> values;
+      for (const auto& v : numbers) values.push_back(v.kind() == Value::Kind::Bool ? v.as_bool() : v.as_int());
+      flat = at::tensor(values, at::kLong);
+    } else {
+      std::vector<double> values;
+      for (const auto& v : numbers) values.push_back(v.as_float());
+      flat = at::tensor(values, at::kDouble);
+    }
+    c.set_output(0, flat.to(options).reshape(shape));
+  });
   r.add("torch:prims.iota", [](KernelCall& c) {
     int64_t length = c.arg(0).integer(), start = c.kwarg("start").integer(), step = c.kwarg("step").integer();
     c.set_output(0, at::arange(start, start + length * step, step, creation_options(c, at::kLong, at::kCPU)));
@@ -339,6 +364,21 @@ void register_prim_kernels(KernelRegistry& r) {
   });
   r.add("torch:prims.scatter_add", [](KernelCall& c) {
     c.set_output(0, at::scatter_add(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor(), c.arg(2).tensor()));
+  });
+  r.add("torch:prims.scatter", [](KernelCall& c) {
+    c.set_output(0, at::scatter(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor(), c.arg(2).tensor()));
+  });
+  r.add("torch:prims.index_copy", [](KernelCall& c) {
+    c.set_output(0, at::index_copy(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor().reshape({-1}), c.arg(2).tensor()));
+  });
+  // Scans accumulate in the input's own dtype, as the prim's meta function says.
+  r.add("torch:prims.cumsum", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, at::cumsum(a, c.arg(1).integer(), a.scalar_type()));
+  });
+  r.add("torch:prims.cumprod", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, at::cumprod(a, c.arg(1).integer(), a.scalar_type()));
   });
   r.add("torch:prims.index_add", [](KernelCall& c) {
     c.set_output(0, at::index_add(c.arg(0).tensor(), c.arg(3).integer(), c.arg(1).tensor().reshape({-1}), c.arg(2).tensor()));
@@ -533,6 +573,31 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto dims = optional_dims(c.arg(1));
     c.set_output(0, at::std(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag()));
   });
+  r.add("torch:torch.std_mean", [](KernelCall& c) {
+    auto dims = optional_dims(c.arg(1));
+    auto [sd, m] = at::std_mean(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag());
+    c.set_output(0, sd);
+    c.set_output(1, m);
+  });
+  r.add("torch:torch.linalg.vector_norm", [](KernelCall& c) {
+    auto dims = optional_dims(c.arg(2));
+    c.set_output(0, at::linalg_vector_norm(c.arg(0).tensor(), c.arg(1).scalar(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt,
+                                           c.arg(3).flag(), c.kwarg("dtype").optional_dtype()));
+  });
+  r.add("torch:torch.norm", [](KernelCall& c) {
+    auto dims = optional_dims(c.arg(2));
+    at::Scalar p = c.arg(1).is_none() || c.arg(1).value().kind() == Value::Kind::String ? at::Scalar(2.0) : c.arg(1).scalar();
+    c.set_output(0, at::linalg_vector_norm(c.arg(0).tensor(), p, dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt,
+                                           c.arg(3).flag(), c.arg(5).optional_dtype()));
+  });
+  r.add("torch:torch.cdist", [](KernelCall& c) { c.set_output(0, at::cdist(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).real())); });
+  r.add("torch:torch.cumsum", [](KernelCall& c) {
+    c.set_output(0, at::cumsum(c.arg(0).tensor(), c.arg(1).integer(), c.kwarg("dtype").optional_dtype()));
+  });
+  r.add("torch:torch.cumprod", [](KernelCall& c) {
+    c.set_output(0, at::cumprod(c.arg(0).tensor(), c.arg(1).integer(), c.kwarg("dtype").optional_dtype()));
+  });
+  r.add("torch:torch.logcumsumexp", [](KernelCall& c) { c.set_output(0, at::logcumsumexp(c.arg(0).tensor(), c.arg(1).integer())); });
   r.add("torch:torch.var_mean", [](KernelCall& c) {
     auto dims = optional_dims(c.arg(1));
     auto [v, m] = at::var_mean(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag());
@@ -705,6 +770,26 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.zeros_like", constant_like(0));
   r.add("torch:torch.ones_like", constant_like(1));
   r.add("torch:torch.full_like", constant_like(std::nullopt));
+  r.add("torch:torch.eye", [](KernelCall& c) {
+    int64_t n = c.arg(0).integer(), m = c.arg(1).is_none() ? n : c.arg(1).integer();
+    c.set_output(0, at::eye(n, m, creation_options(c, at::kFloat, at::kCPU)));
+  });
+  // empty's contents are unspecified; zeros, as the decomposition makes them.
+  r.add("torch:torch.empty", [](KernelCall& c) { c.set_output(0, at::zeros(trailing_ints(c, 0), creation_options(c, at::kFloat, at::kCPU))); });
+  r.add("torch:torch.empty_like", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, at::zeros(a.sizes(), creation_options(c, a.scalar_type(), a.device())));
+  });
+  r.add("torch:torch.linspace", [](KernelCall& c) {
+    c.set_output(0, at::linspace(c.arg(0).scalar(), c.arg(1).scalar(), c.arg(2).integer(), creation_options(c, at::kFloat, at::kCPU)));
+  });
+  r.add("torch:torch.hann_window", [](KernelCall& c) {
+    c.set_output(0, at::hann_window(c.arg(0).integer(), c.arg(1).flag(), creation_options(c, at::kFloat, at::kCPU)));
+  });
+  r.add("torch:torch.hamming_window", [](KernelCall& c) {
+    c.set_output(0, at::hamming_window(c.arg(0).integer(), c.arg(1).flag(), c.arg(2).real(), c.arg(3).real(),
+                                       creation_options(c, at::kFloat, at::kCPU)));
+  });
   r.add("torch:torch.arange", [](KernelCall& c) {
     at::Scalar start = c.arg(0).scalar(), end = 0, step = c.arg(2).scalar();
     if (c.arg(1).is_none()) {
@@ -884,6 +969,25 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.index_select", [](KernelCall& c) {
     c.set_output(0, at::index_select(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor().reshape({-1})));
   });
+  r.add("torch:torch.scatter", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    int64_t dim = c.arg(1).integer();
+    if (c.arg(3).is_tensor()) return c.set_output(0, at::scatter(a, dim, c.arg(2).tensor(), c.arg(3).tensor()));
+    at::Scalar value = c.arg(3).is_none() ? c.kwarg("value").scalar() : c.arg(3).scalar();
+    c.set_output(0, at::scatter(a, dim, c.arg(2).tensor(), value));
+  });
+  r.add("torch:torch.index_add", [](KernelCall& c) {
+    c.set_output(0, at::index_add(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor().reshape({-1}), c.arg(3).tensor(),
+                                  c.kwarg("alpha").scalar()));
+  });
+  r.add("torch:torch.index_copy", [](KernelCall& c) {
+    c.set_output(0, at::index_copy(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor().reshape({-1}), c.arg(3).tensor()));
+  });
+  r.add("torch:torch.diagonal", [](KernelCall& c) {
+    c.set_output(0, at::diagonal(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));
+  });
+  r.add("torch:torch.diag", [](KernelCall& c) { c.set_output(0, at::diag(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.kron", [](KernelCall& c) { c.set_output(0, at::kron(c.arg(0).tensor(), c.arg(1).tensor())); });
   r.add("torch:torch.gather", [](KernelCall& c) { c.set_output(0, at::gather(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor())); });
   r.add("torch:torch.take_along_dim", [](KernelCall& c) {
     c10::optional<int64_t> dim;

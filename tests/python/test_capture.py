@@ -45,10 +45,25 @@ def test_tuple_outputs_and_reflected_operators():
 
 
 def test_unknown_op_names_the_op_and_the_line():
-    with pytest.raises(CaptureError, match=r"thundercc does not support torch.cdist, at .*test_capture.py:\d+: `return torch.cdist\(a, a\)`"):
-        def uses_cdist(a):
-            return torch.cdist(a, a)
-        capture(uses_cdist, torch.randn(2, 3))
+    with pytest.raises(CaptureError, match=r"thundercc does not support torch.frexp, at .*test_capture.py:\d+: `return torch.frexp\(a\)`"):
+        def uses_frexp(a):
+            return torch.frexp(a)
+        capture(uses_frexp, torch.randn(2, 3))
+
+
+def test_shapes_that_depend_on_values_are_refused_by_name():
+    with pytest.raises(CaptureError, match=r"torch.unique gives a result whose shape depends on tensor values.*, at .*test_capture.py:\d+"):
+        capture(lambda a: torch.unique(a), torch.tensor([1, 2, 2]))
+    with pytest.raises(CaptureError, match=r"torch.nonzero gives a result whose shape depends"):
+        capture(lambda a: torch.nonzero(a), torch.tensor([1, 0, 2]))
+    with pytest.raises(CaptureError, match=r"x\[mask\] with a boolean mask .*torch.where"):
+        capture(lambda a: a[a > 0], torch.randn(5))
+    # Assigning through a mask keeps the shape: captured.
+    def masked_assign(a):
+        b = a.clone()
+        b[b > 0] = 0.0
+        return b
+    assert capture(masked_assign, torch.randn(5)).bound_symbols
 
 
 def test_data_dependence_is_refused():
@@ -77,7 +92,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
         "def make():\n"
         "    return fun, (torch.randn(2, 2), torch.randn(2, 1))\n"
         "def bad():\n"
-        "    return (lambda a: torch.cdist(a, a)), (torch.randn(2, 3),)\n")
+        "    return (lambda a: torch.frexp(a)), (torch.randn(2, 3),)\n")
     out = tmp_path / "fun.json"
     subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
     thundercc("validate", out)
@@ -90,7 +105,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
     bad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:bad", "-o", tmp_path / "bad.json"],
                          capture_output=True, text=True)
     assert bad.returncode == 1
-    assert "thundercc does not support torch.cdist" in bad.stderr
+    assert "thundercc does not support torch.frexp" in bad.stderr
     assert "prog.py:7" in bad.stderr
     assert not (tmp_path / "bad.json").exists()
 

@@ -69,11 +69,21 @@ class SinkGuard {
  private:
   std::vector<BoundSymbol>* previous_;
 };
-// While a prim's meta function runs, its inexact outputs require grad when any input does.
+// While a prim's meta function runs, its inexact outputs require grad when any input does (and
+// no NoGradScope is open).
 class GradScope {
  public:
   explicit GradScope(const std::vector<Value>& inputs);
   ~GradScope();
+
+ private:
+  bool previous_;
+};
+// Values made while it is open never require grad (Tensor.detach's, torch.no_grad's).
+class NoGradScope {
+ public:
+  NoGradScope();
+  ~NoGradScope();
 
  private:
   bool previous_;

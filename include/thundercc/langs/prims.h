@@ -25,6 +25,8 @@ Tensor full(const Shape& shape, const Value& fill_value, Device device, DType dt
 Tensor iota(int64_t length, int64_t start, int64_t step, Device device, DType dtype);
 Tensor uniform(const Shape& shape, const Value& minval, const Value& maxval, Device device, DType dtype);
 Tensor randn(const Shape& shape, Device device, DType dtype);
+// A tensor holding `data`: a number, or nested lists of numbers of one length per level.
+Tensor tensor_from_sequence(const Value& data, Device device, DType dtype);
 
 Tensor broadcast_in_dim(const Tensor& a, const Shape& shape, const std::vector<int64_t>& broadcast_dimensions);
 Tensor reshape(const Tensor& a, const Shape& shape);
@@ -54,6 +56,13 @@ Tensor take(const Tensor& a, const Tensor& index, int64_t dim);
 Tensor take_along_axis(const Tensor& a, const Tensor& index, int64_t dim);
 Tensor scatter_add(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim);
 Tensor index_add(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim);
+// a with value's elements written where index points (along dim), or the rows of dim that
+// index lists replaced by value's.
+Tensor scatter(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim);
+Tensor index_copy(const Tensor& a, const Tensor& index, const Tensor& value, int64_t dim);
+// The running sum and product along dim.
+Tensor cumsum(const Tensor& a, int64_t dim);
+Tensor cumprod(const Tensor& a, int64_t dim);
 
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor linear(const Tensor& a, const Tensor& w, const Value& bias);
