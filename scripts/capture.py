@@ -68,8 +68,11 @@ def main() -> int:
     opts = parser.parse_args()
 
     out = Path(opts.output)
-    if not out.parent.is_dir():
-        print(f"capture: error: {out.parent} is not a directory", file=sys.stderr)
+    # A missing folder is made (as `thundercc compile -o` makes one), once the capture succeeded;
+    # a file in its place is an error before anything runs.
+    existing = next(p for p in [out.parent, *out.parent.parents] if p.exists())
+    if not existing.is_dir():
+        print(f"capture: error: {existing} is not a directory", file=sys.stderr)
         return 1
     fn, args, kwargs = load_factory(opts.program)
     try:
@@ -100,6 +103,7 @@ def main() -> int:
             # What the inputs hold after the program: `thundercc run --expect-inputs` checks them.
             files[out.with_name(stem + ".inputs_after.pt")] = lambda path: torch.save(
                 tuple(t.detach() for t in captured.input_values), path)
+    out.parent.mkdir(parents=True, exist_ok=True)
     write_all(files)
     print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")
     return 0

@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "report progress on stderr");
+  app.fallthrough();  // -v after the command too (thundercc validate -v ...)
 
   std::vector<std::string> validate_paths;
   auto* validate_cmd = app.add_subcommand("validate", "check traces against the schema and the meta functions");

@@ -43,7 +43,8 @@ class Claimer {
       std::string names;
       for (const Executor* ex : executors_) names += (names.empty() ? "" : ", ") + ex->name();
       throw ThunderError("RuntimeError", str("Failed to find an executor for bound symbol ", print_bound_symbol(outermost),
-                                             "\n(no executor of [", names, "] runs ", b.sym->qualified_name(), ")"));
+                                             "\n(no executor of [", names, "] runs ", b.sym->qualified_name(), ")",
+                                             outermost.source.empty() ? "" : "\n  at " + outermost.source));
     }
     for (const auto& s : b.subsymbols) claim(s, out, outermost);
   }

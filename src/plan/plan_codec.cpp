@@ -8,6 +8,7 @@
 
 #include "thundercc/errors.h"
 #include "thundercc/serialize/schema.h"
+#include "thundercc/serialize/trace_file.h"
 #include "thundercc/serialize/value_codec.h"
 #include "thundercc/support/files.h"
 
@@ -237,6 +238,10 @@ Program decode_program(const json& j, const std::string& where) {
 }
 
 void check_version(const json& doc, const std::string& where) {
+  // A trace given to run is named for what it is.
+  if (doc.is_object() && doc.value("format", json()) == json(kTraceFormat))
+    throw LoadError(where + ": this is a trace (format '" + kTraceFormat + "'), not a plan: compile it first (thundercc compile " +
+                    where + ")");
   // Only a plan that names another version is refused here; a missing one is the schema's to report.
   json version = doc.is_object() ? doc.value("version", json()) : json();
   if (version.is_number_integer() && version != json(kFormatVersion))

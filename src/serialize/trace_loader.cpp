@@ -71,10 +71,12 @@ Trace retrace(const Trace& recorded, const std::string& where) {
     Kwargs kwargs;
     for (const auto& [k, v] : b.kwargs) kwargs.emplace_back(k, map.apply(v));
     Value computed;
+    // The program's own line, as the front end recorded it, ends every message about a statement.
+    std::string line = b.source.empty() ? "" : "\n  at " + b.source;
     try {
       computed = call(*b.sym, args, kwargs);
     } catch (const ThunderError& e) {
-      throw LoadError(str(at, ": ", e.type(), ": ", e.what(), "\n  in ", print_call(*b.sym, args, kwargs)));
+      throw LoadError(str(at, ": ", e.type(), ": ", e.what(), "\n  in ", print_call(*b.sym, args, kwargs), line));
     }
     auto& bsym = traced.bound_symbols.back();
     bsym.source = b.source;
@@ -84,7 +86,7 @@ Trace retrace(const Trace& recorded, const std::string& where) {
       std::string msg = str(at, ": the recorded output metadata do not match the meta function's for\n  ",
                             print_bound_symbol(bsym, {.depth = 0}));
       for (const auto& m : mismatches) msg += "\n  " + m;
-      throw LoadError(msg);
+      throw LoadError(msg + line);
     }
   }
   traced.output = map.apply(recorded.output);
@@ -100,6 +102,10 @@ LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
   }
   {
     PhaseTimer timer("check schema");
+    // Another thundercc file (a plan given to compile) is named for what it is.
+    if (doc.is_object() && doc.contains("format") && doc["format"].is_string() && doc["format"] != kTraceFormat)
+      throw LoadError(str(where, ": /format: '", doc["format"].get<std::string>(), "' is not a trace (format '", kTraceFormat,
+                          "'); a plan (NAME.plan.json) is run with thundercc run"));
     check_schema(doc, SchemaKind::Trace, where);
   }
   try {

@@ -34,6 +34,11 @@ PY
 
 expect 0 '' -- "$THUNDERCC" validate traces/add_mul.json traces/cross_entropy.json
 expect 0 'add_mul.json: ok \(2 bound symbols\)' -- "$THUNDERCC" -v validate traces/add_mul.json
+expect 0 'add_mul.json: ok \(2 bound symbols\)' -- "$THUNDERCC" validate -v traces/add_mul.json
+# A plan given to compile, or a trace given to run, is named for what it is.
+"$THUNDERCC" compile traces/add_mul.json -o "$tmp/kinds" >/dev/null
+expect 1 "is not a trace .*a plan \(NAME.plan.json\) is run with thundercc run" -- "$THUNDERCC" compile "$tmp/kinds/add_mul.plan.json"
+expect 1 "this is a trace .*not a plan: compile it first" -- "$THUNDERCC" run traces/add_mul.json
 expect 0 '# t0 = prims.broadcast_in_dim\(b, \[2, 2\], \(0, 1\)\)' -- "$THUNDERCC" print traces/add_mul.json
 expect 0 '^  t2 = ltorch.add\(a, t1, alpha=1\)' -- "$THUNDERCC" print traces/add_mul.json --depth 0
 expect 0 'prims.take_along_axis' -- "$THUNDERCC" print traces/cross_entropy.json
@@ -53,6 +58,9 @@ mutate "$tmp/shape.json" 'd["bound_symbols"][0]["output"]["tensor"]["shape"] = [
 expect 1 'recorded t0: cpu f32\[2, 3\]' -- "$THUNDERCC" validate "$tmp/shape.json"
 expect 1 'computed t1: cpu f32\[2, 2\]' -- "$THUNDERCC" validate "$tmp/shape.json"
 expect 1 't1 = ltorch.mul\(b, a\)' -- "$THUNDERCC" print "$tmp/shape.json"
+# A statement's error ends with the program's line the front end recorded.
+mutate "$tmp/sourced.json" 'd["bound_symbols"][0]["output"]["tensor"]["shape"] = [2, 3]; d["bound_symbols"][0]["source"] = "model.py:12"'
+expect 1 '  at model.py:12' -- "$THUNDERCC" compile "$tmp/sourced.json" -o "$tmp/sourced"
 # One bad file among good ones still fails the run, and the good ones are still checked.
 expect 1 'shape.json' -- "$THUNDERCC" validate traces/add_mul.json "$tmp/shape.json"
 expect 1 'missing.json: cannot be read' -- "$THUNDERCC" validate "$tmp/missing.json"

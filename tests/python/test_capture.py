@@ -162,14 +162,19 @@ def test_capture_command_checks_before_writing(tmp_path):
     program.write_text("import torch\n"
                        "def make():\n"
                        "    return (lambda a: a * 2), (torch.randn(2, 2),)\n")
-    missing = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "nowhere" / "t.json"],
+    # A folder that does not exist yet is made; a file where a folder should be is refused.
+    made = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "new" / "dir" / "t.json"],
+                          capture_output=True, text=True)
+    assert made.returncode == 0 and (tmp_path / "new" / "dir" / "t.json").exists(), made.stderr
+    (tmp_path / "file").write_text("")
+    blocked = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "file" / "t.json"],
                              capture_output=True, text=True)
-    assert missing.returncode == 1 and "nowhere is not a directory" in missing.stderr
+    assert blocked.returncode == 1 and "file is not a directory" in blocked.stderr
     # --grad without anything requiring grad fails before any file is written.
     no_grad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "t.json",
                               "--save-io", "--grad"], capture_output=True, text=True)
     assert no_grad.returncode == 1 and "--grad needs an output that requires grad" in no_grad.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.py"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "new", "prog.py"]
 
 
 def test_a_module_captured_under_no_grad_is_inference(tmp_path, thundercc):
