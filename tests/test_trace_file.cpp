@@ -101,14 +101,16 @@ TEST_CASE("bad trace files give clear errors") {
     json doc = add_mul();
     doc["bound_symbols"][1]["kwargs"] = {{"beta", 2}};
     CHECK(load_error(doc.dump()) ==
-          "bad.json: /bound_symbols/1: TypeError: add() got an unexpected keyword argument 'beta'\n  in ltorch.add(a, t1, beta=2)");
+          "bad.json: /bound_symbols/1: TypeError: add() got an unexpected keyword argument 'beta'\n  in ltorch.add(a, t1, beta=2)\n"
+          "  at add_mul.py:2");
   }
   SECTION("a meta function rejects the inputs") {
     json doc = add_mul();
     doc["inputs"][1]["tensor"]["shape"] = {3, 1};
     CHECK(load_error(doc.dump()) ==
           "bad.json: /bound_symbols/0: RuntimeError: Attempting to broadcast a dimension of length 2 at -2! Mismatching argument at index 0 had shapes (3, 1) and (2, 2).\n"
-          "  in ltorch.mul(b, a)");
+          "  in ltorch.mul(b, a)\n"
+          "  at add_mul.py:2");
   }
   SECTION("recorded metadata that the meta function does not produce") {
     json doc = add_mul();
@@ -117,13 +119,14 @@ TEST_CASE("bad trace files give clear errors") {
           "bad.json: /bound_symbols/0: the recorded output metadata do not match the meta function's for\n"
           "  t1 = ltorch.mul(b, a)  # t1: \"cpu f32[2, 2]\"\n"
           "  recorded t0: cpu f32[2, 3]\n"
-          "  computed t1: cpu f32[2, 2]");
+          "  computed t1: cpu f32[2, 2]\n"
+          "  at add_mul.py:2");
     doc = add_mul();
     doc["bound_symbols"][1]["output"]["tensor"]["dtype"] = "float64";
-    CHECK(load_error(doc.dump()).ends_with("  recorded t1: cpu f64[2, 2]\n  computed t2: cpu f32[2, 2]"));
+    CHECK(load_error(doc.dump()).ends_with("  recorded t1: cpu f64[2, 2]\n  computed t2: cpu f32[2, 2]\n  at add_mul.py:2"));
     doc = add_mul();
     doc["bound_symbols"][1]["output"]["tensor"]["requires_grad"] = true;
-    CHECK(load_error(doc.dump()).ends_with("  recorded t1: cpu f32[2, 2] (requires_grad=True)\n  computed t2: cpu f32[2, 2]"));
+    CHECK(load_error(doc.dump()).ends_with("  recorded t1: cpu f32[2, 2] (requires_grad=True)\n  computed t2: cpu f32[2, 2]\n  at add_mul.py:2"));
   }
 }
 

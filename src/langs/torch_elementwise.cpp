@@ -433,6 +433,11 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.addcdiv", "torch.Tensor.addcdiv"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
     return add(x["a"], mul(true_divide(x["t1"], x["t2"]), x["value"]));
   }});
+  // PyTorch's own definition: a * 2.0 ** b.
+  define(t, {{"torch.ldexp", "torch.Tensor.ldexp"}, "a, b, /", [](const Args& x) -> Value {
+    Tensor scale = pow(2.0, x["b"]);
+    return mul(x["a"], scale);
+  }});
   define(t, {{"torch.float_power", "torch.Tensor.float_power"}, "a, b, /", [](const Args& x) -> Value {
     auto wide = [](const Value& v) { return v.is_tensor() ? Value(to(v.as_tensor(), v.as_tensor().dtype().is_complex() ? dtypes::complex128 : dtypes::float64)) : v; };
     Value a = wide(x["a"]);

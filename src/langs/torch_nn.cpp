@@ -489,9 +489,74 @@ Tensor conv_impl(const Args& x, size_t n, bool transposed) {
   return unbatched ? squeeze(out, {0}) : out;
 }
 
-// The windows of a 2-d pooling over the last two dimensions: the input padded (`padding` on both
+// embedding_bag: the rows of weight that each bag's indices pick, summed, averaged or maxed. Bags
+// are the rows of a 2-d input, or the runs of a 1-d input starting at each offset; a position's
+// bag is how many offsets lie at or before it, minus one (a table of positions x offsets, so no
+// value decides a shape). Entries equal to padding_idx take no part; empty bags give zeros.
+Tensor embedding_bag_impl(const Args& x) {
+  Tensor indices = x.tensor("a");
+  const auto& weight = x.tensor("weight");
+  const std::string& mode = x["mode"].as_string();
+  check(x.is_none("max_norm"), "embedding_bag with max_norm is not supported yet", "NotImplementedError");
+  check(mode == "sum" || mode == "mean" || mode == "max", [&] { return str("mode has to be one of sum, mean or max, but got ", mode); });
+  check(indices.ndim() == 1 || indices.ndim() == 2, "input has to be 1D or 2D Tensor");
+  check(weight.ndim() == 2, "'weight' must be 2-D");
+  check(x.is_none("per_sample_weights") || mode == "sum",
+        "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum'");
+  Device device = indices.device();
+  int64_t dim = weight.shape()[1];
+  Tensor bag_of;  // each position's bag
+  int64_t bags;
+  std::optional<Tensor> counted;  // positions that belong to a bag (include_last_offset's tail does not)
+  if (indices.ndim() == 2) {
+    check(x.is_none("offsets"), "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length sequences.");
+    bags = indices.shape()[0];
+    int64_t length = indices.shape()[1];
+    bag_of = reshape(expand(unsqueeze(prims::iota(bags, 0, 1, device, dtypes::int64), 1), {bags, length}), {bags * length});
+    indices = reshape(indices, {indices.numel()});
+  } else {
+    check(!x.is_none("offsets") && x.tensor("offsets").ndim() == 1, "offsets has to be a 1D Tensor");
+    Tensor offsets = x.tensor("offsets");
+    bags = offsets.shape()[0];
+    Tensor positions = unsqueeze(prims::iota(indices.shape()[0], 0, 1, device, dtypes::int64), 1);
+    if (x.flag("include_last_offset")) {
+      bags -= 1;
+      Tensor end = narrow(offsets, 0, bags, 1);
+      counted = lt(positions, unsqueeze(end, 0));
+      offsets = narrow(offsets, 0, 0, bags);
+    }
+    Tensor started = ge(positions, unsqueeze(offsets, 0));
+    bag_of = sub(sum(started, Dims{1}), int64_t{1});
+    if (counted) counted = squeeze(*counted, Dims{1});
+  }
+  Tensor rows = prims::take(weight, indices, 0);
+  Tensor member = full({indices.shape()[0]}, true, device, dtypes::bool8);
+  if (!x.is_none("padding_idx")) member = ne(indices, x["padding_idx"]);
+  if (counted) member = op("torch.logical_and", {member, *counted});
+  if (mode == "max") {
+    Tensor in_bag = op("torch.logical_and", {eq(unsqueeze(prims::iota(bags, 0, 1, device, dtypes::int64), 1), unsqueeze(bag_of, 0)),
+                                             unsqueeze(member, 0)});  // [bags, positions]
+    double lowest = -std::numeric_limits<double>::infinity();
+    Tensor candidates = where(unsqueeze(in_bag, 2), unsqueeze(rows, 0), lowest);
+    Tensor extreme = amax(candidates, {1});
+    Tensor any_member = op("torch.any", {in_bag, int64_t{1}, true});
+    return where(any_member, extreme, core::maybe_convert_to_dtype(int64_t{0}, weight.dtype()));
+  }
+  Tensor kept = where(unsqueeze(member, 1), rows, core::maybe_convert_to_dtype(int64_t{0}, weight.dtype()));
+  if (!x.is_none("per_sample_weights")) kept = mul(kept, unsqueeze(x.tensor("per_sample_weights"), 1));
+  // Positions outside every bag (before the first offset) are parked in bag 0 with nothing to add.
+  Tensor safe_bag = where(ge(bag_of, int64_t{0}), bag_of, int64_t{0});
+  Tensor sums = prims::index_add(full({bags, dim}, 0, device, weight.dtype().strong()), safe_bag, kept, 0);
+  if (mode == "sum") return sums;
+  Tensor ones = to(member, weight.dtype());
+  Tensor counts = prims::index_add(full({bags}, 0, device, weight.dtype().strong()), safe_bag, ones, 0);
+  Tensor divisor = where(gt(counts, int64_t{0}), counts, int64_t{1});
+  return true_divide(sums, unsqueeze(divisor, 1));
+}
+
+// The windows of a pooling over the last n = 2 or 3 dimensions: the input padded (`padding` on both
 // sides, then what ceil mode's last window overhangs on the right), unfolded so that each window
-// is a pair of trailing dimensions, (..., H', W', kh, kw).
+// is n trailing dimensions, (..., H', W', kh, kw) for 2-d.
 struct PoolWindows {
   std::vector<std::array<int64_t, 3>> padding, overhang;  // prims.pad configs
   std::vector<int64_t> kernel, stride, dilation;
@@ -506,36 +571,50 @@ struct PoolWindows {
     } else {
       w = prims::pad(prims::pad(a, padding_value, padding), overhang_value, overhang);
     }
-    for (int i = 0; i < 2; ++i) w = prims::unfold(w, a.ndim() - 2 + i, dilation[i] * (kernel[i] - 1) + 1, stride[i]);
-    if (dilation[0] > 1 || dilation[1] > 1) {
+    int64_t n = static_cast<int64_t>(kernel.size());
+    for (int64_t i = 0; i < n; ++i) w = prims::unfold(w, a.ndim() - n + i, dilation[i] * (kernel[i] - 1) + 1, stride[i]);
+    if (std::any_of(dilation.begin(), dilation.end(), [](int64_t d) { return d > 1; })) {
       std::vector<int64_t> start(w.ndim(), 0), end(w.shape()), step(w.ndim(), 1);
-      step[w.ndim() - 2] = dilation[0];
-      step[w.ndim() - 1] = dilation[1];
+      for (int64_t i = 0; i < n; ++i) step[w.ndim() - n + i] = dilation[i];
       w = prims::slice_prim(w, start, end, step);
     }
     return w;
   }
+  // The trailing dims that hold each window.
+  Dims window_dims(const Tensor& windows) const {
+    Dims dims;
+    for (int64_t i = static_cast<int64_t>(kernel.size()); i > 0; --i) dims.push_back(windows.ndim() - i);
+    return dims;
+  }
 };
 
-PoolWindows pool_windows(const Args& x, const char* name, bool has_dilation) {
+PoolWindows pool_windows(const Args& x, const char* name, bool has_dilation, int64_t spatial = 2) {
   const auto& a = x.tensor("a");
-  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str(name, ": expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
-  PoolWindows p;
-  p.kernel = n_tuple(x["kernel_size"], 2, "kernel_size");
-  p.stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? p.kernel : n_tuple(x["stride"], 2, "stride");
-  auto padding = n_tuple(x["padding"], 2, "padding");
-  p.dilation = has_dilation ? n_tuple(x["dilation"], 2, "dilation") : std::vector<int64_t>{1, 1};
-  // PyTorch's messages; a zero stride or kernel would divide by zero below.
-  check(p.kernel[0] > 0 && p.kernel[1] > 0 && p.stride[0] > 0 && p.stride[1] > 0, "stride should not be zero");
-  check(p.dilation[0] > 0 && p.dilation[1] > 0, [&] {
-    return str("dilation should be greater than zero, but got dilationH: ", p.dilation[0], " dilationW: ", p.dilation[1]);
+  check(a.ndim() == spatial + 1 || a.ndim() == spatial + 2, [&] {
+    return str(name, ": expected a ", spatial + 1, "D or ", spatial + 2, "D input, but got ", shape_repr(a.shape()));
   });
-  check(padding[0] >= 0 && padding[1] >= 0, [&] { return str("pad must be non-negative, but got pad: ", std::min(padding[0], padding[1])); });
+  PoolWindows p;
+  p.kernel = n_tuple(x["kernel_size"], spatial, "kernel_size");
+  p.stride = x.is_none("stride") || (x["stride"].is_sequence() && x["stride"].items().empty()) ? p.kernel
+                                                                                                : n_tuple(x["stride"], spatial, "stride");
+  auto padding = n_tuple(x["padding"], spatial, "padding");
+  p.dilation = has_dilation ? n_tuple(x["dilation"], spatial, "dilation") : std::vector<int64_t>(spatial, 1);
+  auto positive = [](const std::vector<int64_t>& xs) { return std::all_of(xs.begin(), xs.end(), [](int64_t v) { return v > 0; }); };
+  // PyTorch's messages; a zero stride or kernel would divide by zero below.
+  check(positive(p.kernel) && positive(p.stride), "stride should not be zero");
+  check(positive(p.dilation), [&] {
+    std::string got;
+    const char* axes = spatial == 3 ? "THW" : "HW";
+    for (int64_t i = 0; i < spatial; ++i) got += str(i ? " " : "", "dilation", axes[i], ": ", p.dilation[i]);
+    return str("dilation should be greater than zero, but got ", got);
+  });
+  int64_t least_padding = *std::min_element(padding.begin(), padding.end());
+  check(least_padding >= 0, [&] { return str("pad must be non-negative, but got pad: ", least_padding); });
   bool ceil_mode = x.flag("ceil_mode");
   p.padding.assign(a.ndim(), {0, 0, 0});
   p.overhang.assign(a.ndim(), {0, 0, 0});
-  for (int i = 0; i < 2; ++i) {
-    int64_t dim = a.ndim() - 2 + i, n = a.shape()[dim];
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t dim = a.ndim() - spatial + i, n = a.shape()[dim];
     int64_t window = p.dilation[i] * (p.kernel[i] - 1) + 1;
     check(padding[i] * 2 <= p.kernel[i], "pad should be at most half of effective kernel size");
     int64_t span = n + 2 * padding[i] - window;
@@ -552,25 +631,27 @@ PoolWindows pool_windows(const Args& x, const char* name, bool has_dilation) {
   return p;
 }
 
-Tensor max_pool2d_impl(const Args& x) {
+Tensor max_pool_impl(const Args& x, int64_t spatial) {
   const auto& a = x.tensor("a");
-  check(!x.flag("return_indices"), "max_pool2d with return_indices=True is not supported yet", "NotImplementedError");
-  check(a.dtype().is_float(), "max_pool2d: only floating point inputs are supported", "NotImplementedError");
-  PoolWindows p = pool_windows(x, "max_pool2d", true);
+  std::string name = str("max_pool", spatial, "d");
+  check(!x.flag("return_indices"), [&] { return str(name, " with return_indices=True is not supported yet"); }, "NotImplementedError");
+  check(a.dtype().is_float(), [&] { return str(name, ": only floating point inputs are supported"); }, "NotImplementedError");
+  PoolWindows p = pool_windows(x, name.c_str(), true, spatial);
   double lowest = -std::numeric_limits<double>::infinity();
   Tensor windows = p.windows(a, lowest, lowest);
-  return prims::amax(windows, {windows.ndim() - 2, windows.ndim() - 1});
+  return prims::amax(windows, p.window_dims(windows));
 }
 
 // The window sums over divisors: divisor_override, or how many of a window's elements lie in the
 // input (count_include_pad=False) or in the input and its padding (True), never the ceil-mode
 // overhang; the counts come from pooling a tensor of ones padded alike.
-Tensor avg_pool2d_impl(const Args& x) {
+Tensor avg_pool_impl(const Args& x, int64_t spatial) {
   const auto& a = x.tensor("a");
-  check(!a.dtype().is_bool() && !a.dtype().is_complex(), [&] { return str("avg_pool2d: inputs of dtype ", a.dtype().full_name(), " are not supported"); });
-  PoolWindows p = pool_windows(x, "avg_pool2d", false);
+  std::string name = str("avg_pool", spatial, "d");
+  check(!a.dtype().is_bool() && !a.dtype().is_complex(), [&] { return str(name, ": inputs of dtype ", a.dtype().full_name(), " are not supported"); });
+  PoolWindows p = pool_windows(x, name.c_str(), false, spatial);
   Tensor windows = p.windows(a, int64_t{0}, int64_t{0});
-  Dims window_dims{windows.ndim() - 2, windows.ndim() - 1};
+  Dims window_dims = p.window_dims(windows);
   // Integers are summed in their own dtype and divided with truncation, as PyTorch's kernel does.
   auto divided = [&](const Tensor& sums, const Value& divisor) -> Tensor {
     if (a.dtype().is_inexact()) return true_divide(sums, divisor);
@@ -583,13 +664,13 @@ Tensor avg_pool2d_impl(const Args& x) {
     check(x.integer("divisor_override") != 0, "divisor must be not zero");
     return divided(sums, x.integer("divisor_override"));
   }
-  Shape plane(a.shape().end() - 2, a.shape().end());
+  Shape plane(a.shape().end() - spatial, a.shape().end());
   Tensor ones = full(plane, 1, a.device(), a.dtype().strong());
   PoolWindows plane_windows = p;
-  plane_windows.padding.erase(plane_windows.padding.begin(), plane_windows.padding.end() - 2);
-  plane_windows.overhang.erase(plane_windows.overhang.begin(), plane_windows.overhang.end() - 2);
+  plane_windows.padding.erase(plane_windows.padding.begin(), plane_windows.padding.end() - spatial);
+  plane_windows.overhang.erase(plane_windows.overhang.begin(), plane_windows.overhang.end() - spatial);
   Tensor counted = plane_windows.windows(ones, x.flag("count_include_pad") ? int64_t{1} : int64_t{0}, int64_t{0});
-  return divided(sums, sum(counted, Dims{2, 3}));
+  return divided(sums, sum(counted, plane_windows.window_dims(counted)));
 }
 
 // adaptive_avg_pool2d and adaptive_max_pool2d: the mean (maximum) of each window
@@ -672,7 +753,9 @@ Tensor interpolate_impl(const Args& x) {
     if (static_cast<int64_t>(scales.size()) <= d) scales.push_back(static_cast<double>(in) / static_cast<double>(out_size.back()));
   }
   bool align = linear && x["align_corners"].kind() == Value::Kind::Bool && x.flag("align_corners");
-  Tensor out = a;
+  // Linear modes weigh in float32 for float16 and bfloat16 (as ATen's kernels do), rounding once.
+  DType computation = linear ? core::computation_dtype(a.dtype()) : a.dtype();
+  Tensor out = computation == a.dtype() ? a : to(a, computation);
   for (int64_t d = 0; d < spatial; ++d) {
     int64_t dim = 2 + d, in = a.shape()[dim], n = out_size[d];
     // Source coordinates of the output positions, in float32 as PyTorch computes them.
@@ -695,7 +778,7 @@ Tensor interpolate_impl(const Args& x) {
     Tensor right = prims::take(out, i1, dim) * w1;
     out = left + right;
   }
-  return out;
+  return out.dtype() == a.dtype() ? out : to(out, a.dtype());
 }
 
 // group_norm: the statistics of each group of channels of each sample.
@@ -863,6 +946,10 @@ void register_nn(SymbolTable& t) {
     out_shape.push_back(weight.shape()[1]);
     return reshape(prims::take(weight, reshape(a, {a.numel()}), 0), out_shape);
   }});
+  define(t, {{"torch.nn.functional.embedding_bag"},
+             "a, weight, /, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode='mean', sparse=False, "
+             "per_sample_weights=None, include_last_offset=False, padding_idx=None",
+             [](const Args& x) -> Value { return embedding_bag_impl(x); }});
   define(t, {{"torch.nn.functional.layer_norm"}, "a, /, normalized_shape, weight=None, bias=None, eps=1e-05",
              [](const Args& x) -> Value { return layer_norm_impl(x); }});
   define(t, {{"torch.nn.functional.batch_norm"},
@@ -939,10 +1026,16 @@ void register_nn(SymbolTable& t) {
   }
   define(t, {{"torch.nn.functional.max_pool2d", "torch.max_pool2d"},
              "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
-             [](const Args& x) -> Value { return max_pool2d_impl(x); }});
+             [](const Args& x) -> Value { return max_pool_impl(x, 2); }});
   define(t, {{"torch.nn.functional.avg_pool2d"},
              "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
-             [](const Args& x) -> Value { return avg_pool2d_impl(x); }});
+             [](const Args& x) -> Value { return avg_pool_impl(x, 2); }});
+  define(t, {{"torch.nn.functional.max_pool3d", "torch.max_pool3d"},
+             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
+             [](const Args& x) -> Value { return max_pool_impl(x, 3); }});
+  define(t, {{"torch.nn.functional.avg_pool3d"},
+             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
+             [](const Args& x) -> Value { return avg_pool_impl(x, 3); }});
   define(t, {{"torch.nn.functional.adaptive_max_pool2d"}, "a, /, output_size, return_indices=False",
              [](const Args& x) -> Value { return adaptive_pool2d_impl(x, true); }});
   // The 1-d poolings: the 2-d ones over a height of 1 (kernel, stride, padding and dilation of the

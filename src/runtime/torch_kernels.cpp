@@ -892,11 +892,13 @@ void register_torch_language_kernels(KernelRegistry& r) {
                                : at::conv_transpose3d(a, w, bias, stride, padding, output_padding, groups, dilation));
     });
   }
-  r.add("torch:torch.nn.functional.max_pool2d", [](KernelCall& c) {
-    auto kernel = c.arg(1).ints();
-    auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
-    c.set_output(0, at::max_pool2d(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
-  });
+  for (int spatial : {2, 3})
+    r.add(str("torch:torch.nn.functional.max_pool", spatial, "d"), [spatial](KernelCall& c) {
+      auto kernel = c.arg(1).ints();
+      auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
+      auto pool = spatial == 2 ? at::max_pool2d : at::max_pool3d;
+      c.set_output(0, pool(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
+    });
   r.add("torch:torch.nn.functional.normalize", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
     c.set_output(0, a / a.norm(c.arg(1).real(), c.arg(2).integer(), true).clamp_min(c.arg(3).real()).expand_as(a));
@@ -1016,13 +1018,15 @@ void register_torch_language_kernels(KernelRegistry& r) {
     }
     c.set_output(0, at::einsum(c.arg(0).string(), operands));
   });
-  r.add("torch:torch.nn.functional.avg_pool2d", [](KernelCall& c) {
-    auto kernel = c.arg(1).ints();
-    auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
-    c10::optional<int64_t> divisor;
-    if (!c.arg(6).is_none()) divisor = c.arg(6).integer();
-    c.set_output(0, at::avg_pool2d(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).flag(), c.arg(5).flag(), divisor));
-  });
+  for (int spatial : {2, 3})
+    r.add(str("torch:torch.nn.functional.avg_pool", spatial, "d"), [spatial](KernelCall& c) {
+      auto kernel = c.arg(1).ints();
+      auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
+      c10::optional<int64_t> divisor;
+      if (!c.arg(6).is_none()) divisor = c.arg(6).integer();
+      auto pool = spatial == 2 ? at::avg_pool2d : at::avg_pool3d;
+      c.set_output(0, pool(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).flag(), c.arg(5).flag(), divisor));
+    });
   r.add("torch:torch.nn.functional.pad", [](KernelCall& c) {
     c10::optional<double> value;
     if (!c.arg(3).is_none()) value = c.arg(3).real();

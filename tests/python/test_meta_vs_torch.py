@@ -389,6 +389,28 @@ sample("vector_norm_3", lambda a: torch.linalg.vector_norm(a, 3), t(2, 3, dtype=
 sample("norm", lambda a: a.norm(dim=-1), t(2, 5))
 sample("norm_p1", lambda a: torch.norm(a, 1), t(3, 2))
 sample("std_mean", lambda a: torch.std_mean(a, 1), t(3, 4))
+sample("ldexp", lambda a, b: torch.ldexp(a, b), t(3, 2), torch.tensor([1, -2]))
+sample("ldexp_floats", lambda a, b: a.ldexp(b), t(2, dtype=torch.float64), t(2))
+# Bags of embeddings.
+sample("embedding_bag", lambda i, w, o: F.embedding_bag(i, w, o), torch.tensor([1, 2, 4, 5, 4, 3]), t(10, 3), torch.tensor([0, 2, 2]))
+sample("embedding_bag_sum_2d", lambda i, w: F.embedding_bag(i, w, mode="sum"), torch.tensor([[1, 2], [4, 0]]), t(6, 4))
+sample("embedding_bag_max", lambda i, w, o: F.embedding_bag(i, w, o, mode="max"), torch.tensor([1, 2, 4, 5]), t(6, 3), torch.tensor([0, 1, 1]))
+sample("embedding_bag_weights", lambda i, w, o, p: F.embedding_bag(i, w, o, mode="sum", per_sample_weights=p),
+       torch.tensor([1, 2, 4]), t(6, 3), torch.tensor([0, 1]), t(3))
+# include_last_offset: the last offset is the input's length (LibTorch 1.13 writes past its
+# buffers when it is not).
+sample("embedding_bag_last_offset", lambda i, w, o: F.embedding_bag(i, w, o, include_last_offset=True),
+       torch.tensor([1, 2, 4, 5, 3]), t(6, 3), torch.tensor([0, 2, 5]))
+sample("embedding_bag_padding", lambda i, w, o: F.embedding_bag(i, w, o, padding_idx=2),
+       torch.tensor([1, 2, 4, 2, 3]), t(6, 3), torch.tensor([0, 2]))
+# 3-d pooling (volumes).
+sample("max_pool3d", lambda a: F.max_pool3d(a, 2), t(1, 2, 4, 4, 4))
+sample("max_pool3d_strided", lambda a: F.max_pool3d(a, (2, 3, 2), stride=(1, 2, 2), padding=1, dilation=(1, 1, 2), ceil_mode=True),
+       t(2, 5, 6, 7))
+sample("avg_pool3d", lambda a: F.avg_pool3d(a, 2), t(1, 2, 4, 4, 4))
+sample("avg_pool3d_padded", lambda a: F.avg_pool3d(a, 3, stride=2, padding=1, count_include_pad=False, ceil_mode=True),
+       t(1, 1, 5, 6, 4))
+sample("avg_pool3d_divisor", lambda a: F.avg_pool3d(a, (1, 2, 2), divisor_override=3), t(2, 2, 4, 4))
 # Casts and cuts.
 sample("type", lambda a: a.type(torch.float64) * 2, t(3))
 sample("type_name", lambda a: a.type("torch.IntTensor"), t(3))
@@ -557,6 +579,10 @@ NOT_SWEPT = {
                                           "what float32 and float64 compute as [1, 2, 4, 4, 4]",
     **{(name, torch.bool): "bools have ties, and a sort does not specify the order of ties (its indices)"
        for name in ("sort", "sort_descending", "argsort")},
+    **{("ldexp_floats", dtype): "a float64 times 2 ** b in a 16-bit float: eager rounds 2 ** b to 16 bits, a fusion "
+                                "region keeps it in float32 (an intermediate's rounding, README: Casts), and the "
+                                "float64 result's tolerance shows the difference"
+       for dtype in (torch.float16, torch.bfloat16)},
 }
 
 
