@@ -281,7 +281,8 @@ class Capture:
         self._counter = 0
         self._versions: dict[int, int] = {}  # tensor id -> its version counter when named
         self._input_ids: dict[int, int] = {}  # tensor id -> index in input_values
-        self.inputs_before: dict[int, torch.Tensor] = {}  # index -> copy of a mutated input, from before
+        self.inputs_before: dict[int, torch.Tensor] = {}  # index -> copy of an input a call may modify, from before
+        self._mutated: set[int] = set()  # indices of the inputs a recorded call modified in place
         self._view_of: dict[int, tuple] = {}  # id(view) -> (base, key): views made by basic indexing
 
     # Names -----------------------------------------------------------------------------------
@@ -418,6 +419,9 @@ class Capture:
                                    f"{where}:{_source_text(where)}")
             # The arguments as they were: the mutated tensor's name still refers to its old value.
             self._versions[id(target)] = target._version
+            root = self._root(target)
+            if id(root) in self._input_ids:
+                self._mutated.add(self._input_ids[id(root)])
             # What the first argument holds afterwards is the op's result (__setitem__ returns None).
             result = target
         self.bound_symbols.append({
@@ -505,7 +509,7 @@ class Capture:
 
     def mutated_inputs(self) -> list[int]:
         """Indices (in input_values) of the inputs the program modified in place."""
-        return sorted(self.inputs_before)
+        return sorted(self._mutated)
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")

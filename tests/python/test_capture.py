@@ -193,3 +193,17 @@ def test_a_module_captured_under_no_grad_is_inference(tmp_path, thundercc):
     thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
     assert (tmp_path / "m.trace.py").exists() and not (tmp_path / "m.backward.trace.py").exists()
     thundercc("run", tmp_path / "m.plan.json", "--inputs", tmp_path / "m.inputs.pt", "--expect", tmp_path / "m.expected.pt")
+
+
+def test_only_inputs_really_modified_count_as_mutated(tmp_path):
+    # Every call's first argument is copied in case the call modifies it; only real writes count,
+    # so capture.py writes NAME.inputs_after.pt for programs that modify an input and no other.
+    assert capture(lambda a, b: (a * 2).sum() + b.mean(), torch.randn(3), torch.randn(2)).mutated_inputs() == []
+    def writes_b(a, b):
+        b.add_(a.sum())
+        return a * 2
+    assert capture(writes_b, torch.randn(3), torch.randn(2)).mutated_inputs() == [1]
+    bn = torch.nn.BatchNorm1d(3).train()
+    captured = capture(bn, torch.randn(4, 3))
+    names = [captured.inputs[i]["name"] for i in captured.mutated_inputs()]
+    assert names == ["t_running_mean", "t_running_var", "t_num_batches_tracked"]
