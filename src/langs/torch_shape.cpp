@@ -245,8 +245,24 @@ Value getitem_impl(const Tensor& a, const Value& key_arg) {
 Value setitem_impl(const Tensor& a, const Value& key, const Value& value) {
   Value v = value.is_tensor() ? Value(value.as_tensor()) : core::maybe_convert_to_dtype(value, a.dtype());
   if (key.is_tensor() && key.as_tensor().dtype().is_bool()) {
-    check(key.as_tensor().shape() == a.shape(), "setitem with a boolean mask: the mask must have the tensor's shape", "NotImplementedError");
-    Tensor r = where(key, v, a);
+    // A mask over a's leading dims (x[mask] = 0 with a [2, 79] mask for [2, 79, 64]) selects whole
+    // trailing blocks: it gains their dims. The value is a number or broadcasts to one block.
+    Tensor mask = key.as_tensor();
+    const Shape& shape = a.shape();
+    check(mask.ndim() <= a.ndim() && std::equal(mask.shape().begin(), mask.shape().end(), shape.begin()), [&] {
+      return str("setitem with a boolean mask: the mask's shape ", shape_repr(mask.shape()), " must lead the tensor's ", shape_repr(shape));
+    }, "IndexError");
+    Shape block(shape.begin() + mask.ndim(), shape.end());
+    check(!v.is_tensor() || langs::broadcast_shapes({v.as_tensor().shape(), block}) == block, [&] {
+      return str("setitem with a boolean mask: a value of shape ", shape_repr(v.as_tensor().shape()), " for blocks of shape ",
+                 shape_repr(block), " depends on how many the mask selects; give a number or one block");
+    }, "NotImplementedError");
+    if (mask.ndim() < a.ndim()) {
+      Shape with_block = mask.shape();
+      with_block.resize(a.ndim(), 1);
+      mask = reshape(mask, with_block);
+    }
+    Tensor r = where(mask, v, a);
     return r.dtype().type == a.dtype().type ? r : to(r, a.dtype().strong());
   }
   check(!key.is_tensor(), "setitem with an integer index tensor is not supported yet", "NotImplementedError");

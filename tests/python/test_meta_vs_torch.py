@@ -391,6 +391,8 @@ sample("norm_p1", lambda a: torch.norm(a, 1), t(3, 2))
 sample("std_mean", lambda a: torch.std_mean(a, 1), t(3, 4))
 sample("ldexp", lambda a, b: torch.ldexp(a, b), t(3, 2), torch.tensor([1, -2]))
 sample("ldexp_floats", lambda a, b: a.ldexp(b), t(2, dtype=torch.float64), t(2))
+sample("setitem_leading_mask", lambda a, m: _set(a, m, 0.0), t(2, 5, 3), torch.tensor([[True, False, True, False, False],
+                                                                                        [False, False, True, True, True]]))
 # Bags of embeddings.
 sample("embedding_bag", lambda i, w, o: F.embedding_bag(i, w, o), torch.tensor([1, 2, 4, 5, 4, 3]), t(10, 3), torch.tensor([0, 2, 2]))
 sample("embedding_bag_sum_2d", lambda i, w: F.embedding_bag(i, w, mode="sum"), torch.tensor([[1, 2], [4, 0]]), t(6, 4))
