@@ -529,7 +529,10 @@ Tensor embedding_bag_impl(const Args& x) {
     bag_of = sub(sum(started, Dims{1}), int64_t{1});
     if (counted) counted = squeeze(*counted, Dims{1});
   }
+  // float16 and bfloat16 bags are summed in float32 and rounded once, as ATen's kernel does.
+  DType computation = core::computation_dtype(weight.dtype());
   Tensor rows = prims::take(weight, indices, 0);
+  if (computation != weight.dtype()) rows = to(rows, computation);
   Tensor member = full({indices.shape()[0]}, true, device, dtypes::bool8);
   if (!x.is_none("padding_idx")) member = ne(indices, x["padding_idx"]);
   if (counted) member = op("torch.logical_and", {member, *counted});
@@ -540,18 +543,19 @@ Tensor embedding_bag_impl(const Args& x) {
     Tensor candidates = where(unsqueeze(in_bag, 2), unsqueeze(rows, 0), lowest);
     Tensor extreme = amax(candidates, {1});
     Tensor any_member = op("torch.any", {in_bag, int64_t{1}, true});
-    return where(any_member, extreme, core::maybe_convert_to_dtype(int64_t{0}, weight.dtype()));
+    Tensor result = where(any_member, extreme, core::maybe_convert_to_dtype(int64_t{0}, computation));
+    return core::convert(result, weight.dtype());
   }
-  Tensor kept = where(unsqueeze(member, 1), rows, core::maybe_convert_to_dtype(int64_t{0}, weight.dtype()));
+  Tensor kept = where(unsqueeze(member, 1), rows, core::maybe_convert_to_dtype(int64_t{0}, computation));
   if (!x.is_none("per_sample_weights")) kept = mul(kept, unsqueeze(x.tensor("per_sample_weights"), 1));
   // Positions outside every bag (before the first offset) are parked in bag 0 with nothing to add.
   Tensor safe_bag = where(ge(bag_of, int64_t{0}), bag_of, int64_t{0});
-  Tensor sums = prims::index_add(full({bags, dim}, 0, device, weight.dtype().strong()), safe_bag, kept, 0);
-  if (mode == "sum") return sums;
-  Tensor ones = to(member, weight.dtype());
-  Tensor counts = prims::index_add(full({bags}, 0, device, weight.dtype().strong()), safe_bag, ones, 0);
+  Tensor sums = prims::index_add(full({bags, dim}, 0, device, kept.dtype().strong()), safe_bag, kept, 0);
+  if (mode == "sum") return core::convert(sums, weight.dtype());
+  Tensor ones = to(member, sums.dtype());
+  Tensor counts = prims::index_add(full({bags}, 0, device, sums.dtype().strong()), safe_bag, ones, 0);
   Tensor divisor = where(gt(counts, int64_t{0}), counts, int64_t{1});
-  return true_divide(sums, unsqueeze(divisor, 1));
+  return core::convert(true_divide(sums, unsqueeze(divisor, 1)), weight.dtype());
 }
 
 // The windows of a pooling over the last n = 2 or 3 dimensions: the input padded (`padding` on both
