@@ -537,10 +537,16 @@ Tensor embedding_bag_impl(const Args& x) {
   if (!x.is_none("padding_idx")) member = ne(indices, x["padding_idx"]);
   if (counted) member = op("torch.logical_and", {member, *counted});
   if (mode == "max") {
-    Tensor in_bag = op("torch.logical_and", {eq(unsqueeze(prims::iota(bags, 0, 1, device, dtypes::int64), 1), unsqueeze(bag_of, 0)),
-                                             unsqueeze(member, 0)});  // [bags, positions]
+    // [bags, positions], one recording call per statement (argument order is the compiler's).
+    Tensor bag_ids = unsqueeze(prims::iota(bags, 0, 1, device, dtypes::int64), 1);
+    Tensor position_bags = unsqueeze(bag_of, 0);
+    Tensor same_bag = eq(bag_ids, position_bags);
+    Tensor members = unsqueeze(member, 0);
+    Tensor in_bag = op("torch.logical_and", {same_bag, members});
     double lowest = -std::numeric_limits<double>::infinity();
-    Tensor candidates = where(unsqueeze(in_bag, 2), unsqueeze(rows, 0), lowest);
+    Tensor in_bag_rows = unsqueeze(in_bag, 2);
+    Tensor all_rows = unsqueeze(rows, 0);
+    Tensor candidates = where(in_bag_rows, all_rows, lowest);
     Tensor extreme = amax(candidates, {1});
     Tensor any_member = op("torch.any", {in_bag, int64_t{1}, true});
     Tensor result = where(any_member, extreme, core::maybe_convert_to_dtype(int64_t{0}, computation));

@@ -238,7 +238,9 @@ void register_reductions(SymbolTable& t) {
     check(x1.ndim() >= 2 && x2.ndim() >= 2, "cdist only supports at least 2D tensors, X1 got: " + std::to_string(x1.ndim()) + "D");
     check(x1.shape().back() == x2.shape().back(), "X1 and X2 must have the same number of columns.");
     check(x.real("p") >= 0, "cdist only supports non-negative p values");
-    Tensor difference = unsqueeze(x1, -2) - unsqueeze(x2, -3);
+    Tensor rows1 = unsqueeze(x1, -2);
+    Tensor rows2 = unsqueeze(x2, -3);
+    Tensor difference = rows1 - rows2;
     return vector_norm_impl(difference, x.real("p"), Dims{-1}, false, std::nullopt);
   }});
   define(t, {{"torch.cumsum", "torch.Tensor.cumsum"}, "a, /, dim, *, dtype=None",

@@ -200,7 +200,10 @@ Tensor advanced_getitem(const Tensor& a, const Values& key) {
     int64_t length = sliced.shape()[position + i];
     Tensor index = indices[i].as_tensor();
     if (index.dtype() != dtypes::int64) index = to(index, dtypes::int64);
-    Tensor wrapped = where(lt(index, int64_t{0}), add(index, length), index);
+    // One recording call per statement: the order of a call's arguments is the compiler's.
+    Tensor negative = lt(index, int64_t{0});
+    Tensor shifted = add(index, length);
+    Tensor wrapped = where(negative, shifted, index);
     Tensor scaled = block == 1 ? wrapped : mul(wrapped, block);
     linear = i + 1 == indices.size() ? scaled : add(scaled, linear);
     block *= length;
@@ -210,7 +213,9 @@ Tensor advanced_getitem(const Tensor& a, const Values& key) {
   Shape flat = before;
   flat.push_back(block);
   flat.insert(flat.end(), after.begin(), after.end());
-  Tensor taken = prims::take(reshape(sliced, flat), reshape(linear, {linear.numel()}), position);
+  Tensor flat_block = reshape(sliced, flat);
+  Tensor flat_index = reshape(linear, {linear.numel()});
+  Tensor taken = prims::take(flat_block, flat_index, position);
   Shape result = before;
   result.insert(result.end(), linear.shape().begin(), linear.shape().end());
   result.insert(result.end(), after.begin(), after.end());
@@ -817,7 +822,9 @@ void register_shape_ops(SymbolTable& t) {
       b_spread.insert(b_spread.end(), {1, sb[d]});
       result.push_back(sa[d] * sb[d]);
     }
-    Tensor product = mul(reshape(a, a_spread), reshape(b, b_spread));
+    Tensor a_spread_out = reshape(a, a_spread);
+    Tensor b_spread_out = reshape(b, b_spread);
+    Tensor product = mul(a_spread_out, b_spread_out);
     return reshape(product, result);
   }});
   define(t, {{"torch.nn.functional.one_hot"}, "a, /, num_classes=-1", [](const Args& x) -> Value {
