@@ -430,34 +430,29 @@ void register_indexing_rules() {
     put_grad(x["a"], dim == last ? grad : ltorch::transpose(grad, dim, last));
     return out;
   });
-  // Writes: a's gradient is g where nothing was written over a, value's what was read from there.
-  for (const char* id : {"prims.scatter", "prims.index_copy"}) {
-    bool along = std::string_view(id) == "prims.scatter";
-    register_grad(id, [along](const Args& x) -> Value {
+  // Writes into a along dim, where index points (scatter*) or into the rows it lists (index_*):
+  // value's gradient is g read back from there; a's is g, less what an overwrite replaced.
+  struct Write {
+    const char* id;
+    bool along;       // index points per element (scatter*), not per row (index_*)
+    bool overwrites;  // scatter, index_copy; not scatter_add, index_add
+  };
+  for (Write w : {Write{"prims.scatter_add", true, false}, Write{"prims.index_add", false, false}, Write{"prims.scatter", true, true},
+                  Write{"prims.index_copy", false, true}})
+    register_grad(w.id, [w](const Args& x) -> Value {
       Tensor out = forward(x).as_tensor();
       Tensor g = get_grad(out);
       const Tensor& index = x.tensor("index");
       int64_t dim = x.integer("dim");
-      if (wants_grad(x["a"])) {
+      if (!w.overwrites) {
+        put_grad(x["a"], g);
+      } else if (wants_grad(x["a"])) {
         Tensor zeros = ltorch::zeros_like(x.tensor("value"));
-        put_grad(x["a"], along ? prims::scatter(g, index, zeros, dim) : prims::index_copy(g, index, zeros, dim));
+        put_grad(x["a"], w.along ? prims::scatter(g, index, zeros, dim) : prims::index_copy(g, index, zeros, dim));
       }
-      if (wants_grad(x["value"])) put_grad(x["value"], along ? prims::take_along_axis(g, index, dim) : prims::take(g, index, dim));
+      if (wants_grad(x["value"])) put_grad(x["value"], w.along ? prims::take_along_axis(g, index, dim) : prims::take(g, index, dim));
       return out;
     });
-  }
-  for (const char* id : {"prims.scatter_add", "prims.index_add"}) {
-    bool along = std::string_view(id) == "prims.scatter_add";
-    register_grad(id, [along](const Args& x) -> Value {
-      Tensor out = forward(x).as_tensor();
-      Tensor g = get_grad(out);
-      put_grad(x["a"], g);
-      if (wants_grad(x["value"]))
-        put_grad(x["value"], along ? prims::take_along_axis(g, x.tensor("index"), x.integer("dim"))
-                                   : prims::take(g, x.tensor("index"), x.integer("dim")));
-      return out;
-    });
-  }
   register_grad("prims.embedding", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

@@ -366,9 +366,10 @@ Shape sequence_shape(const Value& data, int64_t depth = 0) {
   const auto& items = data.items();
   Shape shape{static_cast<int64_t>(items.size())};
   if (items.empty()) return shape;
-  Shape inner = sequence_shape(items[0], depth + 1);
-  for (const auto& item : items) {
-    Shape item_shape = sequence_shape(item, depth + 1);
+  Shape inner;
+  for (size_t k = 0; k < items.size(); ++k) {
+    Shape item_shape = sequence_shape(items[k], depth + 1);
+    if (k == 0) inner = item_shape;
     check(item_shape == inner, [&] {
       return str("expected sequence of length ", inner.empty() ? 0 : inner[0], " at dim ", depth + 1, " (got ",
                  item_shape.empty() ? 0 : item_shape[0], ")");

@@ -1034,18 +1034,15 @@ void register_nn(SymbolTable& t) {
                "a, /, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1",
                [n](const Args& x) -> Value { return conv_impl(x, n, true); }});
   }
-  define(t, {{"torch.nn.functional.max_pool2d", "torch.max_pool2d"},
-             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
-             [](const Args& x) -> Value { return max_pool_impl(x, 2); }});
-  define(t, {{"torch.nn.functional.avg_pool2d"},
-             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
-             [](const Args& x) -> Value { return avg_pool_impl(x, 2); }});
-  define(t, {{"torch.nn.functional.max_pool3d", "torch.max_pool3d"},
-             "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
-             [](const Args& x) -> Value { return max_pool_impl(x, 3); }});
-  define(t, {{"torch.nn.functional.avg_pool3d"},
-             "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
-             [](const Args& x) -> Value { return avg_pool_impl(x, 3); }});
+  for (int64_t n : {2, 3}) {
+    std::string max_pool = str("torch.nn.functional.max_pool", n, "d"), avg_pool = str("torch.nn.functional.avg_pool", n, "d");
+    define(t, {{max_pool.c_str(), str("torch.max_pool", n, "d").c_str()},
+               "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
+               [n](const Args& x) -> Value { return max_pool_impl(x, n); }});
+    define(t, {{avg_pool.c_str()},
+               "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
+               [n](const Args& x) -> Value { return avg_pool_impl(x, n); }});
+  }
   define(t, {{"torch.nn.functional.adaptive_max_pool2d"}, "a, /, output_size, return_indices=False",
              [](const Args& x) -> Value { return adaptive_pool2d_impl(x, true); }});
   // The 1-d poolings: the 2-d ones over a height of 1 (kernel, stride, padding and dilation of the
