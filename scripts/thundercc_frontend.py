@@ -66,8 +66,11 @@ PYTHON_ONLY = {"_assert"}
 # Reading metadata is fine: shapes are static in a trace.
 METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_contiguous", "__len__", "__get__",
             "__repr__", "__format__", "element_size", "stride", "storage_offset", "get_device", "__hash__"}
-# Reading data makes the program depend on values a trace cannot see.
-DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "__index__", "__complex__"}
+# Reading one element's value specializes the trace to it: recorded as a guard that `thundercc run`
+# checks (prims.check_tensor_value), so another value is an error, never a wrong result.
+GUARDED = {"item", "__bool__", "__int__", "__float__", "__index__"}
+# Reading more data makes the program depend on values a trace cannot see.
+DATA_DEPENDENT = {"tolist", "numpy", "__complex__"}
 # Results whose shape depends on the values of a tensor: no static trace can hold them.
 DATA_DEPENDENT_SHAPE = {"nonzero", "argwhere", "unique", "unique_consecutive", "_unique", "_unique2", "masked_select",
                         "bincount"}
@@ -204,9 +207,14 @@ class _Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         where = _user_frame(func)
         display = _display_name(func)
-        if name in DATA_DEPENDENT:
-            raise CaptureError(f"{display} reads tensor data, which a trace cannot depend on "
-                               f"(data-dependent control flow or .item()), at {where}:{_source_text(where)}")
+        if name in GUARDED and len(args) == 1 and isinstance(args[0], torch.Tensor) and args[0].numel() == 1:
+            value = func(*args, **kwargs)
+            self.capture._record_guard(args[0], display, where)
+            return value
+        if name in DATA_DEPENDENT or name in GUARDED:
+            raise CaptureError(f"{display} reads tensor data, which a trace cannot depend on (of the reads of "
+                               f"values, only .item(), int(), float() and bool() of a one-element tensor are "
+                               f"specialized and guarded), at {where}:{_source_text(where)}")
         if display.rsplit(".", 1)[-1] in DATA_DEPENDENT_SHAPE:
             raise CaptureError(f"{display} gives a result whose shape depends on tensor values, which a static trace "
                                f"cannot hold, at {where}:{_source_text(where)}")
@@ -223,6 +231,8 @@ class _Recorder(TorchFunctionMode):
         call_args = list(args)
         # Warning bookkeeping of torch.nn.functional, not part of the op.
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
+        if not mutated:
+            call_args, kwargs = self.capture._autocast_inputs(func, call_args, kwargs, result, where)
         if swap:
             call_args = [call_args[1], call_args[0]] + call_args[2:]
         self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
@@ -243,6 +253,15 @@ def _running_statistics(args, kwargs) -> tuple:
     """The running mean and variance of a batch_norm call (the tensors among them)."""
     bound = _batch_norm_arguments(args, kwargs)
     return tuple(t for t in (bound.get("running_mean"), bound.get("running_var")) if isinstance(t, torch.Tensor))
+
+
+def _flat_tensors(value) -> list:
+    """The tensors of an op's result, in order, through tuples and lists."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _flat_tensors(v)]
+    return []
 
 
 def _tensors_in(values) -> list:
@@ -403,6 +422,63 @@ class Capture:
         if isinstance(result, (tuple, list)):
             return {"tuple" if isinstance(result, tuple) else "list": [self._definition(x, where) for x in result]}
         return None
+
+    def _autocast_inputs(self, func, args, kwargs, result, where):
+        """Under torch.autocast, the casts autocast made before this op, as recorded casts: autocast
+        runs an op in its lower precision (matrix products, convolutions) or in float32 (reductions,
+        losses) by converting its floating-point inputs, below the torch functions a trace records.
+        Which ops it converts is read off the op itself: run again with autocast off, the op gives
+        another dtype exactly when autocast converted its inputs, and then to the dtype it gave.
+        Returns the arguments with each converted input replaced by its recorded cast."""
+        devices = {t.device.type for t in _tensors_in(list(args) + list(kwargs.values()))}
+        enabled = (("cpu" in devices and torch.is_autocast_cpu_enabled()) or
+                   ("cuda" in devices and torch.is_autocast_enabled()))
+        outputs = [t for t in _flat_tensors(result) if t.is_floating_point()]
+        if not enabled or not outputs:
+            return args, kwargs
+        cpu, cuda = torch.is_autocast_cpu_enabled(), torch.is_autocast_enabled()
+        try:
+            torch.set_autocast_cpu_enabled(False)
+            torch.set_autocast_enabled(False)
+            with torch._C.DisableTorchFunction(), torch.no_grad():
+                plain = [t.dtype for t in _flat_tensors(func(*args, **kwargs)) if t.is_floating_point()]
+        except RuntimeError:  # inputs of mixed dtypes that only autocast's casts reconcile
+            plain = None
+        finally:
+            torch.set_autocast_cpu_enabled(cpu)
+            torch.set_autocast_enabled(cuda)
+        if plain == [t.dtype for t in outputs]:
+            return args, kwargs
+        target = outputs[0].dtype
+        casts = {}
+
+        def cast(v):
+            if isinstance(v, torch.Tensor) and v.is_floating_point() and v.dtype != target:
+                if id(v) not in casts:
+                    with torch._C.DisableTorchFunction():
+                        converted = v.to(target)
+                    self._record("torch.Tensor.to", [v, target], {}, converted, where)
+                    casts[id(v)] = converted
+                return casts[id(v)]
+            if isinstance(v, (list, tuple)):
+                return type(v)(cast(x) for x in v)
+            return v
+
+        return [cast(a) for a in args], {k: cast(v) for k, v in kwargs.items()}
+
+    def _record_guard(self, tensor, display, where):
+        """A read of `tensor`'s one value (.item(), int(t), bool(t) in an `if`, ...): the trace goes on
+        with the value seen now, so it records the value and where it was read, for the plan to check."""
+        with torch._C.DisableTorchFunction():
+            value = tensor.item()
+        read = f"{display} at {where}{_source_text(where)}"
+        self.bound_symbols.append({
+            "symbol": "prims.check_tensor_value",
+            "args": [self._value(tensor, where), self._value(value, where), read],
+            "kwargs": {},
+            "output": None,
+            "source": where,
+        })
 
     def _record(self, symbol_id, args, kwargs, result, where, mutated=()):
         if mutated and symbol_id == "torch.nn.functional.batch_norm":

@@ -324,7 +324,7 @@ void register_shape_rules() {
         config[dim] = {windows == 0 ? length - high : j, high, step - 1};
         gj = prims::pad(gj, 0.0, config);
       }
-      total = total ? prims::add(total, gj) : gj;
+      total = total ? ltorch::add(total, gj) : gj;  // ltorch: computes a 16-bit float sum in float32
     }
     return total ? total : ltorch::zeros_like(a);
   });

@@ -173,6 +173,8 @@ int main(int argc, char** argv) {
                         "also generate every fusion region's CUDA kernel: NAME.kernels.cu, its PTX by NVRTC (NAME.kernels.ptx) and the library that runs them under the CUDA emulator (NAME.cuda_emulation.so, for thundercc run --cuda-emulate)");
   compile_cmd->add_option("--transform", transform, "grad: one trace returning the input gradients (outputs seeded with ones)")
       ->check(CLI::IsMember({"grad"}));
+  compile_cmd->add_option("--seed", compile_options.seed, "the seed the plan records for its random ops (default 0)")
+      ->check(CLI::NonNegativeNumber);
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
 
   bool prims_only = false, torch_only = false, ids_only = false;

@@ -109,8 +109,10 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
   }
   timer.emplace("build plan");
-  auto plan = plan::encode_plan(plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr,
-                                                 program.saved_bytes, &kernels.kernels));
+  plan::Plan built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
+                                      &kernels.kernels);
+  built.seed = options.seed;
+  auto plan = plan::encode_plan(std::move(built));
   timer.emplace("write plan JSON");
   files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
   timer.reset();

@@ -16,7 +16,6 @@ namespace {
 // Torch-language ops ATen has no single kernel for in LibTorch 1.13, and those whose decomposition
 // is all there is to run (literal data, reshapes, a cast): they run decomposed.
 const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_attention",
-                                        "torch.nn.functional.multi_head_attention_forward",
                                         "torch.nn.functional.interpolate",
                                         "torch.tensor", "torch.as_tensor", "torch.triu_indices", "torch.tril_indices",
                                         "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d",
@@ -96,12 +95,17 @@ std::vector<std::string> out_tags(const Symbol& sym) {
 // Calls ATen takes whole only in some forms; the rest run decomposed. A plan argument is one
 // tensor, a sequence of tensors or a constant, so indexing with tensors among other keys
 // (x[i, :, j]) runs as the decomposition's take.
+bool draws_no_dropout(const Args& x) { return !(x.flag("train") && x.real("dropout") > 0 && x.integer("num_layers") > 1); }
+
 const std::map<std::string, Checker> kCheckers{
     {"torch.Tensor.__getitem__", [](const Args& x) {
        const Value& key = x["key"];
        if (!key.is_sequence()) return true;
        return std::none_of(key.items().begin(), key.items().end(), [](const Value& k) { return k.is_tensor(); });
-     }}};
+     }},
+    // ATen would draw the dropout between layers from its own generator, not the plan's seed.
+    {"torch.lstm", draws_no_dropout},
+    {"torch.gru", draws_no_dropout}};
 
 // Torch-language ops PyTorch has no function for (the functional forms of in-place ops).
 const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};
@@ -129,6 +133,9 @@ void register_torch_executor(ExecutorRegistry& registry) {
     // `del` is not an operation: the runner frees the slots it names.
     if (!sym->executor.empty() || kDecomposed.count(sym->id) || sym->has_tag("IN_PLACE") || sym == &prims::python_del()) continue;
     if (!sym->is_prim && sym->module != "ltorch") continue;
+    // A random torch-language op runs decomposed: its draws come from the random prims, whose
+    // kernels draw from the plan's seed, so that every executor draws the same values.
+    if (!sym->is_prim && sym->has_tag("RANDOM_OP")) continue;
     auto [module, name] = printed_name(*sym);
     // Operator ids name what they implement ("torch:prims.add", "torch:torch.add"): a prim and a
     // torch-language op may print alike but run different kernels.

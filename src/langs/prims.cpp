@@ -336,6 +336,16 @@ void register_shape_prims(SymbolTable& t) {
     check_same_device(from, to);
     return None{};
   }, {"DONT_DCE"}));
+  // A guard: `a`'s one element held `value` when the program was captured, and the trace was
+  // specialized to it (.item(), int(t), bool(t) in an `if`). Running checks it, naming `read` (the
+  // call and the user's line); it returns nothing and is never removed as dead code.
+  t.add(prim_symbol("check_tensor_value", "a, value, read, /", [](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    check(a.numel() == 1, [&] { return str("check_tensor_value: expected a tensor of one element, but got ", shape_repr(a.shape())); });
+    check(x["value"].is_number() && !x["value"].is_number_proxy(), "check_tensor_value: expected a number to check against");
+    check(x["read"].kind() == Value::Kind::String, "check_tensor_value: expected a description of the read");
+    return None{};
+  }, {"DONT_DCE"}));
   t.add(prim_symbol("unfold", "a, /, dim, size, step", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
     int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
@@ -418,6 +428,18 @@ void register_creation_prims(SymbolTable& t) {
     DType d = dtype_param(x);
     check(d.is_inexact(), [&] { return str("randn: expected an inexact dtype, but got ", d.full_name()); });
     return Tensor::make(shape, d, device_param(x));
+  }, {"RANDOM_OP"}));
+  // Indices drawn from each row of `a`'s (unnormalized) weights.
+  t.add(prim_symbol("multinomial", "a, /, num_samples, replacement", [](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    int64_t n = x.integer("num_samples");
+    check(a.ndim() == 1 || a.ndim() == 2, [&] { return str("prob_dist must be 1 or 2 dim, but got ", a.ndim()); });
+    check(a.dtype().is_float(), [&] { return str("multinomial only supports floating-point dtypes for input, got: ", a.dtype().full_name()); });
+    check(n > 0, "cannot sample n_sample <= 0 samples");
+    check(x.flag("replacement") || n <= a.shape().back(), "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+    Shape shape = a.shape();
+    shape.back() = n;
+    return Tensor::make(shape, dtypes::int64, a.device());
   }, {"RANDOM_OP"}));
 }
 
@@ -689,6 +711,9 @@ Tensor uniform(const Shape& shape, const Value& minval, const Value& maxval, Dev
 }
 Tensor randn(const Shape& shape, Device device, DType dtype) {
   return call_tensor("randn", {Value::ints(shape)}, {{"device", device}, {"dtype", dtype.strong()}});
+}
+Tensor multinomial(const Tensor& a, int64_t num_samples, bool replacement) {
+  return call_tensor("multinomial", {a, num_samples, replacement});
 }
 
 Tensor broadcast_in_dim(const Tensor& a, const Shape& shape, const std::vector<int64_t>& broadcast_dimensions) {

@@ -284,7 +284,8 @@ Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& input
 // torch.lstm and torch.gru (nn.LSTM, nn.GRU): each layer and direction unrolled over the captured
 // sequence. The input projection of every step is one linear; each step adds the hidden state's
 // projection and applies the gates. Parameters come flat, per layer and direction: w_ih, w_hh,
-// then b_ih, b_hh with biases, then w_hr for an LSTM with projections.
+// then b_ih, b_hh with biases, then w_hr for an LSTM with projections. In training, dropout
+// applies between layers.
 Value recurrent_impl(const Args& x, bool lstm) {
   const char* name = lstm ? "lstm" : "gru";
   check(x["params"].is_sequence(), [&] { return str(name, " on a packed sequence is not supported yet"); }, "NotImplementedError");
@@ -292,9 +293,6 @@ Value recurrent_impl(const Args& x, bool lstm) {
   check(input.ndim() == 3, [&] { return str(name, ": expected a 3-D input, but got ", shape_repr(input.shape())); });
   if (x.flag("batch_first")) input = transpose(input, 0, 1);  // (T, N, F)
   const int64_t layers = x.integer("num_layers"), directions = x.flag("bidirectional") ? 2 : 1;
-  check(!(x.flag("train") && x.real("dropout") > 0 && layers > 1), [&] {
-    return str(name, " with dropout between layers in training is not supported yet");
-  }, "NotImplementedError");
   std::vector<Tensor> params;
   for (const auto& p : x["params"].items()) params.push_back(p.as_tensor());
   const bool bias = x.flag("has_biases");
@@ -351,6 +349,7 @@ Value recurrent_impl(const Args& x, bool lstm) {
       if (lstm) last_c.push_back(*c);
     }
     layer_input = directions == 1 ? outputs[0] : cat(outputs, -1);
+    if (x.flag("train") && layer + 1 < layers) layer_input = dropout(layer_input, x.real("dropout"), true);
   }
   Tensor output = x.flag("batch_first") ? transpose(layer_input, 0, 1) : layer_input;
   auto stacked = [](const std::vector<Tensor>& ts) { return op("torch.stack", {Value::list(Values(ts.begin(), ts.end())), 0}); };
@@ -649,7 +648,17 @@ Tensor max_pool_impl(const Args& x, int64_t spatial) {
   PoolWindows p = pool_windows(x, name.c_str(), true, spatial);
   double lowest = -std::numeric_limits<double>::infinity();
   Tensor windows = p.windows(a, lowest, lowest);
-  return prims::amax(windows, p.window_dims(windows));
+  if (!a.requires_grad()) return prims::amax(windows, p.window_dims(windows));
+  // In training, the value is picked at each window's first maximum, so that the gradient goes
+  // there alone, as PyTorch's max pooling routes it (amax's gradient would share it among ties,
+  // which 16-bit floats make common).
+  Shape flat_shape(windows.shape().begin(), windows.shape().end() - spatial);
+  flat_shape.push_back(numel(Shape(windows.shape().end() - spatial, windows.shape().end())));
+  Tensor flat = reshape(windows, flat_shape);
+  const int64_t last = flat.ndim() - 1;
+  Tensor first = unsqueeze(prims::argmax(flat, last), last);
+  Tensor picked = prims::take_along_axis(flat, first, last);
+  return reshape(picked, Shape(flat_shape.begin(), flat_shape.end() - 1));
 }
 
 // The window sums over divisors: divisor_override, or how many of a window's elements lie in the
@@ -965,16 +974,6 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.nn.functional.batch_norm"},
              "a, /, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05",
              [](const Args& x) -> Value { return batch_norm_impl(x); }});
-  define(t, {{"torch.nn.functional.dropout"}, "a, /, p=0.5, training=True, inplace=False", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    double p = x.real("p");
-    check(p >= 0.0 && p <= 1.0, [&] { return str("dropout probability has to be between 0 and 1, but got ", float_repr(p)); }, "ValueError");
-    if (!x.flag("training") || p == 0.0) return a;
-    if (p == 1.0) return zeros_like(a);
-    Tensor r = prims::uniform(a.shape(), 0.0, 1.0, a.device(), a.dtype().is_float() ? a.dtype() : dtypes::float32);
-    Tensor keep = r < (1.0 - p);
-    return a * keep * (1.0 / (1.0 - p));
-  }}, {"RANDOM_OP"});
   define(t, {{"torch.nn.functional.nll_loss"},
              "a, /, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean'",
              [](const Args& x) -> Value {
@@ -1113,6 +1112,7 @@ void register_torch_language_groups(SymbolTable& t) {
   register_creation(t);
   register_nn(t);
   register_losses(t);
+  register_random(t);
   register_in_place(t);  // after the ops they modify in place
 }
 

@@ -96,7 +96,6 @@ Trace functionalization(const Trace& trace) {
     // The value the last version stands for (a replacement may have passed another through).
     copy.args = {aliases.apply(value), input_tensors[position]};
     copy.output = None{};
-    copy.tags = {"DONT_DCE"};  // kept through claiming, whose operator does not carry the prim's tags
     out.bound_symbols.push_back(std::move(copy));
   }
   out.output = aliases.apply(trace.output);

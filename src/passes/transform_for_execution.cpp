@@ -102,6 +102,8 @@ class Claimer {
     call.output = b.output;
     call.source = b.source;
     call.tags = b.tags;
+    // A statement kept for its effect (copy_, a guard) stays so under the operator that runs it.
+    if (b.sym->has_tag("DONT_DCE") && !b.has_tag("DONT_DCE")) call.tags.push_back("DONT_DCE");
     call.subsymbols.push_back(std::move(b));
     return call;
   }

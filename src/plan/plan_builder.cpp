@@ -16,6 +16,15 @@
 namespace thundercc::plan {
 namespace {
 
+// The name of the value the first random op in `b` (itself, or a symbol it decomposes into) draws:
+// the same whichever executor claimed the op, since executors rename no values.
+std::optional<std::string> random_stream(const BoundSymbol& b) {
+  for (const auto& s : b.subsymbols)
+    if (auto inner = random_stream(s)) return inner;
+  if (b.sym->has_tag("RANDOM_OP") && b.output.is_tensor()) return b.output.as_tensor().name();
+  return std::nullopt;
+}
+
 class SlotAssigner {
  public:
   int slot_of(const Value& proxy) {
@@ -168,6 +177,7 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
       steps.back().writes.push_back(slot);
     });
     ins.statement = print_bound_symbol(b, {.depth = 0});
+    ins.stream = random_stream(b);
     if (fuser::is_fusion_region(b)) ins.fusion = fusion_record(b, kernels);
     reads = nullptr;
   }

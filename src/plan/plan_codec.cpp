@@ -81,6 +81,7 @@ json encode_instruction(Instruction& ins) {
     j["buffers"] = std::move(buffers);
   }
   if (ins.fresh) j["fresh"] = true;
+  if (ins.stream) j["stream"] = *ins.stream;
   return j;
 }
 
@@ -179,6 +180,7 @@ class Decoder {
     if (j.contains("free")) ins.free = slots(j["free"], at + "/free");
     ins.statement = j.value("statement", "");
     ins.fresh = j.value("fresh", false);
+    if (j.contains("stream")) ins.stream = j["stream"].get<std::string>();
     if (j.contains("fusion")) {
       const json& f = j["fusion"];
       std::string fusion_at = at + "/fusion";
@@ -255,6 +257,7 @@ json encode_plan(Plan plan) {
   json doc = json_member("format", kFormat);
   doc["version"] = kFormatVersion;
   doc["name"] = std::move(plan.name);
+  doc["seed"] = plan.seed;
   encode_program(plan.forward, doc);
   if (plan.backward) {
     json backward(json::value_t::object);
@@ -289,6 +292,7 @@ Plan decode_plan(const json& doc, const std::string& where) {
   check_schema(doc, SchemaKind::Plan, where);
   Plan plan;
   plan.name = doc.value("name", "");
+  plan.seed = doc.value("seed", int64_t{0});
   plan.forward = decode_program(doc, where);
   if (doc.contains("backward")) {
     plan.backward = decode_program(doc["backward"], where + " (backward)");

@@ -1,5 +1,6 @@
 #include "thundercc/runtime/kernels.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ScalarOps.h>
 
 #include <mutex>
@@ -176,6 +177,23 @@ size_t KernelCall::num_outputs() const { return instruction_.outputs.size(); }
 
 const at::Tensor* KernelCall::buffer(size_t k) const {
   return k < instruction_.buffers.size() && instruction_.buffers[k].defined() ? &instruction_.buffers[k] : nullptr;
+}
+
+at::Generator KernelCall::generator() const {
+  return at::make_generator<at::CPUGeneratorImpl>(mix_seed(draw_seed_, instruction_.stream));
+}
+
+uint64_t mix_seed(uint64_t a, uint64_t b) {
+  uint64_t z = a + 0x9e3779b97f4a7c15ULL * (b + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t stream_id(const std::string& name) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (unsigned char c : name) h = (h ^ c) * 0x100000001b3ULL;
+  return h;
 }
 
 }  // namespace thundercc::runtime

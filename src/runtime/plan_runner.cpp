@@ -78,6 +78,7 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
                       (j.executor.empty() || j.executor == "torch" ? "" : " (load the plugin of executor '" + j.executor + "' with --plugin)"));
     for (const auto& a : j.args) ins.args.push_back(bind_arg(a));
     for (const auto& [key, value] : j.kwargs) ins.kwargs.emplace_back(key, bind_arg(value));
+    if (j.stream) ins.stream = stream_id(*j.stream);
     ins.outputs = j.outputs;
     ins.free = j.free;
     ins.statement = j.statement;
@@ -142,9 +143,10 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   c10::InferenceMode inference;
   for (size_t i = 0; i < inputs_.size(); ++i) slots_[inputs_[i].slot] = inputs[i];
   for (int s : free_at_start_) slots_[s].reset();
+  const uint64_t draw_seed = mix_seed(seed_, runs_++);
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction& ins = instructions_[i];
-    KernelCall call(ins, slots_);
+    KernelCall call(ins, slots_, draw_seed);
     try {
       if (instruction_ns) {
         auto start = std::chrono::steady_clock::now();
@@ -215,9 +217,16 @@ std::unique_ptr<FusedKernels> load_kernels(const plan::Plan& plan, const std::st
 
 Plan::Plan(const plan::Plan& plan, const std::string& where, bool emulate_cuda)
     : kernels_(load_kernels(plan, where, emulate_cuda)), forward_(plan.forward, where, kernels_.get()) {
-  if (!plan.backward) return;
-  backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
-  num_saved_ = static_cast<size_t>(plan.backward->saved);
+  if (plan.backward) {
+    backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
+    num_saved_ = static_cast<size_t>(plan.backward->saved);
+  }
+  set_seed(static_cast<uint64_t>(plan.seed));
+}
+
+void Plan::set_seed(uint64_t seed) {
+  forward_.set_seed(seed);
+  if (backward_) backward_->set_seed(seed);
 }
 
 Plan::~Plan() = default;

@@ -49,7 +49,7 @@ std::vector<at::Tensor> on_devices(std::vector<at::Tensor> tensors, const std::v
 struct RunOptions {
   std::string plan_path, inputs_path, outputs_path, expect_path, fill = "random";
   std::string cotangents_path, grads_out_path, expect_grads_path, expect_inputs_path;
-  int64_t seed = 0;
+  std::optional<int64_t> seed;  // of the random ops (default: the plan's) and of --fill random (default: 0)
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
   bool profile = false, cuda_emulate = false;
@@ -111,7 +111,8 @@ int run(const RunOptions& o) {
   }
   install_caching_allocator();
   Plan plan(decoded, o.plan_path, o.cuda_emulate);
-  std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed)
+  if (o.seed) plan.set_seed(static_cast<uint64_t>(*o.seed));
+  std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
                                                          : on_devices(read_tensor_file(o.inputs_path, plan.inputs()), plan.inputs());
   plan.forward_program().check_inputs(inputs);
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
@@ -203,7 +204,8 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
         return end != text.c_str() && *end == '\0' && std::isfinite(x) && x >= 0 ? "" : "must be a finite number >= 0, but got " + text;
       },
       "NUMBER>=0");
-  app.add_option("--seed", o.seed, "seed for --fill random")->check(non_negative);
+  app.add_option("--seed", o.seed, "seed of the plan's random ops (default: the one it records) and of --fill random (default: 0)")
+      ->check(non_negative);
   app.add_option("--outputs", o.outputs_path, "write the outputs (a list, for torch.load)");
   app.add_option("--expect", o.expect_path, "compare the outputs with these (torch.save'd list)");
   app.add_option("--cotangents", o.cotangents_path, "gradients of the outputs for the backward (torch.save'd; default: ones)");

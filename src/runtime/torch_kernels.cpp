@@ -9,6 +9,7 @@
 
 #include "runtime/matrix_products.h"
 #include "thundercc/errors.h"
+#include "thundercc/ir/pyliteral.h"
 #include "thundercc/runtime/kernels.h"
 
 namespace thundercc::runtime {
@@ -45,6 +46,16 @@ at::TensorOptions creation_options(KernelCall& c, at::ScalarType fallback_dtype,
   auto dtype = c.kwarg("dtype").optional_dtype().value_or(fallback_dtype);
   auto device = c.kwarg("device").is_none() ? fallback_device : c.kwarg("device").device();
   return at::TensorOptions().dtype(dtype).device(device);
+}
+
+// A random op's values: drawn on the CPU from the call's generator (`draw` fills a CPU tensor of
+// `options`' dtype), then moved to `options`' device, so that every device draws the same values.
+template <class Draw>
+at::Tensor drawn(KernelCall& c, at::IntArrayRef shape, at::TensorOptions options, Draw&& draw) {
+  at::Generator generator = c.generator();
+  at::Tensor values = at::empty(shape, options.device(at::kCPU));
+  draw(values, generator);
+  return options.device().is_cpu() ? values : values.to(options.device());
 }
 
 at::ScalarType dtype_of_number(const Value& v) {
@@ -254,9 +265,20 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(0, at::arange(start, start + length * step, step, creation_options(c, at::kLong, at::kCPU)));
   });
   r.add("torch:prims.uniform", [](KernelCall& c) {
-    c.set_output(0, at::empty(c.arg(0).ints(), creation_options(c, at::kFloat, at::kCPU)).uniform_(c.arg(1).real(), c.arg(2).real()));
+    double low = c.arg(1).real(), high = c.arg(2).real();
+    c.set_output(0, drawn(c, c.arg(0).ints(), creation_options(c, at::kFloat, at::kCPU),
+                          [&](at::Tensor& t, at::Generator& g) { t.uniform_(low, high, g); }));
   });
-  r.add("torch:prims.randn", [](KernelCall& c) { c.set_output(0, at::randn(c.arg(0).ints(), creation_options(c, at::kFloat, at::kCPU))); });
+  r.add("torch:prims.randn", [](KernelCall& c) {
+    c.set_output(0, drawn(c, c.arg(0).ints(), creation_options(c, at::kFloat, at::kCPU),
+                          [](at::Tensor& t, at::Generator& g) { t.normal_(0.0, 1.0, g); }));
+  });
+  r.add("torch:prims.multinomial", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    at::Generator generator = c.generator();
+    Tensor samples = at::multinomial(a.cpu(), c.arg(1).integer(), c.arg(2).flag(), generator);
+    c.set_output(0, a.is_cpu() ? samples : samples.to(a.device()));
+  });
 
   r.add("torch:prims.broadcast_in_dim", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
@@ -268,6 +290,28 @@ void register_prim_kernels(KernelRegistry& r) {
   });
   // The caller's tensor receives the value (functionalization's write-back).
   r.add("torch:prims.copy_", [](KernelCall& c) { c.arg(1).tensor().copy_(c.arg(0).tensor()); });
+  r.add("torch:prims.check_tensor_value", [](KernelCall& c) {
+    const Value& captured = c.arg(1).value();
+    at::Scalar now = c.arg(0).tensor().item();
+    bool same = false;
+    std::string seen;
+    if (captured.kind() == Value::Kind::Float) {
+      // Floats within float32's rounding: another executor may round the value differently.
+      double v = now.toDouble(), want = captured.as_float();
+      same = v == want || std::abs(v - want) <= 1.3e-6 * std::abs(want) + 1e-5;
+      seen = float_repr(v);
+    } else if (captured.kind() == Value::Kind::Bool) {
+      same = now.toBool() == captured.as_bool();
+      seen = now.toBool() ? "True" : "False";
+    } else {
+      same = !now.isFloatingPoint() && now.toLong() == captured.as_int();
+      seen = now.isFloatingPoint() ? float_repr(now.toDouble()) : std::to_string(now.toLong());
+    }
+    if (!same)
+      throw std::runtime_error(thundercc::str("guard failed: ", c.arg(2).string(), " gave ", py_repr(captured),
+                                              " when the program was captured, and the plan is specialized to that value, "
+                                              "but it is ", seen, " now; capture the program again with these inputs"));
+  });
   r.add("torch:prims.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).ints())); });
   r.add("torch:prims.slice_prim", [](KernelCall& c) {
     Tensor out = c.arg(0).tensor();
@@ -823,9 +867,6 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto running_var = training ? c10::optional<Tensor>() : c.arg(2).optional_tensor();
     c.set_output(0, at::batch_norm(c.arg(0).tensor(), c.arg(3).optional_tensor(), c.arg(4).optional_tensor(), running_mean,
                                    running_var, training, c.arg(6).real(), c.arg(7).real(), true));
-  });
-  r.add("torch:torch.nn.functional.dropout", [](KernelCall& c) {
-    c.set_output(0, at::dropout(c.arg(0).tensor(), c.arg(1).real(), c.arg(2).flag()));
   });
   r.add("torch:torch.nn.functional.nll_loss", [](KernelCall& c) {
     c.set_output(0, at::nll_loss_nd(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(),

@@ -45,6 +45,13 @@ CASES = [
     ("torch.Tensor.add_", lambda a, b: a.add_(b), [T(2, dtype=torch.int64), T(2)], None, {},
      r"result type Float can't be cast to the desired output type Long"),
     ("torch.nn.functional.embedding", lambda i, w: F.embedding(i, w), [T(2), T(4, 3)], None, {}, r"integer dtype"),
+    ("torch.nn.functional.binary_cross_entropy", lambda a, b: F.binary_cross_entropy(a, b), [T(3), T(3, dtype=torch.float64)], None, {},
+     r"Found dtype float64 but expected float32"),
+    ("torch.multinomial", lambda a: torch.multinomial(a, 2), [T(2, 2, 3)], [2], {}, r"prob_dist must be 1 or 2 dim"),
+    ("torch.multinomial", lambda a: torch.multinomial(a, 4), [T(3)], [4], {}, r"cannot sample n_sample > prob_dist.size\(-1\) samples without replacement"),
+    ("torch.nn.functional.dropout", lambda a: F.dropout(a, 1.5), [T(3)], [1.5], {}, r"dropout probability has to be between 0 and 1, but got 1.5"),
+    ("torch.bernoulli", lambda a: torch.bernoulli(a), [T(3, dtype=torch.int64)], None, {}, r"bernoulli only supports floating point"),
+    ("torch.randint_like", lambda a: torch.randint_like(a, 5, 2), [T(3)], [5, 2], {}, r"'from' to be less than 'to'"),
 ]
 
 

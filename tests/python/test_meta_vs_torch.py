@@ -610,6 +610,12 @@ def _sweep():
 
 _sweep()
 
+# Losses over an input and a target of different dtypes: each loss's own result dtype (the
+# promoted one for most, the input's for huber, the target's for binary_cross_entropy_with_logits).
+for loss in (F.mse_loss, F.l1_loss, F.smooth_l1_loss, F.huber_loss, F.binary_cross_entropy_with_logits):
+    sample(f"{loss.__name__}_mixed", loss, t(2, 3, dtype=torch.bfloat16), t(2, 3))
+    sample(f"{loss.__name__}_mixed", loss, t(2, 3), t(2, 3, dtype=torch.float64))
+
 
 @pytest.mark.parametrize("fn,args,kwargs", SAMPLES)
 def test_meta_matches_pytorch(fn, args, kwargs, tmp_path, thundercc):
@@ -629,22 +635,23 @@ def test_the_table_covers_200_torch_language_ops_over_their_dtypes(capsys, thund
         if "  aliases: " in line:
             for alias in line.split("  aliases: ", 1)[1].split():
                 canonical[alias] = symbol
+    from test_random import META_SAMPLES as RANDOM_SAMPLES  # checked by shape and dtype, since draws cannot equal eager's
     dtypes = {}
-    for p in SAMPLES:
-        fn, args, kwargs = p.values
+    for fn, args, kwargs in [p.values for p in SAMPLES] + [(fn, args, {}) for _, fn, args in RANDOM_SAMPLES]:
         captured = capture(fn, *args, **kwargs)
         names = {i["name"]: i["tensor"]["dtype"] for i in captured.inputs if "tensor" in i}
         for b in captured.bound_symbols:
             seen = dtypes.setdefault(canonical[b["symbol"]], set())
             seen.update(names[a["ref"]] for a in b["args"] if isinstance(a, dict) and a.get("ref") in names)
     ops = {s: d for s, d in dtypes.items() if not s.endswith("_") and not s.endswith("__setitem__")}
-    # No PyTorch program calls these: thundercc's functional forms of x[k] = v and x.copy_(y), and
-    # scaled_dot_product_attention, which PyTorch 1.13 does not have (seed traces use it).
-    internal = {"torch.setitem", "torch.copy", "torch.nn.functional.scaled_dot_product_attention"}
+    # No PyTorch program calls these: thundercc's functional forms of x[k] = v and x.copy_(y), Thunder's
+    # uniform and uniform_like, and scaled_dot_product_attention, which PyTorch 1.13 does not have
+    # (seed traces use it).
+    internal = {"torch.setitem", "torch.copy", "torch.uniform", "torch.uniform_like", "torch.nn.functional.scaled_dot_product_attention"}
     unsampled = sorted(set(canonical.values()) - set(dtypes) - internal -
                        {s for s in canonical.values() if s.endswith("_") or s.endswith("__setitem__")})
     with capsys.disabled():
-        print(f"\nOpInfo table: {len(SAMPLES)} samples over {len(ops)} torch-language ops (and {len(dtypes) - len(ops)} in-place "
+        print(f"\nOpInfo table: {len(SAMPLES) + len(RANDOM_SAMPLES)} samples over {len(ops)} torch-language ops (and {len(dtypes) - len(ops)} in-place "
               f"forms); {sum(len(d) for d in ops.values())} (op, input dtype) pairs; "
               f"{sum(1 for d in ops.values() if len(d) >= 10)} ops meet 10 or more dtypes; no sample yet: {', '.join(unsampled) or 'none'}")
     assert len(ops) >= 200

@@ -25,6 +25,7 @@ Tensor full(const Shape& shape, const Value& fill_value, Device device, DType dt
 Tensor iota(int64_t length, int64_t start, int64_t step, Device device, DType dtype);
 Tensor uniform(const Shape& shape, const Value& minval, const Value& maxval, Device device, DType dtype);
 Tensor randn(const Shape& shape, Device device, DType dtype);
+Tensor multinomial(const Tensor& a, int64_t num_samples, bool replacement);
 // A tensor holding `data`: a number, or nested lists of numbers of one length per level.
 Tensor tensor_from_sequence(const Value& data, Device device, DType dtype);
 

@@ -54,6 +54,10 @@ struct Instruction {
   std::optional<Fusion> fusion;
   std::vector<std::optional<Buffer>> buffers;  // empty, or one per output (none: not planned)
   bool fresh = false;  // its outputs never share storage with the arena (checked at run time)
+  // A random op's stream: the name of the value it draws. Its draws depend on the plan's seed,
+  // this name and how many times the program has run, never on where the instruction runs, so
+  // that every executor that runs the op gets the same values.
+  std::optional<std::string> stream;
 };
 
 struct Input {
@@ -100,6 +104,7 @@ struct CudaKernelsRecord {
 
 struct Plan {
   std::string name;
+  int64_t seed = 0;  // of the random ops (compile --seed; run --seed overrides)
   Program forward;  // with a backward, it returns (outputs, saved_for_backward)
   std::optional<Program> backward;
   std::vector<PluginExecutor> plugins;  // the plugin executors it needs

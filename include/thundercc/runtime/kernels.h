@@ -62,7 +62,9 @@ struct Instruction;
 
 class KernelCall {
  public:
-  KernelCall(const Instruction& instruction, std::vector<at::Tensor>& slots) : instruction_(instruction), slots_(slots) {}
+  // `draw_seed` seeds the generator of a random op: the plan's seed mixed with the run's number.
+  KernelCall(const Instruction& instruction, std::vector<at::Tensor>& slots, uint64_t draw_seed = 0)
+      : instruction_(instruction), slots_(slots), draw_seed_(draw_seed) {}
   size_t size() const;                     // positional arguments
   ArgView arg(size_t i) const;             // positional argument i
   ArgView kwarg(std::string_view name) const;  // a keyword argument (absent: is_none())
@@ -71,10 +73,15 @@ class KernelCall {
   // The buffer the plan gives output k (a tensor of the output's shape and dtype in the plan's
   // arena), or null. An operator tagged kOutBuffer writes output k into it and sets it as output k.
   const at::Tensor* buffer(size_t k) const;
+  // A CPU generator for a random op, seeded from the plan's seed, the run's number and the op's
+  // stream (the value it draws): the same values on every executor and in every process. A kernel
+  // for another device draws on the CPU and copies, so that devices agree too.
+  at::Generator generator() const;
 
  private:
   const Instruction& instruction_;
   std::vector<at::Tensor>& slots_;
+  uint64_t draw_seed_;
 };
 
 using Kernel = std::function<void(KernelCall&)>;
@@ -99,6 +106,7 @@ struct Instruction {
   std::vector<int> free;
   std::string statement;
   bool fresh = false;  // the plan assumed its outputs are no views: checked after each run of it
+  uint64_t stream = 0;  // a random op's: a hash of the name of the value it draws
 };
 
 class KernelRegistry {
@@ -118,6 +126,10 @@ void register_torch_kernels(KernelRegistry& registry);
 // executor's kernels into the global registry. Idempotent.
 void register_builtin_kernels();
 
+// Mixes two 64-bit values into a seed (splitmix64's finalizer over their combination), so that
+// neighbouring seeds, runs and streams draw unrelated values; and a stream name's id.
+uint64_t mix_seed(uint64_t a, uint64_t b);
+uint64_t stream_id(const std::string& name);
 // thundercc dtypes and devices as ATen's.
 at::ScalarType to_aten(DType d);
 DType from_aten(at::ScalarType t);

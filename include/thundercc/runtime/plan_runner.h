@@ -24,6 +24,12 @@ class PlanRunner {
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Checks the inputs against the specification, as Thunder's prologue does.
   void check_inputs(const std::vector<at::Tensor>& inputs) const;
+  // The seed of the random ops' draws; each run draws anew (the run's number is mixed in), and a
+  // new seed starts the count again.
+  void set_seed(uint64_t seed) {
+    seed_ = seed;
+    runs_ = 0;
+  }
   // Runs once; returns the outputs, flattened in order (undefined tensors for None). With
   // `instruction_ns`, also times each instruction (summed into it).
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
@@ -48,6 +54,7 @@ class PlanRunner {
   size_t num_slots_ = 0;
   std::vector<at::Tensor> slots_;
   at::Tensor arena_;  // what the instructions' buffers point into
+  uint64_t seed_ = 0, runs_ = 0;
 };
 
 // A whole plan: its forward program and, for a training step, its backward. The forward of a
@@ -70,6 +77,8 @@ class Plan {
   // The gradient of every input tensor (undefined where none flows), after `forward`.
   std::vector<at::Tensor> backward(const std::vector<at::Tensor>& cotangents, std::vector<double>* instruction_ns = nullptr);
   PlanRunner* backward_program() { return backward_ ? &*backward_ : nullptr; }
+  // Overrides the plan's seed of its random ops (run --seed).
+  void set_seed(uint64_t seed);
 
  private:
   std::unique_ptr<FusedKernels> kernels_;  // declared first: the runners use it
