@@ -19,6 +19,7 @@ import math
 import os
 import shutil
 import subprocess
+import warnings
 from pathlib import Path
 
 import torch
@@ -101,6 +102,23 @@ def known_ids() -> dict:
             if obj is not None:
                 _known_ids.setdefault(_key(obj), symbol_id)
     return _known_ids
+
+
+_random_ids: set | None = None
+
+
+def random_ids() -> set:
+    """The ids of the torch-language ops that draw random values (`thundercc ops` marks them [random])."""
+    global _random_ids
+    if _random_ids is None:
+        out = subprocess.run([thundercc_binary(), "ops", "--torch"], check=True, capture_output=True, text=True)
+        _random_ids = set()
+        for line in out.stdout.splitlines():
+            if "  [random]" in line:
+                _random_ids.add(line.split("(", 1)[0])
+                if "  aliases: " in line:
+                    _random_ids.update(line.split("  aliases: ", 1)[1].split())
+    return _random_ids
 
 
 _dunders: dict | None = None
@@ -209,7 +227,11 @@ class _Recorder(TorchFunctionMode):
         display = _display_name(func)
         if name in GUARDED and len(args) == 1 and isinstance(args[0], torch.Tensor) and args[0].numel() == 1:
             value = func(*args, **kwargs)
-            self.capture._record_guard(args[0], display, where)
+            if id(args[0]) in self.capture._drawn:
+                warnings.warn(f"thundercc: {display} at {where} reads a randomly drawn value: the trace takes the path "
+                              f"this capture's draw took, on every run (no guard can check a draw)", stacklevel=2)
+            else:
+                self.capture._record_guard(args[0], display, where)
             return value
         if name in DATA_DEPENDENT or name in GUARDED:
             raise CaptureError(f"{display} reads tensor data, which a trace cannot depend on (of the reads of "
@@ -236,6 +258,8 @@ class _Recorder(TorchFunctionMode):
         if swap:
             call_args = [call_args[1], call_args[0]] + call_args[2:]
         self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
+        if symbol_id in random_ids() or any(id(t) in self.capture._drawn for t in tensors):
+            self.capture._drawn.update(id(t) for t in _flat_tensors(result))
         return result
 
     def _symbol_for(self, func, name):
@@ -296,6 +320,7 @@ class Capture:
         self.output_values: list = []    # the eager outputs, flattened: tensors, and None where the output has None
         self._names: dict[int, str] = {}
         self._alive: list = []           # keeps recorded tensors alive so their ids stay unique
+        self._drawn: set = set()         # ids of tensors whose values depend on a random draw
         self._used: set[str] = set()
         self._counter = 0
         self._versions: dict[int, int] = {}  # tensor id -> its version counter when named

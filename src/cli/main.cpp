@@ -105,7 +105,8 @@ int list_ops(bool prims_only, bool torch_only, bool ids_only, const std::string&
       for (const auto& a : s->aliases) std::cout << a << "\n";
       continue;
     }
-    std::cout << s->id << "(" << s->signature.str() << ")" << (s->is_prim ? "  [prim]" : "") << (has_grad_rule(*s) ? "  [grad]" : "");
+    std::cout << s->id << "(" << s->signature.str() << ")" << (s->is_prim ? "  [prim]" : "") << (has_grad_rule(*s) ? "  [grad]" : "")
+              << (s->has_tag("RANDOM_OP") ? "  [random]" : "");
     if (!s->aliases.empty()) {
       std::cout << "  aliases:";
       for (const auto& a : s->aliases) std::cout << " " << a;

@@ -105,7 +105,9 @@ const std::map<std::string, Checker> kCheckers{
      }},
     // ATen would draw the dropout between layers from its own generator, not the plan's seed.
     {"torch.lstm", draws_no_dropout},
-    {"torch.gru", draws_no_dropout}};
+    {"torch.gru", draws_no_dropout},
+    {"torch.rnn_tanh", draws_no_dropout},
+    {"torch.rnn_relu", draws_no_dropout}};
 
 // Torch-language ops PyTorch has no function for (the functional forms of in-place ops).
 const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};

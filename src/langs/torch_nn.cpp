@@ -281,13 +281,16 @@ Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& input
   return permuted(acc, term, output);
 }
 
-// torch.lstm and torch.gru (nn.LSTM, nn.GRU): each layer and direction unrolled over the captured
-// sequence. The input projection of every step is one linear; each step adds the hidden state's
+// torch.lstm, torch.gru, torch.rnn_tanh and torch.rnn_relu (nn.LSTM, nn.GRU, nn.RNN): each layer
+// and direction unrolled over the captured sequence. The input projection of every step is one linear; each step adds the hidden state's
 // projection and applies the gates. Parameters come flat, per layer and direction: w_ih, w_hh,
 // then b_ih, b_hh with biases, then w_hr for an LSTM with projections. In training, dropout
 // applies between layers.
-Value recurrent_impl(const Args& x, bool lstm) {
-  const char* name = lstm ? "lstm" : "gru";
+enum class Cell { Lstm, Gru, Tanh, Relu };
+
+Value recurrent_impl(const Args& x, Cell cell) {
+  const bool lstm = cell == Cell::Lstm;
+  const char* name = lstm ? "lstm" : cell == Cell::Gru ? "gru" : cell == Cell::Tanh ? "rnn_tanh" : "rnn_relu";
   check(x["params"].is_sequence(), [&] { return str(name, " on a packed sequence is not supported yet"); }, "NotImplementedError");
   Tensor input = x.tensor("input");
   check(input.ndim() == 3, [&] { return str(name, ": expected a 3-D input, but got ", shape_repr(input.shape())); });
@@ -332,6 +335,10 @@ Value recurrent_impl(const Args& x, bool lstm) {
           Tensor output_gate = sigmoid(gate(3));
           h = output_gate * tanh(*c);
           if (projected) h = op("torch.nn.functional.linear", {h, param(bias ? 4 : 2)});
+        } else if (cell == Cell::Tanh) {
+          h = tanh(gi + gh);
+        } else if (cell == Cell::Relu) {
+          h = op("torch.relu", {gi + gh});
         } else {
           Value i = call("torch.chunk", {gi, 3, 1}), g = call("torch.chunk", {gh, 3, 1});
           auto part = [](const Value& v, int k) { return v.items()[k].as_tensor(); };
@@ -1008,9 +1015,24 @@ void register_nn(SymbolTable& t) {
     return dot / (na * nb);
   }});
   define(t, {{"torch.lstm"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
-             [](const Args& x) -> Value { return recurrent_impl(x, true); }});
+             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Lstm); }});
   define(t, {{"torch.gru"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
-             [](const Args& x) -> Value { return recurrent_impl(x, false); }});
+             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Gru); }});
+  define(t, {{"torch.rnn_tanh"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
+             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Tanh); }});
+  define(t, {{"torch.rnn_relu"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
+             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Relu); }});
+  // Weight normalization: v scaled to g's norms, each taken over every dim but `dim` (all for -1).
+  define(t, {{"torch._weight_norm"}, "v, g, dim=0", [](const Args& x) -> Value {
+    const auto& v = x.tensor("v");
+    int64_t dim = x.integer("dim");
+    Dims others;
+    for (int64_t d = 0; d < v.ndim(); ++d)
+      if (dim == -1 || d != canonicalize_dim(v.ndim(), dim)) others.push_back(d);
+    Tensor squares = v * v;
+    Tensor norms = sqrt(sum(squares, others, true));
+    return v * (x.tensor("g") / norms);
+  }});
   define(t, {{"torch.einsum"}, "equation, /, *operands", [](const Args& x) -> Value {
     Values given = x["operands"].items();
     // einsum(eq, [a, b]) passes the operands as one list.

@@ -590,8 +590,12 @@ void register_shape_ops(SymbolTable& t) {
     const auto& list = x["tensors"];
     check(list.is_sequence() && !list.items().empty(), "torch.cat(): expected a non-empty list of Tensors");
     auto promoted = core::elementwise_type_promotion(list.items(), core::Promotion::Default).result;
+    // PyTorch skips 1-d empty tensors (a legacy placeholder) beside tensors of other shapes.
+    auto placeholder = [](const Value& v) { return v.as_tensor().shape() == Shape{0}; };
+    bool skip = !std::all_of(list.items().begin(), list.items().end(), placeholder);
     std::vector<Tensor> ts;
-    for (const auto& v : list.items()) ts.push_back(core::convert(v.as_tensor(), promoted));
+    for (const auto& v : list.items())
+      if (!(skip && placeholder(v))) ts.push_back(core::convert(v.as_tensor(), promoted));
     return prims::cat(ts, x.integer("dim"));
   }}, shape_op);
   define(t, {{"torch.stack"}, "tensors, /, dim=0", [](const Args& x) -> Value {

@@ -944,6 +944,9 @@ void register_torch_language_kernels(KernelRegistry& r) {
     const Tensor& a = c.arg(0).tensor();
     c.set_output(0, a / a.norm(c.arg(1).real(), c.arg(2).integer(), true).clamp_min(c.arg(3).real()).expand_as(a));
   });
+  r.add("torch:torch._weight_norm", [](KernelCall& c) {
+    c.set_output(0, at::_weight_norm(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).integer()));
+  });
   r.add("torch:torch.nn.functional.cosine_similarity", [](KernelCall& c) {
     c.set_output(0, at::cosine_similarity(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).integer(), c.arg(3).real()));
   });
@@ -954,12 +957,15 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(1, h);
     c.set_output(2, cell);
   });
-  r.add("torch:torch.gru", [](KernelCall& c) {
-    auto [out, h] = at::gru(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensors(), c.arg(3).flag(), c.arg(4).integer(),
-                            c.arg(5).real(), c.arg(6).flag(), c.arg(7).flag(), c.arg(8).flag());
-    c.set_output(0, out);
-    c.set_output(1, h);
-  });
+  using Recurrent = std::tuple<Tensor, Tensor> (*)(const Tensor&, const Tensor&, at::TensorList, bool, int64_t, double, bool, bool, bool);
+  for (auto [id, recurrent] : {std::pair<const char*, Recurrent>{"torch:torch.gru", &at::gru},
+                               {"torch:torch.rnn_tanh", &at::rnn_tanh}, {"torch:torch.rnn_relu", &at::rnn_relu}})
+    r.add(id, [recurrent = recurrent](KernelCall& c) {
+      auto [out, h] = recurrent(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensors(), c.arg(3).flag(), c.arg(4).integer(),
+                                c.arg(5).real(), c.arg(6).flag(), c.arg(7).flag(), c.arg(8).flag());
+      c.set_output(0, out);
+      c.set_output(1, h);
+    });
   for (bool largest : {true, false})
     r.add(largest ? "torch:torch.max" : "torch:torch.min", [largest](KernelCall& c) {
       const Tensor& a = c.arg(0).tensor();
