@@ -1,7 +1,10 @@
 """Speech and audio models of torchaudio 0.13 (Debian's python3-torchaudio), in small configurations
 with random weights: captured, compiled and run as training steps, outputs and gradients equal to
-eager's. Dropout makes a training step's values differ from eager's, so those models are compared
-with their dropout off and run once more with it on."""
+eager's (the gradients with autograd's in float64: PyTorch 1.13's own float32 backward of
+wav2vec2's group-normalized feature extractor returns values near 1e27 where float64 gives 52.5,
+and thundercc 52.48). Dropout makes a training step's values differ from eager's, so those
+models are compared with their dropout off and run once more with it on."""
+
 import pytest
 import torch
 
@@ -44,13 +47,25 @@ def wav2vec2(dropout):
     return model, (torch.randn(2, 400),)
 
 
-MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer,
-          pytest.param(wav2vec2, marks=pytest.mark.xfail(strict=True, reason=(
-              "a known bug: the forward matches, and the encoder's gradients, but the convolutional feature "
-              "extractor's (group norm, two convolutions) differ from autograd's")))]
+MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer, wav2vec2]
 
 
-def compile_and_run(tmp_path, thundercc, model, args, compare):
+def float64_gradients(make):
+    """Autograd's gradients of the parameters in float64 (rounded to float32) of the model `make`
+    builds from seed 0, every output seeded with ones, as `thundercc run` seeds them."""
+    torch.manual_seed(0)
+    wide, args = make(0.0)
+    wide = wide.double().train()
+    outputs = wide(*(a.double() if a.is_floating_point() else a for a in args))
+    seeded = [t for t in (outputs if isinstance(outputs, tuple) else (outputs,)) if isinstance(t, torch.Tensor) and t.requires_grad]
+    params = [p for p in wide.parameters() if p.requires_grad]
+    grads = torch.autograd.grad(seeded, params, [torch.ones_like(t) for t in seeded], allow_unused=True)
+    return tuple(None if g is None else g.float() for g in grads)
+
+
+def compile_and_run(tmp_path, thundercc, model, args, compare=None):
+    """With `compare` (the model's maker), checks the outputs against eager's and the gradients
+    against float64 autograd's."""
     captured = capture(model, *args)
     captured.save(tmp_path / "m.json")
     torch.save(tuple(t.detach() for t in captured.input_values), tmp_path / "inputs.pt")
@@ -58,10 +73,7 @@ def compile_and_run(tmp_path, thundercc, model, args, compare):
     options = ["--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt"]
     if compare:
         torch.save(captured.expected_outputs(), tmp_path / "expected.pt")
-        seeded = [t for t in captured.output_values if t is not None and t.requires_grad]
-        wanted = [t for t in captured.input_values if t.requires_grad]
-        grads = torch.autograd.grad(seeded, wanted, [torch.ones_like(t) for t in seeded], allow_unused=True)
-        torch.save(tuple(None if g is None else g.detach() for g in grads), tmp_path / "grads.expected.pt")
+        torch.save(float64_gradients(compare), tmp_path / "grads.expected.pt")
         options += ["--expect", tmp_path / "expected.pt", "--expect-grads", tmp_path / "grads.expected.pt",
                     "--rtol", "1e-4", "--atol", "1e-5"]
     thundercc("run", tmp_path / "m.plan.json", *options)
@@ -72,13 +84,13 @@ def compile_and_run(tmp_path, thundercc, model, args, compare):
 def test_training_step_matches_eager(make, tmp_path, thundercc):
     torch.manual_seed(0)
     model, args = make(0.0)
-    compile_and_run(tmp_path, thundercc, model.train(), args, compare=True)
+    compile_and_run(tmp_path, thundercc, model.train(), args, compare=make)
 
 
 @pytest.mark.parametrize("make", [conformer, deepspeech, wav2vec2], ids=["conformer", "deepspeech", "wav2vec2"])
 def test_training_step_with_dropout_runs(make, tmp_path, thundercc):
     torch.manual_seed(0)
     model, args = make(0.2)
-    grads = compile_and_run(tmp_path, thundercc, model.train(), args, compare=False)
+    grads = compile_and_run(tmp_path, thundercc, model.train(), args)
     assert "prims.uniform" in (tmp_path / "m.forward.trace.py").read_text()
     assert all(g is None or torch.isfinite(g).all() for g in grads)
