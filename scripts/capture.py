@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Captures a PyTorch program as trace.json.
 
-    /usr/bin/python3 scripts/capture.py FILE.py:FACTORY -o trace.json [--save-io] [--grad]
+    /usr/bin/python3 scripts/capture.py FILE.py:FACTORY -o trace.json [--save-io] [--grad | --inference]
 
 FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
 the eager outputs with torch.save (NAME.inputs.pt, NAME.expected.pt next to the trace); --grad also
@@ -11,6 +11,7 @@ that modifies inputs in place also gets NAME.inputs_after.pt (every input as the
 NAME.inputs.pt holds them as it received them. Nothing is written unless everything is.
 """
 import argparse
+import contextlib
 import importlib.util
 import os
 import sys
@@ -65,7 +66,11 @@ def main() -> int:
     parser.add_argument("-o", "--output", required=True, help="where to write trace.json")
     parser.add_argument("--save-io", action="store_true", help="also save inputs and eager outputs (.pt)")
     parser.add_argument("--grad", action="store_true", help="also save autograd's gradients of a scalar output")
+    parser.add_argument("--inference", action="store_true",
+                        help="capture under torch.no_grad(): an inference program even where parameters require grad")
     opts = parser.parse_args()
+    if opts.inference and opts.grad:
+        parser.error("--inference computes no gradients: leave out --grad")
 
     out = Path(opts.output)
     # A missing folder is made (as `thundercc compile -o` makes one), once the capture succeeded;
@@ -76,7 +81,8 @@ def main() -> int:
         return 1
     fn, args, kwargs = load_factory(opts.program)
     try:
-        captured = capture(fn, *args, **kwargs)
+        with torch.no_grad() if opts.inference else contextlib.nullcontext():
+            captured = capture(fn, *args, **kwargs)
     except CaptureError as e:
         print(f"capture: error: {e}", file=sys.stderr)
         return 1

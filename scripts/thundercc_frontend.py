@@ -66,7 +66,7 @@ PYTHON_ONLY = {"_assert"}
 
 # Reading metadata is fine: shapes are static in a trace.
 METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_contiguous", "__len__", "__get__",
-            "__repr__", "__format__", "element_size", "stride", "storage_offset", "get_device", "__hash__"}
+            "__repr__", "__format__", "element_size", "stride", "storage_offset", "get_device", "__hash__", "is_inference"}
 # Reading one element's value specializes the trace to it: recorded as a guard that `thundercc run`
 # checks (prims.check_tensor_value), so another value is an error, never a wrong result.
 GUARDED = {"item", "__bool__", "__int__", "__float__", "__index__"}
@@ -244,9 +244,9 @@ class _Recorder(TorchFunctionMode):
         if symbol_id is None:
             raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
         self.capture._before_call(symbol_id, args, kwargs)
-        versions = [t._version for t in tensors]
+        versions = [_version_of(t) for t in tensors]
         result = func(*args, **kwargs)
-        mutated = [t for t, v in zip(tensors, versions) if t._version != v]
+        mutated = [t for t, v in zip(tensors, versions) if _version_of(t) != v]
         if symbol_id == "torch.nn.functional.batch_norm" and _batch_norm_arguments(args, kwargs).get("training", False):
             # ATen updates the running statistics without bumping their version counters.
             mutated += [s for s in _running_statistics(args, kwargs) if all(s is not t for t in mutated)]
@@ -255,6 +255,8 @@ class _Recorder(TorchFunctionMode):
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
         if not mutated:
             call_args, kwargs = self.capture._autocast_inputs(func, call_args, kwargs, result, where)
+        if not torch.is_grad_enabled():
+            call_args, kwargs = self.capture._detached_inputs(call_args, kwargs, where)
         if swap:
             call_args = [call_args[1], call_args[0]] + call_args[2:]
         self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
@@ -277,6 +279,12 @@ def _running_statistics(args, kwargs) -> tuple:
     """The running mean and variance of a batch_norm call (the tensors among them)."""
     bound = _batch_norm_arguments(args, kwargs)
     return tuple(t for t in (bound.get("running_mean"), bound.get("running_var")) if isinstance(t, torch.Tensor))
+
+
+def _version_of(t) -> int:
+    """A tensor's version counter, which counts its in-place modifications; tensors made under
+    torch.inference_mode have none (their in-place ops are still recorded by name)."""
+    return 0 if t.is_inference() else t._version
 
 
 def _flat_tensors(value) -> list:
@@ -354,7 +362,7 @@ class Capture:
             raise CaptureError(f"the same tensor is passed as two inputs ({self._names[id(tensor)]} and {name})")
         self._used.add(name)
         self._names[id(tensor)] = name
-        self._versions[id(tensor)] = tensor._version
+        self._versions[id(tensor)] = _version_of(tensor)
         self._input_ids[id(tensor)] = len(self.input_values)
         self._alive.append(tensor)
 
@@ -400,7 +408,7 @@ class Capture:
             if id(v) not in self._names:
                 raise CaptureError(f"a tensor that is neither an input nor the result of a captured op is used at "
                                    f"{where}:{_source_text(where)} (pass it as an argument, or register it on the module)")
-            if v._version != self._versions[id(v)]:
+            if _version_of(v) != self._versions[id(v)]:
                 raise CaptureError(f"{self._names[id(v)]} was modified in place through a view or another alias, "
                                    f"which thundercc cannot capture yet; it is used at {where}:{_source_text(where)}")
             return {"ref": self._names[id(v)]}
@@ -441,7 +449,7 @@ class Capture:
         if isinstance(result, torch.Tensor):
             name = self._fresh_name()
             self._names[id(result)] = name
-            self._versions[id(result)] = result._version
+            self._versions[id(result)] = _version_of(result)
             self._alive.append(result)
             return {"tensor": dict(name=name, **self._meta(result))}
         if isinstance(result, (tuple, list)):
@@ -475,21 +483,32 @@ class Capture:
         if plain == [t.dtype for t in outputs]:
             return args, kwargs
         target = outputs[0].dtype
-        casts = {}
+        converts = lambda v: v.is_floating_point() and v.dtype != target  # noqa: E731
+        return self._replace_inputs(args, kwargs, converts, lambda v: v.to(target), "torch.Tensor.to", [target], where)
 
-        def cast(v):
-            if isinstance(v, torch.Tensor) and v.is_floating_point() and v.dtype != target:
-                if id(v) not in casts:
+    def _detached_inputs(self, args, kwargs, where):
+        """Inside torch.no_grad() or torch.inference_mode(), the inputs that require grad, each
+        recorded as detached first: no gradient flows through what the region computes."""
+        return self._replace_inputs(args, kwargs, lambda v: v.requires_grad, lambda v: v.detach(), "torch.Tensor.detach", [],
+                                    where)
+
+    def _replace_inputs(self, args, kwargs, selects, make, symbol_id, extra_args, where):
+        """The arguments with each tensor `selects` picks replaced by `make` of it, recorded as
+        `symbol_id(tensor, *extra_args)` once per tensor."""
+        made = {}
+
+        def replace(v):
+            if isinstance(v, torch.Tensor) and selects(v):
+                if id(v) not in made:
                     with torch._C.DisableTorchFunction():
-                        converted = v.to(target)
-                    self._record("torch.Tensor.to", [v, target], {}, converted, where)
-                    casts[id(v)] = converted
-                return casts[id(v)]
+                        made[id(v)] = make(v)
+                    self._record(symbol_id, [v, *extra_args], {}, made[id(v)], where)
+                return made[id(v)]
             if isinstance(v, (list, tuple)):
-                return type(v)(cast(x) for x in v)
+                return type(v)(replace(x) for x in v)
             return v
 
-        return [cast(a) for a in args], {k: cast(v) for k, v in kwargs.items()}
+        return [replace(a) for a in args], {k: replace(v) for k, v in kwargs.items()}
 
     def _record_guard(self, tensor, display, where):
         """A read of `tensor`'s one value (.item(), int(t), bool(t) in an `if`, ...): the trace goes on
@@ -519,7 +538,7 @@ class Capture:
                                    f"thundercc cannot capture yet (only views made by indexing are), at "
                                    f"{where}:{_source_text(where)}")
             # The arguments as they were: the mutated tensor's name still refers to its old value.
-            self._versions[id(target)] = target._version
+            self._versions[id(target)] = _version_of(target)
             root = self._root(target)
             if id(root) in self._input_ids:
                 self._mutated.add(self._input_ids[id(root)])
@@ -537,7 +556,7 @@ class Capture:
         view = result if mutated else None
         while view is not None and id(view) in self._view_of:
             base, key = self._view_of[id(view)]
-            self._versions[id(base)] = base._version
+            self._versions[id(base)] = _version_of(base)
             self.bound_symbols.append({
                 "symbol": "torch.Tensor.__setitem__",
                 "args": [self._value(base, where), self._value(key, where), self._value(view, where)],
@@ -561,7 +580,7 @@ class Capture:
             raise CaptureError(f"batch_norm with momentum=None (a cumulative average) is not supported yet, at "
                                f"{where}:{_source_text(where)}")
         for s in stats:  # their names still refer to the statistics before this call
-            self._versions[id(s)] = s._version
+            self._versions[id(s)] = _version_of(s)
         self._record("torch.nn.functional.batch_norm", args, kwargs, result, where)
         x = bound["input"]
         dims = [0] + list(range(2, x.dim()))
@@ -651,8 +670,9 @@ def capture(fn, *args, **kwargs) -> Capture:
         for path, tensor in list(module.named_parameters()) + list(module.named_buffers()):
             cap._add_input("t_" + path.replace(".", "_"), tensor)
     known_ids()  # resolve the ids before the program runs, outside the mode
+    _dunder_symbols()  # and the operators, by the identity they have before the wrapping below
     # PyTorch 1.13 does not report indexing with a single slice, int or tensor to the mode, so
-    # Tensor.__getitem__ is wrapped for the duration of the capture.
+    # Tensor.__getitem__ is wrapped for the duration of the capture, and records itself.
     original_getitem = torch.Tensor.__getitem__
 
     def getitem(self, key):
@@ -669,11 +689,26 @@ def capture(fn, *args, **kwargs) -> Capture:
         return result
 
     getitem._thundercc_original = original_getitem
+    # Nor an assignment whose key is a tuple holding tensors (x[i, j] = v): Tensor.__setitem__ is
+    # wrapped too, and records every assignment itself.
+    original_setitem = torch.Tensor.__setitem__
+
+    def setitem(self, key, value):
+        with torch.overrides._pop_mode_temporarily():  # the recorder's own calls are not the program's
+            cap._before_call("torch.Tensor.__setitem__", [self, key, value], {})
+            original_setitem(self, key, value)
+        cap._record("torch.Tensor.__setitem__", [self, key, value], {}, None, _user_frame(), [self])
+        if isinstance(value, torch.Tensor) and id(value) in cap._drawn:
+            cap._drawn.add(id(self))
+
+    setitem._thundercc_original = original_setitem
     torch.Tensor.__getitem__ = getitem
+    torch.Tensor.__setitem__ = setitem
     try:
         with _Recorder(cap):
             result = fn(*args, **kwargs)
     finally:
         torch.Tensor.__getitem__ = original_getitem
+        torch.Tensor.__setitem__ = original_setitem
     cap.output = _flatten_outputs(result, cap, "<return>")
     return cap

@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -72,23 +73,49 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
   return failures == 0 ? 0 : 1;
 }
 
+// The symbols of the languages (prims, torch language), not executors' operators.
+std::vector<const Symbol*> language_symbols(bool prims_only, bool torch_only) {
+  std::vector<const Symbol*> out;
+  for (const Symbol* s : SymbolTable::global().all())
+    if (!((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s == &prims::python_del()))
+      out.push_back(s);
+  return out;
+}
+
+// What `ops` says of a symbol beyond its signature: which executors run it whole, how it differentiates.
+struct OpFacts {
+  std::string kind, whole, grad;
+};
+OpFacts facts_of(const Symbol& s) {
+  OpFacts f;
+  f.kind = s.is_prim ? "prim" : s.has_tag("IN_PLACE") ? "in place (functionalized)" : "decomposition";
+  for (const Executor* ex : ExecutorRegistry::global().default_list())
+    if (ex->implementations().count(s.id)) f.whole += (f.whole.empty() ? "" : ", ") + ex->name();
+  if (f.whole.empty()) f.whole = s.is_prim ? "none" : "(its decomposition)";
+  f.grad = has_grad_rule(s) ? "rule" : s.is_prim ? "none" : "through its decomposition";
+  return f;
+}
+
 // The coverage table (docs/ops.md): per symbol, what it is, which executors run it whole, and
 // how it differentiates.
 void list_ops_markdown(bool prims_only, bool torch_only) {
-  auto executors = ExecutorRegistry::global().default_list();
   std::cout << "| op | kind | run whole by | grad |\n|---|---|---|---|\n";
-  for (const Symbol* s : SymbolTable::global().all()) {
-    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s == &prims::python_del()) continue;
+  for (const Symbol* s : language_symbols(prims_only, torch_only)) {
     std::string names = "`" + s->id + "`";
     for (const auto& a : s->aliases) names += ", `" + a + "`";
-    std::string kind = s->is_prim ? "prim" : s->has_tag("IN_PLACE") ? "in place (functionalized)" : "decomposition";
-    std::string whole;
-    for (const Executor* ex : executors)
-      if (ex->implementations().count(s->id)) whole += (whole.empty() ? "" : ", ") + ex->name();
-    if (whole.empty()) whole = s->is_prim ? "none" : "(its decomposition)";
-    std::string grad = has_grad_rule(*s) ? "rule" : s->is_prim ? "none" : "through its decomposition";
-    std::cout << "| " << names << " | " << kind << " | " << whole << " | " << grad << " |\n";
+    OpFacts f = facts_of(*s);
+    std::cout << "| " << names << " | " << f.kind << " | " << f.whole << " | " << f.grad << " |\n";
   }
+}
+
+void print_op_line(const Symbol& s) {
+  std::cout << s.id << "(" << s.signature.str() << ")" << (s.is_prim ? "  [prim]" : "") << (has_grad_rule(s) ? "  [grad]" : "")
+            << (s.has_tag("RANDOM_OP") ? "  [random]" : "");
+  if (!s.aliases.empty()) {
+    std::cout << "  aliases:";
+    for (const auto& a : s.aliases) std::cout << " " << a;
+  }
+  std::cout << "\n";
 }
 
 int list_ops(bool prims_only, bool torch_only, bool ids_only, const std::string& format) {
@@ -96,22 +123,67 @@ int list_ops(bool prims_only, bool torch_only, bool ids_only, const std::string&
     list_ops_markdown(prims_only, torch_only);
     return 0;
   }
-  for (const Symbol* s : SymbolTable::global().all()) {
-    // The languages' symbols: not executors' operators (registered with the built-in executors).
-    if ((prims_only && !s->is_prim) || (torch_only && s->is_prim) || !s->executor.empty() || s == &prims::python_del()) continue;
+  for (const Symbol* s : language_symbols(prims_only, torch_only)) {
     if (ids_only) {
       // Every id a captured program may use, one per line: what the front end accepts.
       std::cout << s->id << "\n";
       for (const auto& a : s->aliases) std::cout << a << "\n";
       continue;
     }
-    std::cout << s->id << "(" << s->signature.str() << ")" << (s->is_prim ? "  [prim]" : "") << (has_grad_rule(*s) ? "  [grad]" : "")
-              << (s->has_tag("RANDOM_OP") ? "  [random]" : "");
-    if (!s->aliases.empty()) {
-      std::cout << "  aliases:";
-      for (const auto& a : s->aliases) std::cout << " " << a;
+    print_op_line(*s);
+  }
+  return 0;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
     }
-    std::cout << "\n";
+  }
+  return row[b.size()];
+}
+
+std::string last_component(const std::string& id) { return id.substr(id.rfind('.') + 1); }
+
+// `thundercc ops NAME`: the symbols NAME names (an id, an alias, or their last component, as
+// `softmax`), with what runs them and how they differentiate; else the nearest names.
+int look_up_op(const std::string& name) {
+  std::vector<const Symbol*> found;
+  std::vector<std::pair<size_t, std::string>> near;
+  for (const Symbol* s : language_symbols(false, false)) {
+    std::vector<std::string> ids{s->id};
+    ids.insert(ids.end(), s->aliases.begin(), s->aliases.end());
+    bool match = false;
+    for (const auto& id : ids) {
+      match = match || id == name || last_component(id) == name;
+      const std::string& compared = name.find('.') == std::string::npos ? last_component(id) : id;
+      near.emplace_back(edit_distance(name, compared), id);
+    }
+    if (match) found.push_back(s);
+  }
+  if (found.empty()) {
+    std::sort(near.begin(), near.end());
+    std::string suggestions;
+    const size_t limit = std::max<size_t>(2, name.size() / 3);
+    for (size_t i = 0, shown = 0; i < near.size() && shown < 5 && near[i].first <= limit; ++i)
+      if (suggestions.find(near[i].second) == std::string::npos) {
+        suggestions += (shown++ ? ", " : "") + near[i].second;
+      }
+    std::cerr << "error: thundercc has no op '" << name << "'" << (suggestions.empty() ? "" : "; did you mean " + suggestions + "?")
+              << " (thundercc ops lists them all)\n";
+    return 1;
+  }
+  for (const Symbol* s : found) {
+    print_op_line(*s);
+    OpFacts f = facts_of(*s);
+    std::cout << "  " << f.kind << "; run whole by: " << f.whole << "; gradient: " << f.grad << "\n";
   }
   return 0;
 }
@@ -183,6 +255,8 @@ int main(int argc, char** argv) {
   ops_cmd->add_flag("--prims", prims_only, "only the prims");
   ops_cmd->add_flag("--torch", torch_only, "only the torch language");
   ops_cmd->add_flag("--ids", ids_only, "only the ids and aliases, one per line");
+  std::string op_name;
+  ops_cmd->add_option("name", op_name, "look one op up (an id, an alias, or a name such as softmax) and suggest near names");
   std::string ops_format = "text";
   ops_cmd->add_option("--format", ops_format, "text, or markdown: the coverage table (docs/ops.md)")
       ->check(CLI::IsMember({"text", "markdown"}));
@@ -205,7 +279,7 @@ int main(int argc, char** argv) {
       return compile(compile_paths, compile_options);
     }
     if (*print_cmd) return print(print_path, depth);
-    if (*ops_cmd) return list_ops(prims_only, torch_only, ids_only, ops_format);
+    if (*ops_cmd) return op_name.empty() ? list_ops(prims_only, torch_only, ids_only, ops_format) : look_up_op(op_name);
   } catch (const LoadError& e) {
     spdlog::error("{}", e.what());
     return 1;

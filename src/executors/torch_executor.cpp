@@ -95,14 +95,17 @@ std::vector<std::string> out_tags(const Symbol& sym) {
 // Calls ATen takes whole only in some forms; the rest run decomposed. A plan argument is one
 // tensor, a sequence of tensors or a constant, so indexing with tensors among other keys
 // (x[i, :, j]) runs as the decomposition's take.
+bool no_tensor_among_keys(const Args& x) {
+  const Value& key = x["key"];
+  if (!key.is_sequence()) return true;
+  return std::none_of(key.items().begin(), key.items().end(), [](const Value& k) { return k.is_tensor(); });
+}
+
 bool draws_no_dropout(const Args& x) { return !(x.flag("train") && x.real("dropout") > 0 && x.integer("num_layers") > 1); }
 
 const std::map<std::string, Checker> kCheckers{
-    {"torch.Tensor.__getitem__", [](const Args& x) {
-       const Value& key = x["key"];
-       if (!key.is_sequence()) return true;
-       return std::none_of(key.items().begin(), key.items().end(), [](const Value& k) { return k.is_tensor(); });
-     }},
+    {"torch.Tensor.__getitem__", no_tensor_among_keys},
+    {"torch.setitem", no_tensor_among_keys},
     // ATen would draw the dropout between layers from its own generator, not the plan's seed.
     {"torch.lstm", draws_no_dropout},
     {"torch.gru", draws_no_dropout},

@@ -433,6 +433,21 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.addcdiv", "torch.Tensor.addcdiv"}, "a, t1, t2, /, *, value=1", [](const Args& x) -> Value {
     return add(x["a"], mul(true_divide(x["t1"], x["t2"]), x["value"]));
   }});
+  // The n-th derivative of digamma: (-1)^(n+1) n! zeta(n + 1, a) for n >= 1.
+  auto polygamma = [](int64_t n, const Tensor& a) -> Tensor {
+    check(n >= 0, "polygamma(n, x) does not support negative n.");
+    if (n == 0) return op("torch.digamma", {a});
+    auto [computation, result] = core::elementwise_type_promotion({a}, Promotion::IntToFloat);
+    Tensor z = prims::zeta(static_cast<double>(n + 1), core::convert(a, computation));
+    Tensor scaled = mul(z, (n % 2 ? 1.0 : -1.0) * std::tgamma(static_cast<double>(n + 1)));
+    return core::convert(scaled, result);
+  };
+  define(t, {{"torch.polygamma", "torch.special.polygamma"}, "n, a, /", [polygamma](const Args& x) -> Value {
+    return polygamma(x.integer("n"), x.tensor("a"));
+  }});
+  define(t, {{"torch.Tensor.polygamma"}, "a, n, /", [polygamma](const Args& x) -> Value {
+    return polygamma(x.integer("n"), x.tensor("a"));
+  }});
   // PyTorch's own definition: a * 2.0 ** b.
   define(t, {{"torch.ldexp", "torch.Tensor.ldexp"}, "a, b, /", [](const Args& x) -> Value {
     Tensor scale = pow(2.0, x["b"]);

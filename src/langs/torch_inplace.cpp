@@ -103,7 +103,7 @@ void register_in_place(SymbolTable& t) {
   for (const char* name : {"sigmoid", "clamp"})
     define_in_place(t, {str("torch.Tensor.", name, "_"), str("torch.", name, "_")}, str("torch.", name));
   define_table_in_place(t, InPlace::Method);
-  for (const char* name : {"logical_not", "add", "sub", "div", "masked_fill", "scatter", "scatter_add", "index_add", "index_copy",
+  for (const char* name : {"logical_not", "add", "sub", "div", "masked_fill", "scatter", "scatter_add", "index_add", "index_copy", "index_put",
                            "cumsum", "cumprod"})
     define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
   define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");

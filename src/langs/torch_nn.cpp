@@ -288,6 +288,49 @@ Tensor einsum_impl(const std::string& equation, const std::vector<Tensor>& input
 // applies between layers.
 enum class Cell { Lstm, Gru, Tanh, Relu };
 
+// One step of a cell: from the input's projection `gi` (w_ih x + b_ih) and the hidden state's `gh`
+// (w_hh h + b_hh), the new hidden state, and for an LSTM the new cell state in `c`.
+Tensor cell_step(Cell cell, const Tensor& gi, const Tensor& gh, const Tensor& h, std::optional<Tensor>& c) {
+  switch (cell) {
+    case Cell::Lstm: {
+      Value gates = call("torch.chunk", {gi + gh, 4, 1});
+      auto gate = [&](int k) { return gates.items()[k].as_tensor(); };
+      Tensor forget = sigmoid(gate(1)) * *c;
+      Tensor input_gate = sigmoid(gate(0));
+      c = forget + input_gate * tanh(gate(2));
+      Tensor output_gate = sigmoid(gate(3));
+      return output_gate * tanh(*c);
+    }
+    case Cell::Tanh: return tanh(gi + gh);
+    case Cell::Relu: return op("torch.relu", {gi + gh});
+    case Cell::Gru: break;
+  }
+  Value i = call("torch.chunk", {gi, 3, 1}), g = call("torch.chunk", {gh, 3, 1});
+  auto part = [](const Value& v, int k) { return v.items()[k].as_tensor(); };
+  Tensor r = sigmoid(part(i, 0) + part(g, 0));
+  Tensor z = sigmoid(part(i, 1) + part(g, 1));
+  Tensor n = tanh(part(i, 2) + r * part(g, 2));
+  Tensor new_part = (1 - z) * n;
+  return new_part + z * h;
+}
+
+// torch.lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell (nn.LSTMCell, GRUCell, RNNCell): one
+// step, on a batch or (1-d input) on one sample.
+Value cell_impl(const Args& x, Cell cell) {
+  Tensor input = x.tensor("input");
+  const bool unbatched = input.ndim() == 1;
+  auto batched = [&](const Tensor& t) { return unbatched ? unsqueeze(t, 0) : t; };
+  auto unbatch = [&](const Tensor& t) { return unbatched ? squeeze(t, {0}) : t; };
+  Tensor h = batched(cell == Cell::Lstm ? x["hx"].items().at(0).as_tensor() : x.tensor("hx"));
+  std::optional<Tensor> c;
+  if (cell == Cell::Lstm) c = batched(x["hx"].items().at(1).as_tensor());
+  Tensor gi = op("torch.nn.functional.linear", {batched(input), x["w_ih"], x["b_ih"]});
+  Tensor gh = op("torch.nn.functional.linear", {h, x["w_hh"], x["b_hh"]});
+  Tensor next = cell_step(cell, gi, gh, h, c);
+  if (cell == Cell::Lstm) return Value::tuple({unbatch(next), unbatch(*c)});
+  return unbatch(next);
+}
+
 Value recurrent_impl(const Args& x, Cell cell) {
   const bool lstm = cell == Cell::Lstm;
   const char* name = lstm ? "lstm" : cell == Cell::Gru ? "gru" : cell == Cell::Tanh ? "rnn_tanh" : "rnn_relu";
@@ -326,28 +369,8 @@ Value recurrent_impl(const Args& x, Cell cell) {
         const int64_t step = direction == 0 ? s : T - 1 - s;
         Tensor gi = at_index(projected_inputs, step);
         Tensor gh = op("torch.nn.functional.linear", {h, param(1), b_hh});
-        if (lstm) {
-          Value gates = call("torch.chunk", {gi + gh, 4, 1});
-          auto gate = [&](int k) { return gates.items()[k].as_tensor(); };
-          Tensor forget = sigmoid(gate(1)) * *c;
-          Tensor input_gate = sigmoid(gate(0));
-          c = forget + input_gate * tanh(gate(2));
-          Tensor output_gate = sigmoid(gate(3));
-          h = output_gate * tanh(*c);
-          if (projected) h = op("torch.nn.functional.linear", {h, param(bias ? 4 : 2)});
-        } else if (cell == Cell::Tanh) {
-          h = tanh(gi + gh);
-        } else if (cell == Cell::Relu) {
-          h = op("torch.relu", {gi + gh});
-        } else {
-          Value i = call("torch.chunk", {gi, 3, 1}), g = call("torch.chunk", {gh, 3, 1});
-          auto part = [](const Value& v, int k) { return v.items()[k].as_tensor(); };
-          Tensor r = sigmoid(part(i, 0) + part(g, 0));
-          Tensor z = sigmoid(part(i, 1) + part(g, 1));
-          Tensor n = tanh(part(i, 2) + r * part(g, 2));
-          Tensor new_part = (1 - z) * n;
-          h = new_part + z * h;
-        }
+        h = cell_step(cell, gi, gh, h, c);
+        if (projected) h = op("torch.nn.functional.linear", {h, param(bias ? 4 : 2)});
         steps[step] = h;
       }
       Values stacked(steps.begin(), steps.end());
@@ -994,6 +1017,22 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.nn.functional.scaled_dot_product_attention"},
              "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None",
              [](const Args& x) -> Value { return attention_impl(x); }});
+  // Each element over the mean of the squares of `size` neighbouring channels (zeros beyond the
+  // edges, counted), as PyTorch computes it with an average pooling.
+  define(t, {{"torch.nn.functional.local_response_norm"}, "a, /, size, alpha=0.0001, beta=0.75, k=1.0", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.ndim() >= 3, [&] { return str("Expected 3D or higher dimensionality input (got ", a.ndim(), " dimensions)"); }, "ValueError");
+    const int64_t size = x.integer("size");
+    check(size > 0, "local_response_norm: size must be positive");
+    std::vector<std::array<int64_t, 3>> channel_padding(a.ndim(), {0, 0, 0});
+    channel_padding[1] = {size / 2, (size - 1) / 2, 0};
+    Tensor squares = a * a;
+    Tensor padded = prims::pad(squares, 0.0, channel_padding);
+    Tensor windows = prims::unfold(padded, 1, size, 1);
+    Tensor average = mean(windows, Dims{windows.ndim() - 1});
+    Tensor base = average * x.real("alpha") + x.real("k");
+    return true_divide(a, pow(base, x["beta"]));
+  }});
   define(t, {{"torch.nn.functional.normalize"}, "a, /, p=2.0, dim=1, eps=1e-12, out=None", [](const Args& x) -> Value {
     check(x.is_none("out"), "normalize with out= is not supported", "NotImplementedError");
     const auto& a = x.tensor("a");
@@ -1022,6 +1061,13 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return recurrent_impl(x, Cell::Tanh); }});
   define(t, {{"torch.rnn_relu"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
              [](const Args& x) -> Value { return recurrent_impl(x, Cell::Relu); }});
+  const struct {
+    const char* id;
+    Cell cell;
+  } cells[] = {{"torch.lstm_cell", Cell::Lstm}, {"torch.gru_cell", Cell::Gru}, {"torch.rnn_tanh_cell", Cell::Tanh},
+               {"torch.rnn_relu_cell", Cell::Relu}};
+  for (const auto& [id, cell] : cells)
+    define(t, {{id}, "input, hx, w_ih, w_hh, b_ih=None, b_hh=None", [cell = cell](const Args& x) -> Value { return cell_impl(x, cell); }});
   // Weight normalization: v scaled to g's norms, each taken over every dim but `dim` (all for -1).
   define(t, {{"torch._weight_norm"}, "v, g, dim=0", [](const Args& x) -> Value {
     const auto& v = x.tensor("v");

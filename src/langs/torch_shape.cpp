@@ -154,6 +154,57 @@ BasicIndex basic_index(const Tensor& a, const Value& key_arg) {
 
 bool is_index_tensor(const Value& k) { return k.is_tensor() && k.as_tensor().dtype().is_integer(); }
 
+// The linear index of index tensors into the block of the dims they index (the leading dims of
+// `shape`), broadcast together, each index wrapped as Python wraps it; and the block's size.
+std::pair<Tensor, int64_t> linear_index(const Values& indices, const Shape& shape) {
+  int64_t block = 1;
+  Tensor linear;
+  for (size_t i = indices.size(); i-- > 0;) {
+    int64_t length = shape[i];
+    Tensor index = indices[i].as_tensor();
+    if (index.dtype() != dtypes::int64) index = to(index, dtypes::int64);
+    // One recording call per statement: the order of a call's arguments is the compiler's.
+    Tensor negative = lt(index, int64_t{0});
+    Tensor shifted = add(index, length);
+    Tensor wrapped = where(negative, shifted, index);
+    Tensor scaled = block == 1 ? wrapped : mul(wrapped, block);
+    linear = i + 1 == indices.size() ? scaled : add(scaled, linear);
+    block *= length;
+  }
+  return {linear, block};
+}
+
+// a with a[indices] = value (or += with `accumulate`, index_put's), for integer index tensors on
+// a's leading dims: the indexed block flattened, the value broadcast to what the indices select,
+// and one index_copy (index_add) at the linear index.
+Tensor index_put_impl(const Tensor& a, const Values& indices, const Value& value, bool accumulate) {
+  check(!indices.empty() && static_cast<int64_t>(indices.size()) <= a.ndim(), [&] {
+    return str("too many indices for tensor of dimension ", a.ndim(), " (got ", indices.size(), ")");
+  }, "IndexError");
+  for (const auto& k : indices)
+    check(is_index_tensor(k), "index_put: the indices must be integer tensors", "NotImplementedError");
+  auto [linear, block] = linear_index(indices, a.shape());
+  Shape rest(a.shape().begin() + static_cast<int64_t>(indices.size()), a.shape().end());
+  Shape flat{block};
+  flat.insert(flat.end(), rest.begin(), rest.end());
+  Shape selected = linear.shape();
+  selected.insert(selected.end(), rest.begin(), rest.end());
+  Tensor v = value.is_tensor() ? value.as_tensor() : full(selected, value, a.device(), a.dtype().strong());
+  if (v.dtype().type != a.dtype().type) v = to(v, a.dtype().strong());
+  check(langs::broadcast_shapes({v.shape(), selected}) == selected, [&] {
+    return str("shape mismatch: value tensor of shape ", shape_repr(v.shape()), " cannot be broadcast to indexing result of shape ",
+               shape_repr(selected));
+  });
+  if (v.shape() != selected) v = expand(v, selected);
+  Shape rows{linear.numel()};
+  rows.insert(rows.end(), rest.begin(), rest.end());
+  Tensor flat_a = reshape(a, flat);
+  Tensor flat_index = reshape(linear, {linear.numel()});
+  Tensor flat_value = reshape(v, rows);
+  Tensor written = accumulate ? prims::index_add(flat_a, flat_index, flat_value, 0) : prims::index_copy(flat_a, flat_index, flat_value, 0);
+  return reshape(written, a.shape());
+}
+
 // Advanced indexing by integer tensors, with slices and Ellipsis for the other dims (NumPy's
 // rules): the slices first, then the indexed dims (moved together, in front when they are not
 // adjacent) flattened into one, read with one take at the broadcast linear index.
@@ -193,21 +244,7 @@ Tensor advanced_getitem(const Tensor& a, const Values& key) {
       if (std::find(indexed.begin(), indexed.end(), d) == indexed.end()) order.push_back(d);
     sliced = permute(sliced, order);
   }
-  // The linear index into the flattened block of indexed dims, each index wrapped as Python wraps it.
-  int64_t block = 1;
-  Tensor linear;
-  for (size_t i = indices.size(); i-- > 0;) {
-    int64_t length = sliced.shape()[position + i];
-    Tensor index = indices[i].as_tensor();
-    if (index.dtype() != dtypes::int64) index = to(index, dtypes::int64);
-    // One recording call per statement: the order of a call's arguments is the compiler's.
-    Tensor negative = lt(index, int64_t{0});
-    Tensor shifted = add(index, length);
-    Tensor wrapped = where(negative, shifted, index);
-    Tensor scaled = block == 1 ? wrapped : mul(wrapped, block);
-    linear = i + 1 == indices.size() ? scaled : add(scaled, linear);
-    block *= length;
-  }
+  auto [linear, block] = linear_index(indices, Shape(sliced.shape().begin() + position, sliced.shape().end()));
   Shape before(sliced.shape().begin(), sliced.shape().begin() + position);
   Shape after(sliced.shape().begin() + position + indices.size(), sliced.shape().end());
   Shape flat = before;
@@ -270,7 +307,17 @@ Value setitem_impl(const Tensor& a, const Value& key, const Value& value) {
     Tensor r = where(mask, v, a);
     return r.dtype().type == a.dtype().type ? r : to(r, a.dtype().strong());
   }
-  check(!key.is_tensor(), "setitem with an integer index tensor is not supported yet", "NotImplementedError");
+  // Index tensors on the leading dims, then whole dims (x[idx] = v, x[i, j] = v, x[idx, :] = v).
+  Values items = key.kind() == Value::Kind::Tuple ? key.items() : Values{key};
+  if (std::any_of(items.begin(), items.end(), is_index_tensor)) {
+    size_t leading = 0;
+    while (leading < items.size() && is_index_tensor(items[leading])) ++leading;
+    check(std::all_of(items.begin() + static_cast<std::ptrdiff_t>(leading), items.end(), [](const Value& k) {
+      return k.kind() == Value::Kind::Ellipsis || (k.kind() == Value::Kind::Slice && k.as_slice() == Slice{});
+    }), "setitem with index tensors is supported on the leading dims, followed by whole dims (x[idx] = v, x[i, j] = v, "
+        "x[idx, :] = v); other keys are not yet", "NotImplementedError");
+    return index_put_impl(a, Values(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(leading)), v, false);
+  }
   BasicIndex index = basic_index(a, key);
   Shape region = index.region();
   Shape selected = region;  // the shape of a[key], which value broadcasts to
@@ -793,6 +840,12 @@ void register_shape_ops(SymbolTable& t) {
     if (!langs::is_one(x["alpha"])) source = mul(source, core::maybe_convert_to_dtype(x["alpha"], source.dtype()));
     int64_t dim = canonicalize_dim(std::max<int64_t>(a.ndim(), 1), x.integer("dim"));
     return prims::index_add(a, index.ndim() == 0 ? unsqueeze(index, 0) : index, source, dim);
+  }});
+  define(t, {{"torch.index_put", "torch.Tensor.index_put"}, "a, /, indices, values, accumulate=False", [](const Args& x) -> Value {
+    Values indices = x["indices"].items();
+    for (auto& k : indices)
+      check(!k.is_none(), "index_put with None among the indices is not supported yet", "NotImplementedError");
+    return index_put_impl(x.tensor("a"), indices, x["values"], x.flag("accumulate"));
   }});
   define(t, {{"torch.index_copy", "torch.Tensor.index_copy"}, "a, /, dim, index, source", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

@@ -21,11 +21,17 @@ void add_claiming(PassManager& pm, const std::vector<const Executor*>& executors
       pm.add({p.name, [run = p.run](Trace t, const PassContext& c) { return run(t, *c.symbols); }});
 }
 
-bool any_input_requires_grad(const Trace& t) {
-  for (const auto& in : t.inputs)
-    for (const auto& x : tensors_in(in.value))
+// A training step: a gradient can flow from an output to an input. (Inputs that require grad
+// and outputs that do not, as a torch.no_grad() region makes them, give an inference program.)
+bool needs_backward(const Trace& t) {
+  auto any_requires_grad = [](const Value& v) {
+    for (const auto& x : tensors_in(v))
       if (x.requires_grad()) return true;
-  return false;
+    return false;
+  };
+  bool input = false;
+  for (const auto& in : t.inputs) input = input || any_requires_grad(in.value);
+  return input && any_requires_grad(t.output);
 }
 
 void append(std::vector<PassStage>& to, std::vector<PassStage> stages, const std::string& prefix) {
@@ -93,7 +99,7 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
     out.execution = result(execution_passes(executors).run(std::move(grad), context), "");
     return out;
   }
-  if (!any_input_requires_grad(traced)) {
+  if (!needs_backward(traced)) {
     out.execution = result(execution_passes(executors).run(std::move(traced), context), "");
     return out;
   }

@@ -16,6 +16,14 @@
 namespace thundercc::plan {
 namespace {
 
+// Where the user wrote `b`: its own source, or (a fusion region's) its first statement's that has one.
+std::string source_of(const BoundSymbol& b) {
+  if (!b.source.empty()) return b.source;
+  for (const auto& s : b.subsymbols)
+    if (std::string inner = source_of(s); !inner.empty()) return inner;
+  return "";
+}
+
 // The name of the value the first random op in `b` (itself, or a symbol it decomposes into) draws:
 // the same whichever executor claimed the op, since executors rename no values.
 std::optional<std::string> random_stream(const BoundSymbol& b) {
@@ -177,6 +185,7 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
       steps.back().writes.push_back(slot);
     });
     ins.statement = print_bound_symbol(b, {.depth = 0});
+    ins.source = source_of(b);
     ins.stream = random_stream(b);
     if (fuser::is_fusion_region(b)) ins.fusion = fusion_record(b, kernels);
     reads = nullptr;

@@ -58,6 +58,7 @@ json encode_instruction(Instruction& ins) {
   j["outputs"] = std::move(outputs);
   j["free"] = ins.free.empty() ? json(json::value_t::array) : json(ins.free);
   j["statement"] = std::move(ins.statement);
+  if (!ins.source.empty()) j["source"] = std::move(ins.source);
   if (ins.fusion) {
     json fusion(json::value_t::object);
     if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
@@ -179,6 +180,7 @@ class Decoder {
     for (const auto& o : j.at("outputs")) ins.outputs.push_back(o.is_null() ? -1 : slot(o, at + "/outputs"));
     if (j.contains("free")) ins.free = slots(j["free"], at + "/free");
     ins.statement = j.value("statement", "");
+    ins.source = j.value("source", "");
     ins.fresh = j.value("fresh", false);
     if (j.contains("stream")) ins.stream = j["stream"].get<std::string>();
     if (j.contains("fusion")) {

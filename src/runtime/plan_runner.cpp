@@ -79,6 +79,7 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
     for (const auto& a : j.args) ins.args.push_back(bind_arg(a));
     for (const auto& [key, value] : j.kwargs) ins.kwargs.emplace_back(key, bind_arg(value));
     if (j.stream) ins.stream = stream_id(*j.stream);
+    ins.source = j.source;
     ins.outputs = j.outputs;
     ins.free = j.free;
     ins.statement = j.statement;
@@ -203,7 +204,9 @@ void PlanRunner::fail(size_t index, const std::string& problem) const {
   };
   for (size_t k = 0; k < ins.args.size(); ++k) add("argument " + std::to_string(k), ins.args[k]);
   for (const auto& [key, arg] : ins.kwargs) add(key, arg);
-  throw ThunderError("RuntimeError", thundercc::str(where_, ": /instructions/", index, ": ", statement, ": ", message, arguments));
+  std::string source = ins.source.empty() ? "" : "\n  at " + ins.source;
+  throw ThunderError("RuntimeError",
+                     thundercc::str(where_, ": /instructions/", index, ": ", statement, ": ", message, arguments, source));
 }
 
 namespace {

@@ -957,6 +957,20 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(1, h);
     c.set_output(2, cell);
   });
+  r.add("torch:torch.lstm_cell", [](KernelCall& c) {
+    auto [h, cell] = at::lstm_cell(c.arg(0).tensor(), c.arg(1).tensors(), c.arg(2).tensor(), c.arg(3).tensor(),
+                                   c.arg(4).optional_tensor(), c.arg(5).optional_tensor());
+    c.set_output(0, h);
+    c.set_output(1, cell);
+  });
+  using RecurrentCell = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const c10::optional<Tensor>&,
+                                   const c10::optional<Tensor>&);
+  for (auto [id, step] : {std::pair<const char*, RecurrentCell>{"torch:torch.gru_cell", &at::gru_cell},
+                          {"torch:torch.rnn_tanh_cell", &at::rnn_tanh_cell}, {"torch:torch.rnn_relu_cell", &at::rnn_relu_cell}})
+    r.add(id, [step = step](KernelCall& c) {
+      c.set_output(0, step(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), c.arg(3).tensor(), c.arg(4).optional_tensor(),
+                           c.arg(5).optional_tensor()));
+    });
   using Recurrent = std::tuple<Tensor, Tensor> (*)(const Tensor&, const Tensor&, at::TensorList, bool, int64_t, double, bool, bool, bool);
   for (auto [id, recurrent] : {std::pair<const char*, Recurrent>{"torch:torch.gru", &at::gru},
                                {"torch:torch.rnn_tanh", &at::rnn_tanh}, {"torch:torch.rnn_relu", &at::rnn_relu}})
@@ -1031,6 +1045,11 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
   r.add("torch:torch.index_copy", [](KernelCall& c) {
     c.set_output(0, at::index_copy(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor().reshape({-1}), c.arg(3).tensor()));
+  });
+  r.add("torch:torch.index_put", [](KernelCall& c) {
+    c10::List<c10::optional<Tensor>> indices;
+    for (const Tensor& index : c.arg(1).tensors()) indices.push_back(index);
+    c.set_output(0, at::index_put(c.arg(0).tensor(), indices, c.arg(2).tensor_or_wrapped_number(), c.arg(3).flag()));
   });
   r.add("torch:torch.diagonal", [](KernelCall& c) {
     c.set_output(0, at::diagonal(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).integer()));

@@ -44,6 +44,9 @@ expect 0 '^  t2 = ltorch.add\(a, t1, alpha=1\)' -- "$THUNDERCC" print traces/add
 expect 0 'prims.take_along_axis' -- "$THUNDERCC" print traces/cross_entropy.json
 expect 0 '^torch.nn.functional.softmax|^torch.softmax\(a, /, dim, \*, dtype=None\)' -- "$THUNDERCC" ops
 expect 0 '^prims.broadcast_in_dim\(a, /, shape, broadcast_dimensions\)  \[prim\]' -- "$THUNDERCC" ops --prims
+expect 0 'decomposition; run whole by: torch; gradient: rule' -- "$THUNDERCC" ops softmax
+expect 0 '^torch.rand\(\*size.*\[random\]' -- "$THUNDERCC" ops torch.rand
+expect 1 "no op 'sofmax'; did you mean .*torch.softmax" -- "$THUNDERCC" ops sofmax
 
 # Bad inputs: a clear message naming the file and the place, exit 1.
 printf '{"format": ' >"$tmp/not_json.json"

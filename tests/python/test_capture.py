@@ -202,3 +202,38 @@ def test_only_inputs_really_modified_count_as_mutated(tmp_path):
     captured = capture(bn, torch.randn(4, 3))
     names = [captured.inputs[i]["name"] for i in captured.mutated_inputs()]
     assert names == ["t_running_mean", "t_running_var", "t_num_batches_tracked"]
+
+
+class _Region(torch.nn.Module):
+    def __init__(self, region):
+        super().__init__()
+        self.linear, self.region = torch.nn.Linear(4, 4), region
+
+    def forward(self, x):
+        with self.region():
+            return self.linear(x).relu()
+
+
+@pytest.mark.parametrize("region", [torch.no_grad, torch.inference_mode])
+def test_a_no_grad_region_compiles_to_an_inference_plan(region, tmp_path, thundercc):
+    from conftest import save_case
+    trace = save_case(tmp_path, "m", _Region(region), (torch.randn(2, 4),))
+    symbols = [b["symbol"] for b in json.loads(trace.read_text())["bound_symbols"]]
+    assert symbols.count("torch.Tensor.detach") == 2  # the weight and the bias, which require grad
+    thundercc("compile", trace, "-o", tmp_path)
+    assert (tmp_path / "m.trace.py").exists() and not (tmp_path / "m.forward.trace.py").exists()
+    thundercc("run", tmp_path / "m.plan.json", "--inputs", tmp_path / "m.inputs.pt", "--expect", tmp_path / "m.expected.pt")
+
+
+def test_capture_inference_flag_gives_an_inference_plan(tmp_path, thundercc):
+    program = tmp_path / "prog.py"
+    program.write_text("import torch\ndef make():\n    return torch.nn.Linear(4, 2), (torch.randn(3, 4),)\n")
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "p.json", "--inference"],
+                   check=True, capture_output=True)
+    trace = json.loads((tmp_path / "p.json").read_text())
+    assert not any(i["tensor"]["requires_grad"] for i in trace["inputs"] if "tensor" in i)
+    thundercc("compile", tmp_path / "p.json", "-o", tmp_path)
+    assert (tmp_path / "p.trace.py").exists()
+    refused = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "q.json",
+                              "--inference", "--grad"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "--inference computes no gradients" in refused.stderr

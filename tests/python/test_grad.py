@@ -12,7 +12,7 @@ from test_meta_vs_torch import SAMPLES
 
 RANDOM = ("dropout", "rand")
 # Differentiable in PyTorch, without a grad rule here yet (the README's "What does not work yet").
-NO_RULE_YET = ("digamma",)
+NO_RULE_YET = ("digamma", "polygamma")
 # Gradients that finite differences cannot see: detach cuts a dependence the function has.
 NOT_BY_FINITE_DIFFERENCES = ("detach",)
 

@@ -625,6 +625,34 @@ sample("rnn_relu", torch.nn.RNN(4, 3, nonlinearity="relu", bidirectional=True, b
 sample("weight_norm", lambda v, g: torch._weight_norm(v, g, 0), t(4, 3), t(4, 1))
 sample("weight_norm_all", lambda v, g: torch._weight_norm(v, g, -1), t(4, 3), t())
 sample("cat_placeholder", lambda a, b: torch.cat([a, b, a]), t(2, 3), t(0))
+# The recurrent cells (batched, one sample, given and zero states), polygamma, local_response_norm.
+sample("lstm_cell", torch.nn.LSTMCell(4, 3), t(2, 4))
+sample("lstm_cell_unbatched", torch.nn.LSTMCell(4, 3, bias=False), t(4))
+sample("gru_cell", torch.nn.GRUCell(4, 3), t(2, 4), t(2, 3))
+sample("rnn_tanh_cell", torch.nn.RNNCell(4, 3), t(2, 4))
+sample("rnn_relu_cell", torch.nn.RNNCell(4, 3, nonlinearity="relu"), t(4), t(3))
+for n in (0, 1, 3):
+    sample("polygamma", lambda a, n=n: torch.polygamma(n, a), t(5).abs() + 0.5)
+sample("polygamma_method", lambda a: a.polygamma(2), t(2, 3, dtype=torch.float64).abs() + 0.25)
+sample("polygamma_int", lambda a: torch.polygamma(1, a), t(4, dtype=torch.int64, low=1))
+sample("local_response_norm", lambda a: F.local_response_norm(a, 3), t(2, 5, 4))
+sample("local_response_norm_4d", lambda a: F.local_response_norm(a, 4, alpha=0.01, beta=0.5, k=2.0), t(2, 6, 3, 3))
+
+
+# Writes at integer index tensors: x[idx] = v, x[i, j] = v, index_put (with accumulate).
+def _set_at(a, *key_and_value):
+    b = a.clone()
+    *key, value = key_and_value
+    b[tuple(key)] = value
+    return b
+
+
+sample("setitem_index_tensor", lambda a, i: _set_at(a, i, 7.0), t(5, 3), torch.tensor([0, 3, -1]))
+sample("setitem_index_pair", _set_at, t(4, 5, 2), torch.tensor([[0], [3]]), torch.tensor([1, 4]), t(2, 2, 2))
+sample("setitem_index_slice", lambda a, i, v: _set_at(a, i, slice(None), v), t(4, 3), torch.tensor([2]), t(3))
+sample("index_put", lambda a, i, v: torch.index_put(a, (i,), v), t(6, 2), torch.tensor([5, 1]), t(2, 2))
+sample("index_put_accumulate", lambda a, i, v: a.index_put((i,), v, accumulate=True), t(6), torch.tensor([1, 1, 4]), t(3))
+sample("index_put_", lambda a, i, j, v: a.clone().index_put_((i, j), v), t(3, 4), torch.tensor([0, 2]), torch.tensor([3, 1]), t(2))
 
 
 @pytest.mark.parametrize("fn,args,kwargs", SAMPLES)

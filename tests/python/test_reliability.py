@@ -236,7 +236,7 @@ def test_run_time_index_errors_name_the_instruction_and_the_argument(tmp_path, t
     torch.save((torch.tensor([1, 12, -1]), torch.randn(10, 4)), tmp_path / "bad.pt")
     result = thundercc("run", tmp_path / "emb.plan.json", "--inputs", tmp_path / "bad.pt", "--outputs", tmp_path / "out.pt", check=False)
     fails(result, "emb.plan.json: /instructions/0: t0 = torch.nn.functional.embedding(idx, w,", "index out of range",
-          "argument 0: cpu i64[3] with values in [-1, 12]")
+          "argument 0: cpu i64[3] with values in [-1, 12]", "test_reliability.py:234")
     assert "INTERNAL ASSERT" not in result.stderr and "Exception raised from" not in result.stderr
     assert not (tmp_path / "out.pt").exists()
 

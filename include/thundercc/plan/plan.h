@@ -51,6 +51,7 @@ struct Instruction {
   std::vector<int> outputs;  // one slot per output, -1 for an output that is not a tensor
   std::vector<int> free;     // slots freed after it
   std::string statement;     // the trace's statement, for messages
+  std::string source;        // where the user wrote it ("model.py:12"), for messages; empty when unknown
   std::optional<Fusion> fusion;
   std::vector<std::optional<Buffer>> buffers;  // empty, or one per output (none: not planned)
   bool fresh = false;  // its outputs never share storage with the arena (checked at run time)

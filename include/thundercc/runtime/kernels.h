@@ -105,6 +105,7 @@ struct Instruction {
   std::vector<at::Tensor> buffers;  // per output: its planned buffer, or undefined
   std::vector<int> free;
   std::string statement;
+  std::string source;  // the user's FILE:LINE, or empty
   bool fresh = false;  // the plan assumed its outputs are no views: checked after each run of it
   uint64_t stream = 0;  // a random op's: a hash of the name of the value it draws
 };
