@@ -944,6 +944,8 @@ void register_torch_language_kernels(KernelRegistry& r) {
     const Tensor& a = c.arg(0).tensor();
     c.set_output(0, a / a.norm(c.arg(1).real(), c.arg(2).integer(), true).clamp_min(c.arg(3).real()).expand_as(a));
   });
+  r.add("torch:torch.polygamma", [](KernelCall& c) { c.set_output(0, at::polygamma(c.arg(0).integer(), c.arg(1).tensor())); });
+  r.add("torch:torch.Tensor.polygamma", [](KernelCall& c) { c.set_output(0, at::polygamma(c.arg(1).integer(), c.arg(0).tensor())); });
   r.add("torch:torch._weight_norm", [](KernelCall& c) {
     c.set_output(0, at::_weight_norm(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).integer()));
   });
