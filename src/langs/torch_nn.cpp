@@ -770,8 +770,10 @@ Tensor adaptive_pool2d_impl(const Args& x, bool max) {
   return cat(rows, hd);
 }
 
-// interpolate, nearest and (bi)linear over the trailing spatial dimensions (align_corners either
-// way): per dimension, source indices (and weights) computed from iota, then taken with prims.take.
+// interpolate, nearest, (bi/tri)linear and bicubic over the trailing spatial dimensions
+// (align_corners either way): per dimension, source indices (and weights) computed from iota, then
+// taken with prims.take. Bicubic is separable: Keys' cubic convolution (A = -0.75) along the
+// width, then the height, as ATen's kernel combines its rows, its taps clamped to the edges.
 Tensor interpolate_impl(const Args& x) {
   const auto& a = x.tensor("a");
   const auto& mode = x["mode"].as_string();
@@ -779,7 +781,9 @@ Tensor interpolate_impl(const Args& x) {
   const int64_t spatial = a.ndim() - 2;
   check(spatial >= 1 && spatial <= 3, [&] { return str("interpolate: expected a 3D, 4D or 5D input, but got ", shape_repr(a.shape())); });
   bool linear = mode == "linear" || mode == "bilinear" || mode == "trilinear";
-  check(mode == "nearest" || linear, [&] { return str("interpolate: mode '", mode, "' is not supported yet"); }, "NotImplementedError");
+  bool cubic = mode == "bicubic";
+  check(mode == "nearest" || linear || cubic, [&] { return str("interpolate: mode '", mode, "' is not supported yet"); }, "NotImplementedError");
+  check(!cubic || spatial == 2, [&] { return str("Got ", a.ndim(), "D input, but bicubic mode needs 4D input"); }, "NotImplementedError");
   check(!linear || mode == std::vector<std::string>{"linear", "bilinear", "trilinear"}[spatial - 1], [&] {
     return str("Got ", a.ndim(), "D input, but ", mode, " mode needs ", mode == "linear" ? 3 : mode == "bilinear" ? 4 : 5, "D input");
   }, "NotImplementedError");
@@ -801,17 +805,48 @@ Tensor interpolate_impl(const Args& x) {
     check(out_size.back() > 0, "interpolate: the output size must be positive");
     if (static_cast<int64_t>(scales.size()) <= d) scales.push_back(static_cast<double>(in) / static_cast<double>(out_size.back()));
   }
-  bool align = linear && x["align_corners"].kind() == Value::Kind::Bool && x.flag("align_corners");
-  // Linear modes weigh in float32 for float16 and bfloat16 (as ATen's kernels do), rounding once.
-  DType computation = linear ? core::computation_dtype(a.dtype()) : a.dtype();
+  const bool weighted = linear || cubic;
+  bool align = weighted && x["align_corners"].kind() == Value::Kind::Bool && x.flag("align_corners");
+  // Linear and cubic modes weigh in float32 for float16 and bfloat16 (as ATen's kernels do), rounding once.
+  DType computation = weighted ? core::computation_dtype(a.dtype()) : a.dtype();
   Tensor out = computation == a.dtype() ? a : to(a, computation);
-  for (int64_t d = 0; d < spatial; ++d) {
+  for (int64_t k = 0; k < spatial; ++k) {
+    const int64_t d = cubic ? spatial - 1 - k : k;
     int64_t dim = 2 + d, in = a.shape()[dim], n = out_size[d];
     // Source coordinates of the output positions, in float32 as PyTorch computes them.
     Tensor pos = to(prims::iota(n, 0, 1, a.device(), dtypes::int64), a.dtype().type == ScalarType::Float64 ? dtypes::float64 : dtypes::float32);
-    if (!linear) {
+    if (!weighted) {
       Tensor index = op("torch.clamp", {to(prims::floor(pos * scales[d]), dtypes::int64), None{}, in - 1});
       out = prims::take(out, index, dim);
+      continue;
+    }
+    Shape weight_shape(out.ndim(), 1);
+    weight_shape[dim] = n;
+    if (cubic) {
+      // Unlike linear's, cubic's source coordinate is not clamped at 0: its taps are.
+      Tensor src = align ? pos * (n > 1 ? static_cast<double>(in - 1) / static_cast<double>(n - 1) : 0.0) : (pos + 0.5) * scales[d] - 0.5;
+      Tensor floor_src = prims::floor(src);
+      Tensor t = src - floor_src;
+      Tensor base = to(floor_src, dtypes::int64);
+      constexpr double A = -0.75;
+      auto near = [](const Tensor& s) { return ((s * (A + 2) - (A + 3)) * s) * s + 1; };     // |s| <= 1
+      auto far = [](const Tensor& s) { return ((s * A - 5 * A) * s + 8 * A) * s - 4 * A; };  // 1 < |s| < 2
+      Tensor t_plus_one = t + 1;
+      Tensor one_minus_t = 1 - t;
+      Tensor two_minus_t = 2 - t;
+      std::vector<Tensor> weights;
+      weights.push_back(far(t_plus_one));
+      weights.push_back(near(t));
+      weights.push_back(near(one_minus_t));
+      weights.push_back(far(two_minus_t));
+      Tensor sum;
+      for (int64_t tap = 0; tap < 4; ++tap) {
+        Tensor index = op("torch.clamp", {base + (tap - 1), 0, in - 1});
+        Tensor w = to(reshape(weights[tap], weight_shape), out.dtype());
+        Tensor term = prims::take(out, index, dim) * w;
+        sum = tap == 0 ? term : sum + term;
+      }
+      out = sum;
       continue;
     }
     Tensor src = align ? pos * (n > 1 ? static_cast<double>(in - 1) / static_cast<double>(n - 1) : 0.0)
@@ -819,8 +854,6 @@ Tensor interpolate_impl(const Args& x) {
     Tensor i0 = op("torch.clamp", {to(prims::floor(src), dtypes::int64), None{}, in - 1});
     Tensor i1 = op("torch.clamp", {i0 + 1, None{}, in - 1});
     Tensor lambda = src - to(i0, src.dtype());
-    Shape weight_shape(out.ndim(), 1);
-    weight_shape[dim] = n;
     Tensor w1 = to(reshape(lambda, weight_shape), out.dtype());
     Tensor w0 = 1 - w1;
     Tensor left = prims::take(out, i0, dim) * w0;

@@ -652,6 +652,11 @@ sample("setitem_index_pair", _set_at, t(4, 5, 2), torch.tensor([[0], [3]]), torc
 sample("setitem_index_slice", lambda a, i, v: _set_at(a, i, slice(None), v), t(4, 3), torch.tensor([2]), t(3))
 sample("index_put", lambda a, i, v: torch.index_put(a, (i,), v), t(6, 2), torch.tensor([5, 1]), t(2, 2))
 sample("index_put_accumulate", lambda a, i, v: a.index_put((i,), v, accumulate=True), t(6), torch.tensor([1, 1, 4]), t(3))
+for align in (False, True):
+    sample("interpolate_bicubic", lambda a, align=align: F.interpolate(a, scale_factor=2, mode="bicubic", align_corners=align),
+           t(1, 2, 4, 5))
+    sample("interpolate_bicubic", lambda a, align=align: F.interpolate(a, size=(3, 7), mode="bicubic", align_corners=align),
+           t(2, 1, 5, 4))
 sample("index_put_", lambda a, i, j, v: a.clone().index_put_((i, j), v), t(3, 4), torch.tensor([0, 2]), torch.tensor([3, 1]), t(2))
 
 
