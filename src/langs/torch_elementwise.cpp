@@ -448,6 +448,35 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.Tensor.polygamma"}, "a, n, /", [polygamma](const Args& x) -> Value {
     return polygamma(x.integer("n"), x.tensor("a"));
   }});
+  // a = mantissa * 2 ** exponent with 0.5 <= |mantissa| < 1 (zeros, infinities and NaN keep their
+  // value, exponent 0). In float64 every finite value of every float dtype scales exactly by
+  // powers of two; log2's estimate of the exponent is corrected by one step where it rounds.
+  define(t, {{"torch.frexp", "torch.Tensor.frexp"}, "a, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    check(a.dtype().is_float(), "torch.frexp() only supports floating-point dtypes");
+    Tensor wide = a.dtype() == dtypes::float64 ? a : to(a, dtypes::float64);
+    Tensor magnitude = abs(wide);
+    Tensor estimate = op("torch.floor", {op("torch.log2", {magnitude})}) + 1;
+    // Scaled by 2 ** -e in two halves: 2 ** 1073 (a subnormal's) overflows float64.
+    auto scaled_by = [&wide](const Tensor& e) {
+      Tensor half = op("torch.floor", {neg(e) * 0.5});
+      Tensor rest = neg(e) - half;
+      Tensor partly = wide * op("torch.exp2", {half});
+      return partly * op("torch.exp2", {rest});
+    };
+    Tensor scaled = abs(scaled_by(estimate));
+    Tensor above = to(ge(scaled, 1.0), dtypes::float64);
+    Tensor below = to(lt(scaled, 0.5), dtypes::float64);
+    Tensor exponent = estimate + above - below;
+    Tensor mantissa = scaled_by(exponent);
+    Tensor nonzero = gt(magnitude, 0.0);
+    Tensor regular = op("torch.logical_and", {nonzero, op("torch.isfinite", {wide})});
+    Tensor kept_mantissa = where(regular, mantissa, wide);
+    Tensor kept_exponent = where(regular, exponent, 0.0);
+    Tensor mantissa_out = to(kept_mantissa, a.dtype().strong());
+    Tensor exponent_out = to(kept_exponent, dtypes::int32);
+    return Value::tuple({mantissa_out, exponent_out});
+  }});
   // PyTorch's own definition: a * 2.0 ** b.
   define(t, {{"torch.ldexp", "torch.Tensor.ldexp"}, "a, b, /", [](const Args& x) -> Value {
     Tensor scale = pow(2.0, x["b"]);

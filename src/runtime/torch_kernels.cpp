@@ -944,6 +944,11 @@ void register_torch_language_kernels(KernelRegistry& r) {
     const Tensor& a = c.arg(0).tensor();
     c.set_output(0, a / a.norm(c.arg(1).real(), c.arg(2).integer(), true).clamp_min(c.arg(3).real()).expand_as(a));
   });
+  r.add("torch:torch.frexp", [](KernelCall& c) {
+    auto [mantissa, exponent] = at::frexp(c.arg(0).tensor());
+    c.set_output(0, mantissa);
+    c.set_output(1, exponent);
+  });
   r.add("torch:torch.polygamma", [](KernelCall& c) { c.set_output(0, at::polygamma(c.arg(0).integer(), c.arg(1).tensor())); });
   r.add("torch:torch.Tensor.polygamma", [](KernelCall& c) { c.set_output(0, at::polygamma(c.arg(1).integer(), c.arg(0).tensor())); });
   r.add("torch:torch._weight_norm", [](KernelCall& c) {

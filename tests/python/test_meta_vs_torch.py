@@ -652,6 +652,11 @@ sample("setitem_index_pair", _set_at, t(4, 5, 2), torch.tensor([[0], [3]]), torc
 sample("setitem_index_slice", lambda a, i, v: _set_at(a, i, slice(None), v), t(4, 3), torch.tensor([2]), t(3))
 sample("index_put", lambda a, i, v: torch.index_put(a, (i,), v), t(6, 2), torch.tensor([5, 1]), t(2, 2))
 sample("index_put_accumulate", lambda a, i, v: a.index_put((i,), v, accumulate=True), t(6), torch.tensor([1, 1, 4]), t(3))
+sample("frexp", lambda a: torch.frexp(a), t(2, 5))
+sample("frexp_special", lambda a: a.frexp(), torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 3.0, 1e-40, 0.5, 1.0, -7.5]))
+sample("frexp_extremes", lambda a: torch.frexp(a), torch.tensor([2.0 ** -1074, 2.0 ** -1022, 1.7e308, -1e-310, 1 - 2.0 ** -53], dtype=torch.float64))
+for dtype in (torch.float16, torch.bfloat16):
+    sample("frexp_low", lambda a: torch.frexp(a), t(7, dtype=dtype))
 for align in (False, True):
     sample("interpolate_bicubic", lambda a, align=align: F.interpolate(a, scale_factor=2, mode="bicubic", align_corners=align),
            t(1, 2, 4, 5))
