@@ -455,13 +455,17 @@ void register_elementwise(SymbolTable& t) {
     const auto& a = x.tensor("a");
     check(a.dtype().is_float(), "torch.frexp() only supports floating-point dtypes");
     Tensor wide = a.dtype() == dtypes::float64 ? a : to(a, dtypes::float64);
-    Tensor magnitude = abs(wide);
-    Tensor estimate = op("torch.floor", {op("torch.log2", {magnitude})}) + 1;
+    Tensor nonzero = gt(abs(wide), 0.0);
+    Tensor regular = op("torch.logical_and", {nonzero, op("torch.isfinite", {wide})});
+    // Zeros, infinities and NaN go through the arithmetic as 1.0, whose results are discarded:
+    // their gradient is then the identity's, never a NaN from the branch not taken.
+    Tensor safe = where(regular, wide, 1.0);
+    Tensor estimate = op("torch.floor", {op("torch.log2", {abs(safe)})}) + 1;
     // Scaled by 2 ** -e in two halves: 2 ** 1073 (a subnormal's) overflows float64.
-    auto scaled_by = [&wide](const Tensor& e) {
+    auto scaled_by = [&safe](const Tensor& e) {
       Tensor half = op("torch.floor", {neg(e) * 0.5});
       Tensor rest = neg(e) - half;
-      Tensor partly = wide * op("torch.exp2", {half});
+      Tensor partly = safe * op("torch.exp2", {half});
       return partly * op("torch.exp2", {rest});
     };
     Tensor scaled = abs(scaled_by(estimate));
@@ -469,8 +473,6 @@ void register_elementwise(SymbolTable& t) {
     Tensor below = to(lt(scaled, 0.5), dtypes::float64);
     Tensor exponent = estimate + above - below;
     Tensor mantissa = scaled_by(exponent);
-    Tensor nonzero = gt(magnitude, 0.0);
-    Tensor regular = op("torch.logical_and", {nonzero, op("torch.isfinite", {wide})});
     Tensor kept_mantissa = where(regular, mantissa, wide);
     Tensor kept_exponent = where(regular, exponent, 0.0);
     Tensor mantissa_out = to(kept_mantissa, a.dtype().strong());

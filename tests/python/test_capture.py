@@ -45,10 +45,10 @@ def test_tuple_outputs_and_reflected_operators():
 
 
 def test_unknown_op_names_the_op_and_the_line():
-    with pytest.raises(CaptureError, match=r"thundercc does not support torch.frexp, at .*test_capture.py:\d+: `return torch.frexp\(a\)`"):
-        def uses_frexp(a):
-            return torch.frexp(a)
-        capture(uses_frexp, torch.randn(2, 3))
+    with pytest.raises(CaptureError, match=r"thundercc does not support torch.stft, at .*test_capture.py:\d+: `return torch.stft\(a, 4\)`"):
+        def uses_stft(a):
+            return torch.stft(a, 4)
+        capture(uses_stft, torch.randn(2, 16))
 
 
 def test_shapes_that_depend_on_values_are_refused_by_name():
@@ -87,7 +87,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
         "def make():\n"
         "    return fun, (torch.randn(2, 2), torch.randn(2, 1))\n"
         "def bad():\n"
-        "    return (lambda a: torch.frexp(a)), (torch.randn(2, 3),)\n")
+        "    return (lambda a: torch.stft(a, 4)), (torch.randn(2, 16),)\n")
     out = tmp_path / "fun.json"
     subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
     thundercc("validate", out)
@@ -100,7 +100,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
     bad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:bad", "-o", tmp_path / "bad.json"],
                          capture_output=True, text=True)
     assert bad.returncode == 1
-    assert "thundercc does not support torch.frexp" in bad.stderr
+    assert "thundercc does not support torch.stft" in bad.stderr
     assert "prog.py:7" in bad.stderr
     assert not (tmp_path / "bad.json").exists()
 
