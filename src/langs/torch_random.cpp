@@ -39,35 +39,40 @@ void check_no_generator(const Args& x, const char* name) {
         "NotImplementedError");
 }
 
-// a's elements each kept with probability 1 - p and scaled by 1 / (1 - p), or zeroed. With
-// `feature_dims`, one draw per (batch, channel) zeroes whole feature maps (dropout1d/2d/3d).
-Tensor dropout_impl(const Tensor& a, double p, bool training, bool feature_dims) {
-  check(p >= 0.0 && p <= 1.0, [&] { return str("dropout probability has to be between 0 and 1, but got ", float_repr(p)); }, "ValueError");
-  if (!training || p == 0.0) return a;
-  if (p == 1.0) return zeros_like(a);
+// Whether each element of `a` is kept, with probability 1 - p (after checking p); with
+// `feature_dims`, one draw per (batch, channel) keeps or drops whole feature maps.
+Tensor kept(const Tensor& a, double p, bool feature_dims) {
   Shape mask_shape = a.shape();
   if (feature_dims)
     for (size_t d = 2; d < mask_shape.size(); ++d) mask_shape[d] = 1;
-  DType draw_dtype = a.dtype().is_float() ? a.dtype() : dtypes::float32;
-  Tensor r = prims::uniform(mask_shape, 0.0, 1.0, a.device(), draw_dtype);
-  Tensor keep = r < (1.0 - p);
+  Tensor r = prims::uniform(mask_shape, 0.0, 1.0, a.device(), a.dtype().is_float() ? a.dtype() : dtypes::float32);
+  return r < (1.0 - p);
+}
+
+void check_probability(double p) {
+  check(p >= 0.0 && p <= 1.0, [&] { return str("dropout probability has to be between 0 and 1, but got ", float_repr(p)); }, "ValueError");
+}
+
+// a's kept elements scaled by 1 / (1 - p), the rest zeroed (dropout; dropout1d/2d/3d with
+// `feature_dims`).
+Tensor dropout_impl(const Tensor& a, double p, bool training, bool feature_dims) {
+  check_probability(p);
+  if (!training || p == 0.0) return a;
+  if (p == 1.0) return zeros_like(a);
+  Tensor keep = kept(a, p, feature_dims);
   return a * keep * (1.0 / (1.0 - p));
 }
 
 // SELU's dropout: dropped elements take the negative saturation value, and an affine map keeps
 // mean 0 and variance 1 (alpha_dropout; feature_alpha_dropout drops whole feature maps).
 Tensor alpha_dropout_impl(const Tensor& a, double p, bool training, bool feature_dims) {
-  check(p >= 0.0 && p <= 1.0, [&] { return str("dropout probability has to be between 0 and 1, but got ", float_repr(p)); }, "ValueError");
+  check_probability(p);
   if (!training || p == 0.0) return a;
   if (p == 1.0) return zeros_like(a);
-  const double alpha = -1.7580993408473766, keep_probability = 1.0 - p;
-  const double scale = 1.0 / std::sqrt(keep_probability * (1.0 + p * alpha * alpha));
+  const double alpha = -1.7580993408473766;
+  const double scale = 1.0 / std::sqrt((1.0 - p) * (1.0 + p * alpha * alpha));
   const double shift = -scale * alpha * p;
-  Shape mask_shape = a.shape();
-  if (feature_dims)
-    for (size_t d = 2; d < mask_shape.size(); ++d) mask_shape[d] = 1;
-  Tensor r = prims::uniform(mask_shape, 0.0, 1.0, a.device(), a.dtype().is_float() ? a.dtype() : dtypes::float32);
-  Tensor keep = r < keep_probability;
+  Tensor keep = kept(a, p, feature_dims);
   Tensor kept_or_saturated = where(keep, a, alpha);
   return kept_or_saturated * scale + shift;
 }

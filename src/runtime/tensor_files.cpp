@@ -137,8 +137,7 @@ void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& t
   write_file_atomically(path, std::string(bytes.begin(), bytes.end()));
 }
 
-// Thunder's assert_close tolerances by dtype.
-static std::pair<double, double> default_tolerances(at::ScalarType t) {
+std::pair<double, double> default_tolerances(at::ScalarType t) {
   switch (t) {
     case at::kHalf: return {1e-3, 1e-5};
     case at::kBFloat16: return {1.6e-2, 1e-5};

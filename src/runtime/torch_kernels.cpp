@@ -11,6 +11,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/runtime/tensor_files.h"
 
 namespace thundercc::runtime {
 namespace {
@@ -296,9 +297,10 @@ void register_prim_kernels(KernelRegistry& r) {
     bool same = false;
     std::string seen;
     if (captured.kind() == Value::Kind::Float) {
-      // Floats within float32's rounding: another executor may round the value differently.
+      // Floats within float32's tolerance: another executor may round the value differently.
       double v = now.toDouble(), want = captured.as_float();
-      same = v == want || std::abs(v - want) <= 1.3e-6 * std::abs(want) + 1e-5;
+      auto [rtol, atol] = default_tolerances(at::kFloat);
+      same = v == want || std::abs(v - want) <= rtol * std::abs(want) + atol;
       seen = float_repr(v);
     } else if (captured.kind() == Value::Kind::Bool) {
       same = now.toBool() == captured.as_bool();

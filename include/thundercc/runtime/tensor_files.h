@@ -26,6 +26,8 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
 std::vector<at::Tensor> read_optional_tensor_file(const std::string& path);
 // Writes tensors (undefined ones as None) as a tuple, for torch.load.
 void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors);
+// Thunder's assert_close tolerances (rtol, atol) for a dtype; (0, 0) for exact dtypes.
+std::pair<double, double> default_tolerances(at::ScalarType t);
 // Compares outputs as torch.testing.assert_close does (Thunder's tolerances by dtype unless given);
 // returns one line per problem. An undefined (None) expected tensor matches None or all zeros.
 std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
