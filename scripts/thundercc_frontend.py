@@ -336,6 +336,11 @@ class Capture:
         self.inputs_before: dict[int, torch.Tensor] = {}  # index -> copy of an input a call may modify, from before
         self._mutated: set[int] = set()  # indices of the inputs a recorded call modified in place
         self._view_of: dict[int, tuple] = {}  # id(view) -> (base, key): views made by basic indexing
+        self.scopes: list[str] = []      # the paths of the modules being called, innermost last
+
+    def _scope(self) -> dict:
+        """The module a statement is recorded in, as trace.json's optional "scope"."""
+        return {"scope": self.scopes[-1]} if self.scopes else {}
 
     # Names -----------------------------------------------------------------------------------
     def _fresh_name(self) -> str:
@@ -522,6 +527,7 @@ class Capture:
             "kwargs": {},
             "output": None,
             "source": where,
+            **self._scope(),
         })
 
     def _record(self, symbol_id, args, kwargs, result, where, mutated=()):
@@ -550,6 +556,7 @@ class Capture:
             "kwargs": {k: self._value(v, where) for k, v in kwargs.items()},
             "output": self._definition(result, where),
             "source": where,
+            **self._scope(),
         })
         # A view made by indexing shares its base's memory: the base, and its own base in turn,
         # now hold the view's new value at the key (base[key] = view, recorded in place).
@@ -563,6 +570,7 @@ class Capture:
                 "kwargs": {},
                 "output": self._definition(base, where),
                 "source": where,
+                **self._scope(),
             })
             view = base
 
@@ -650,6 +658,20 @@ def _flatten_outputs(result, capture: Capture, where: str):
     return capture._value(result, where)
 
 
+def _record_module_scopes(module: torch.nn.Module, cap: "Capture") -> list:
+    """Hooks every submodule so that the calls made inside it are recorded with its path
+    ("h.0.mlp.c_fc") as their scope: the compiler's stable names (--names stable) are made of it."""
+    hooks = []
+    for path, submodule in module.named_modules():
+        if not path:
+            continue
+        path = "".join(c if c.isascii() and (c.isalnum() or c in "_.") else "_" for c in path)[:256]
+        hooks.append(submodule.register_forward_pre_hook(lambda m, a, path=path: cap.scopes.append(path)))
+        # A forward hook's non-None result would replace the module's output.
+        hooks.append(submodule.register_forward_hook(lambda m, a, r: None if cap.scopes.pop() else None))
+    return hooks
+
+
 def capture(fn, *args, **kwargs) -> Capture:
     """Runs fn(*args, **kwargs) once, eagerly, and returns its trace. An nn.Module's parameters and
     buffers become inputs named t_<path> (t_fc1_weight), after the arguments."""
@@ -704,11 +726,14 @@ def capture(fn, *args, **kwargs) -> Capture:
     setitem._thundercc_original = original_setitem
     torch.Tensor.__getitem__ = getitem
     torch.Tensor.__setitem__ = setitem
+    hooks = _record_module_scopes(module, cap) if module is not None else []
     try:
         with _Recorder(cap):
             result = fn(*args, **kwargs)
     finally:
         torch.Tensor.__getitem__ = original_getitem
         torch.Tensor.__setitem__ = original_setitem
+        for hook in hooks:
+            hook.remove()
     cap.output = _flatten_outputs(result, cap, "<return>")
     return cap

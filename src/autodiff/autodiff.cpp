@@ -85,7 +85,15 @@ class GradTransformer {
 
   std::vector<BoundSymbol> forward;
   std::vector<BackwardPart> backward_parts;
+  std::vector<std::string> backward_stems;  // per part: the statement it differentiates, whose name stems its values
   ValueMap aliases;  // outputs that a rule passed through
+
+  // A statement of the program: what its rule makes, forward and backward, is named for it.
+  void differentiate_statement(const BoundSymbol& b) {
+    current_stem_ = tracing::statement_stem(b);
+    tracing::NameStem naming(current_stem_);
+    differentiate(b);
+  }
 
   void differentiate(const BoundSymbol& original) {
     BoundSymbol b = original;
@@ -103,6 +111,12 @@ class GradTransformer {
 
  private:
   const std::vector<const Executor*>& executors_;
+  std::string current_stem_;
+
+  void add_backward_part(BackwardPart part) {
+    backward_parts.push_back(std::move(part));
+    backward_stems.push_back(current_stem_);
+  }
 
   GradTransform rule_for(const BoundSymbol& b) const {
     Args args = b.sym->bind(b.args, b.kwargs);
@@ -145,7 +159,7 @@ class GradTransformer {
     forward.push_back(b);
     for_each_proxy(b.output, [&](const Value& v) { aliases.erase(v); });
     // Parts run in reverse: this one runs before the parts of the decomposition's statements.
-    backward_parts.push_back(std::move(recompute));
+    add_backward_part(std::move(recompute));
   }
 
   bool runs_whole(const BoundSymbol& b) const {
@@ -173,8 +187,8 @@ class GradTransformer {
       if (f.sym == b.sym) f.tags = b.tags;
       forward.push_back(std::move(f));
     }
-    backward_parts.emplace_back(std::make_move_iterator(r.bound_symbols.begin() + split),
-                                std::make_move_iterator(r.bound_symbols.end()));
+    add_backward_part(BackwardPart(std::make_move_iterator(r.bound_symbols.begin() + split),
+                                   std::make_move_iterator(r.bound_symbols.end())));
     aliases.merge(r.aliases);
   }
 };
@@ -188,9 +202,13 @@ class BackwardAssembler {
 
   void seed(const Value& output, const Value& grad) { accumulate(output, grad); }
 
-  void run(const std::vector<BackwardPart>& parts) {
+  // `stems[i]` names the values part i makes here (its accumulations and zeros).
+  void run(const std::vector<BackwardPart>& parts, const std::vector<std::string>& stems) {
     tracing::SinkGuard guard(statements);  // accumulations and zeros are recorded here
-    for (auto part = parts.rbegin(); part != parts.rend(); ++part) run_part(*part);
+    for (size_t i = parts.size(); i-- > 0;) {
+      tracing::NameStem naming(stems[i]);
+      run_part(parts[i]);
+    }
   }
 
   Value grad_of(const Value& v) const {
@@ -231,6 +249,32 @@ class BackwardAssembler {
   }
 };
 
+// The stable name style names a value's gradient for the value (t_grad_mlp_gelu_0): what the
+// backward passes from one statement's rule to the next then keeps its name when a rule changes.
+// A gradient computed in the backward takes the name of the first value it is the gradient of.
+void name_gradients(const std::vector<TraceInput>& inputs, const std::vector<BoundSymbol>& forward, BackwardAssembler& backward,
+                    NameSet& names) {
+  std::unordered_set<const void*> computed;
+  for (const auto& b : backward.statements)
+    for (const auto& o : b.output_proxies()) computed.insert(proxy_key(o));
+  ValueMap rename;
+  auto name_gradient_of = [&](const Value& v) {
+    if (!v.is_tensor()) return;
+    Value g = backward.grad_of(v);
+    if (!g.is_tensor() || !computed.count(proxy_key(g)) || rename.contains(g)) return;
+    const std::string& of = v.as_tensor().name();
+    std::string name = "t_grad_" + (of.starts_with("t_") ? of.substr(2) : of);
+    if (names.contains(name)) return;
+    rename.set(g, make_named_tensor(name, g.as_tensor().meta()));
+  };
+  for (const auto& in : inputs) for_each_proxy(in.value, name_gradient_of);
+  for (const auto& b : forward)
+    for (const auto& o : b.output_proxies()) name_gradient_of(o);
+  if (rename.empty()) return;
+  for (auto& b : backward.statements) rename.apply(b);
+  for (auto& [key, g] : backward.grads) g = rename.apply(g);
+}
+
 std::vector<Tensor> grad_outputs(const Value& output) {
   std::vector<Tensor> out;
   for (const auto& t : tensors_in(output))
@@ -250,16 +294,18 @@ Differentiated differentiate(const Trace& trace, const std::vector<const Executo
   Differentiated d{trace.derive(provenance), {}, {}};
   TracingScope scope(d.trace);
   GradTransformer transformer(executors);
-  for (const auto& b : trace.bound_symbols) transformer.differentiate(b);
+  for (const auto& b : trace.bound_symbols) transformer.differentiate_statement(b);
   d.output = transformer.aliases.apply(trace.output);
 
   BackwardAssembler backward;
   {
     tracing::SinkGuard guard(backward.statements);
+    tracing::NameStem naming("cotangent");
     for (const auto& out : grad_outputs(d.output)) backward.seed(out, seed(out));
   }
-  backward.run(transformer.backward_parts);
+  backward.run(transformer.backward_parts, transformer.backward_stems);
   for (auto& b : backward.statements) b.tags.push_back("BACKWARD");
+  if (d.trace.names->style() == NameStyle::Stable) name_gradients(trace.inputs, transformer.forward, backward, *d.trace.names);
   for (const auto& in : trace.inputs)
     for (const auto& t : tensors_in(in.value)) d.input_grads.push_back(backward.grad_of(t));
   d.trace.bound_symbols = std::move(transformer.forward);

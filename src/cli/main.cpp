@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "thundercc/autodiff/autodiff.h"
 #include "thundercc/builtins.h"
+#include "thundercc/diff/trace_diff.h"
 #include "thundercc/driver/compile.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
@@ -19,6 +21,7 @@
 #include "thundercc/passes/passes.h"
 #include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
 
 // jemalloc's options, read when it starts (CMakeLists.txt links it; without it, an unused symbol):
@@ -57,8 +60,8 @@ int validate(const std::vector<std::string>& paths) {
   return failures == 0 ? 0 : 1;
 }
 
-int print(const std::string& path, int depth) {
-  auto loaded = load_trace_file(path);
+int print(const std::string& path, int depth, NameStyle names) {
+  auto loaded = load_trace_file(path, names);
   std::cout << print_trace(loaded.traced, {.depth = depth});
   return 0;
 }
@@ -71,6 +74,30 @@ int compile(const std::vector<std::string>& paths, const CompileOptions& options
     failures += !for_file(path, [&] { compile_file(path, options, &path == &paths.back()); });
   if (options.time_passes) std::cerr << PhaseTimer::report();
   return failures == 0 ? 0 : 1;
+}
+
+// A trace.json is traced and printed (each statement with its source line); any other file is
+// a printed trace, as `print` or `compile` wrote it.
+std::vector<PrintedLine> lines_to_diff(const std::string& path, NameStyle names) {
+  if (path.ends_with(".json")) return printed_lines(load_trace_file(path, names).traced);
+  return printed_lines(read_file(path, limits::kTraceBytes));
+}
+
+// `thundercc diff A B`: as diff(1), 0 when the programs are the same up to renaming, 1 when they
+// differ, 2 when a file cannot be read.
+int diff(const std::string& a, const std::string& b, int context, NameStyle names) {
+  std::vector<PrintedLine> a_lines, b_lines;
+  try {
+    a_lines = lines_to_diff(a, names);
+    b_lines = lines_to_diff(b, names);
+  } catch (const std::runtime_error& e) {
+    spdlog::error("{}", e.what());
+    return 2;
+  }
+  TraceDiff d = diff_traces(a_lines, b_lines, a, b, context);
+  std::cout << d.text;
+  spdlog::info("{} lines removed, {} added", d.removed, d.added);
+  return d.text.empty() ? 0 : 1;
 }
 
 // The symbols of the languages (prims, torch language), not executors' operators.
@@ -231,6 +258,13 @@ int main(int argc, char** argv) {
   auto* print_cmd = app.add_subcommand("print", "print a trace as Thunder does, with its decompositions");
   print_cmd->add_option("trace", print_path, "a trace.json file")->required();
   print_cmd->add_option("--depth", depth, "levels of subsymbols to show (0: none)")->check(CLI::NonNegativeNumber);
+  // Values named as Thunder's counter names them, or for the statement that made them.
+  const std::map<std::string, NameStyle> name_styles{{"thunder", NameStyle::Thunder}, {"stable", NameStyle::Stable}};
+  const char* names_help =
+      "thunder: t0, t1, ... as Thunder's counter assigns them (default); stable: named for the module, op and statement "
+      "that made them (t_mlp_c_fc_linear_0), so that a change elsewhere in the program renames nothing here";
+  NameStyle print_names = NameStyle::Thunder;
+  print_cmd->add_option("--names", print_names, names_help)->transform(CLI::CheckedTransformer(name_styles));
 
   std::vector<std::string> compile_paths, plugins;
   CompileOptions compile_options;
@@ -249,6 +283,18 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--seed", compile_options.seed, "the seed the plan records for its random ops (default 0)")
       ->check(CLI::NonNegativeNumber);
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
+  compile_cmd->add_option("--names", compile_options.names, names_help)->transform(CLI::CheckedTransformer(name_styles));
+
+  std::string diff_a, diff_b;
+  int diff_context = 3;
+  NameStyle diff_names = NameStyle::Stable;
+  auto* diff_cmd = app.add_subcommand(
+      "diff", "compare two traces (trace.json) or printed traces by structure, ignoring how values are named; exit 0 if the same, 1 if not, 2 on a bad file");
+  diff_cmd->add_option("a", diff_a, "the trace before")->required();
+  diff_cmd->add_option("b", diff_b, "the trace after")->required();
+  diff_cmd->add_option("-U,--context", diff_context, "unchanged lines shown around a change (default 3)")->check(CLI::NonNegativeNumber);
+  diff_cmd->add_option("--names", diff_names, "how a trace.json's values are named in the diff (default stable)")
+      ->transform(CLI::CheckedTransformer(name_styles));
 
   bool prims_only = false, torch_only = false, ids_only = false;
   auto* ops_cmd = app.add_subcommand("ops", "list every symbol with its signature");
@@ -278,7 +324,8 @@ int main(int argc, char** argv) {
       compile_options.executors = executor_list(executor_names);
       return compile(compile_paths, compile_options);
     }
-    if (*print_cmd) return print(print_path, depth);
+    if (*print_cmd) return print(print_path, depth, print_names);
+    if (*diff_cmd) return diff(diff_a, diff_b, diff_context, diff_names);
     if (*ops_cmd) return op_name.empty() ? list_ops(prims_only, torch_only, ids_only, ops_format) : look_up_op(op_name);
   } catch (const LoadError& e) {
     spdlog::error("{}", e.what());

@@ -48,7 +48,7 @@ std::vector<const Executor*> executor_list(const std::string& names) {
 
 void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit) {
   PhaseTimer whole("compile " + path);
-  auto loaded = load_trace_file(path);
+  auto loaded = load_trace_file(path, options.names);
   CompiledProgram program;
   try {
     PhaseTimer timer("passes");

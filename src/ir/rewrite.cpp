@@ -63,6 +63,7 @@ Replacement replace_bound_symbol(const BoundSymbol& original, const std::functio
   Value result;
   {
     tracing::SinkGuard guard(r.bound_symbols);
+    tracing::NameStem naming(tracing::statement_stem(original));
     result = record();
   }
   rename_results(result, original.output, r, "the replacement of " + original.sym->id);

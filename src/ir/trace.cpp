@@ -4,9 +4,21 @@
 
 namespace thundercc {
 
+namespace {
+thread_local std::string g_stem;
+}  // namespace
+
 std::string NameSet::make(std::string_view prefix) {
   check(static_cast<int64_t>(used_.size()) < kMaxNames,
         [] { return str("the program makes more than ", kMaxNames, " values, the limit of one compilation"); });
+  if (style_ == NameStyle::Stable) {
+    std::string base = std::string(prefix) + "_" + (g_stem.empty() ? "" : g_stem + "_");
+    int64_t& k = stem_counters_[base];
+    while (true) {
+      std::string name = base + std::to_string(k++);
+      if (used_.insert(name).second) return name;
+    }
+  }
   while (true) {
     std::string name = std::string(prefix) + std::to_string(counter_++);
     if (used_.insert(name).second) return name;
@@ -70,6 +82,20 @@ NoGradScope::NoGradScope() : previous_(g_no_grad) { g_no_grad = true; }
 NoGradScope::~NoGradScope() { g_no_grad = previous_; }
 
 bool outputs_require_grad() { return g_outputs_require_grad; }
+
+NameStem::NameStem(std::string stem) : previous_(g_stem) {
+  if (g_stem.empty()) g_stem = std::move(stem);
+}
+NameStem::~NameStem() { g_stem = std::move(previous_); }
+
+std::string statement_stem(const BoundSymbol& b) {
+  for (const auto& v : b.output_proxies()) {
+    const std::string& name = v.is_tensor() ? v.as_tensor().name() : v.as_number_proxy()->name;
+    size_t underscore = name.find('_');
+    return underscore == std::string::npos ? name : name.substr(underscore + 1);
+  }
+  return b.sym->name;
+}
 
 }  // namespace tracing
 

@@ -182,6 +182,7 @@ Trace decode_trace(const json& doc, const std::string& where) {
     }
     bsym.output = d.definition(member_or(b, "output", kNull), at + "/output");
     bsym.source = b.value("source", "");
+    bsym.scope = b.value("scope", "");
     trace.bound_symbols.push_back(std::move(bsym));
   }
   trace.output = d.constant(member_or(doc, "output", kNull), "/output");
@@ -211,6 +212,7 @@ json encode_trace(const Trace& recorded) {
     for (const auto& [k, v] : b.kwargs) j["kwargs"][k] = encode_constant(v);
     j["output"] = encode_definition(b.output);
     if (!b.source.empty()) j["source"] = b.source;
+    if (!b.scope.empty()) j["scope"] = b.scope;
     bsyms.push_back(j);
   }
   doc["bound_symbols"] = bsyms;

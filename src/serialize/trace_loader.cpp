@@ -1,6 +1,9 @@
 // Loading trace.json: parse, check against schemas/trace.schema.json (compiled in), decode, then
 // re-trace every bound symbol so its meta function checks the recorded metadata.
 
+#include <cctype>
+#include <unordered_map>
+
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/ir/pyliteral.h"
@@ -49,11 +52,49 @@ void match_outputs(const Value& recorded, const Value& computed, ValueMap& map, 
   }
 }
 
+// The stable name of a statement: its module scope and op, and how many statements of that scope
+// and op came before ("h_0_mlp_gelu_0"); a name owes nothing to the statements elsewhere.
+class StatementNames {
+ public:
+  std::string next(const BoundSymbol& b) {
+    std::string base;
+    for (char c : b.scope) base += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (!base.empty()) base += '_';
+    std::string_view op = b.sym->name;
+    while (!op.empty() && op.front() == '_') op.remove_prefix(1);
+    while (!op.empty() && op.back() == '_') op.remove_suffix(1);
+    base += op;
+    return base + "_" + std::to_string(ordinals_[base]++);
+  }
+
+ private:
+  std::unordered_map<std::string, int64_t> ordinals_;
+};
+
+// The one result a statement computed takes the statement's own name (t_mlp_gelu_0 rather than
+// the last of its decomposition's values); results passed through, or several results, keep theirs.
+void name_result_after_statement(BoundSymbol& b, const std::string& stem, NameSet& names) {
+  auto results = b.output_proxies();
+  if (results.size() != 1) return;
+  const Value& result = results.front();
+  const std::string& old = result.is_tensor() ? result.as_tensor().name() : result.as_number_proxy()->name;
+  size_t underscore = old.find('_');
+  if (underscore == std::string::npos || old.compare(underscore + 1, stem.size() + 1, stem + "_") != 0) return;
+  std::string name = old.substr(0, underscore + 1) + stem;
+  if (names.contains(name)) return;
+  ValueMap rename;
+  if (result.is_tensor()) rename.set(result, make_named_tensor(name, result.as_tensor().meta()));
+  else rename.set(result, Value(make_named_number(name, result.as_number_proxy()->kind, result.as_number_proxy()->value)));
+  rename.apply(b);
+}
+
 }  // namespace
 
-Trace retrace(const Trace& recorded, const std::string& where) {
+Trace retrace(const Trace& recorded, const std::string& where, NameStyle names) {
   Trace traced;
   traced.name = recorded.name;
+  traced.names = std::make_shared<NameSet>(names);
+  StatementNames statement_names;
   TracingScope scope(traced);
   ValueMap map;
   // Inputs keep their names and metadata; they are reserved in the new trace's name set.
@@ -70,16 +111,20 @@ Trace retrace(const Trace& recorded, const std::string& where) {
     for (const auto& a : b.args) args.push_back(map.apply(a));
     Kwargs kwargs;
     for (const auto& [k, v] : b.kwargs) kwargs.emplace_back(k, map.apply(v));
-    Value computed;
     // The program's own line, as the front end recorded it, ends every message about a statement.
     std::string line = b.source.empty() ? "" : "\n  at " + b.source;
+    std::string stem = names == NameStyle::Stable ? statement_names.next(b) : "";
     try {
-      computed = call(*b.sym, args, kwargs);
+      tracing::NameStem naming(stem);
+      call(*b.sym, args, kwargs);
     } catch (const ThunderError& e) {
       throw LoadError(str(at, ": ", e.type(), ": ", e.what(), "\n  in ", print_call(*b.sym, args, kwargs), line));
     }
     auto& bsym = traced.bound_symbols.back();
+    if (names == NameStyle::Stable) name_result_after_statement(bsym, stem, *traced.names);
+    const Value& computed = bsym.output;
     bsym.source = b.source;
+    bsym.scope = b.scope;
     std::vector<std::string> mismatches;
     match_outputs(b.output, computed, map, mismatches);
     if (!mismatches.empty()) {
@@ -93,7 +138,7 @@ Trace retrace(const Trace& recorded, const std::string& where) {
   return traced;
 }
 
-LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
+LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names) {
   LoadedTrace loaded;
   json& doc = loaded.document;
   {
@@ -115,13 +160,13 @@ LoadedTrace load_trace_text(const std::string& text, const std::string& where) {
     throw LoadError(str(where, ": ", e.what()));
   }
   PhaseTimer timer("re-trace (meta functions)");
-  loaded.traced = retrace(loaded.recorded, where);
+  loaded.traced = retrace(loaded.recorded, where, names);
   return loaded;
 }
 
-LoadedTrace load_trace_file(const std::string& path) {
+LoadedTrace load_trace_file(const std::string& path, NameStyle names) {
   PhaseTimer timer("load " + path);
-  return load_trace_text(read_file(path, limits::kTraceBytes), path);
+  return load_trace_text(read_file(path, limits::kTraceBytes), path, names);
 }
 
 }  // namespace thundercc

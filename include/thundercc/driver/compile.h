@@ -17,6 +17,7 @@ struct CompileOptions {
   bool emit_cuda = false;                  // every region's CUDA kernel too
   bool time_passes = false;                // phases timed on their own (printing not beside the kernels)
   int64_t seed = 0;                        // the plan's seed for its random ops
+  NameStyle names = NameStyle::Thunder;    // how values and fusion regions are named (ir/trace.h)
 };
 
 // The executors named in `names` (comma separated), or the default list when it is empty

@@ -97,6 +97,7 @@ struct BoundSymbol {
   std::vector<std::string> header;  // comment lines printed above the statement
   std::vector<std::string> tags;
   std::string source;     // where the user wrote it ("model.py:12"), when known
+  std::string scope;      // the module that made the call ("h.0.mlp.c_fc"), when known
   std::string called_as;  // the alias a captured program used ("torch.Tensor.add"), when not sym->id
 
   bool has_tag(std::string_view tag) const;  // the statement's own tags, not its symbol's

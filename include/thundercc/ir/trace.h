@@ -1,10 +1,14 @@
 // Traces: a function's signature, its bound symbols in order, and what it returns. A series of
-// traces made by passes shares one NameSet, so a name is never reused across the series; names
-// come from one counter shared by all prefixes (t0, i1, t2), skipping names already taken.
+// traces made by passes shares one NameSet, so a name is never reused across the series. Names
+// come in one of two styles: Thunder's, one counter shared by all prefixes (t0, i1, t2), and the
+// stable style, where a name says which statement of the program made it (t_mlp_gelu_0,
+// t_mlp_gelu_0_3), so that a change to one statement leaves the names of the others alone and
+// printed traces diff by what changed. Either way names already taken are skipped.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -12,17 +16,25 @@
 
 namespace thundercc {
 
+enum class NameStyle : uint8_t { Thunder, Stable };
+
 class NameSet {
  public:
   // The most names one compilation may make: what bounds the work and memory a trace can ask of
   // the compiler (a split into 2^40 pieces, an adaptive pool with a billion windows).
   static constexpr int64_t kMaxNames = 1'000'000;
-  std::string make(std::string_view prefix);  // next free "<prefix><counter>"; throws past kMaxNames
-  void reserve(const std::string& name);      // throws if already taken
+  explicit NameSet(NameStyle style = NameStyle::Thunder) : style_(style) {}
+  // The next free name: "<prefix><counter>" in Thunder's style; in the stable style
+  // "<prefix>_<stem>_<k>", k counting within the open tracing::NameStem. Throws past kMaxNames.
+  std::string make(std::string_view prefix);
+  void reserve(const std::string& name);  // throws if already taken
   bool contains(const std::string& name) const { return used_.count(name) != 0; }
+  NameStyle style() const { return style_; }
 
  private:
+  NameStyle style_;
   int64_t counter_ = 0;
+  std::unordered_map<std::string, int64_t> stem_counters_;  // stable style: "<prefix>_<stem>" -> next k
   std::unordered_set<std::string> used_;
 };
 
@@ -89,6 +101,24 @@ class NoGradScope {
   bool previous_;
 };
 bool outputs_require_grad();
+// The stem of the names made while it is open, in the stable style (ignored in Thunder's): the
+// statement on whose behalf values are made. The outermost open stem wins, so that values are
+// named for the statement of the program they serve, however deep the rewriting that makes them
+// (a grad rule run inside the grad transform's statement, a claim inside a region's).
+class NameStem {
+ public:
+  explicit NameStem(std::string stem);
+  ~NameStem();
+  NameStem(const NameStem&) = delete;
+  NameStem& operator=(const NameStem&) = delete;
+
+ private:
+  std::string previous_;
+};
+// The stem for values made on behalf of a statement (its grad rule's, its executor's, its fusion
+// region's): its first result's name without the "<prefix>_" (t_mlp_gelu_0 -> mlp_gelu_0), or
+// its symbol's name for a statement with no result.
+std::string statement_stem(const BoundSymbol& b);
 }  // namespace tracing
 
 // A tensor proxy with a given name (inputs keep their names), reserved in the active trace.

@@ -2,7 +2,7 @@
 // symbols are the calls as the front end saw them (arguments as written, outputs with the metadata
 // PyTorch produced); writing encodes a recorded trace back, so read-then-write is the identity.
 // load_trace_file also checks the file against the schema and the meta functions and returns the
-// trace as thundercc traces it (decompositions included, names as Thunder assigns them).
+// trace as thundercc traces it (decompositions included, names as Thunder assigns them or in the stable style).
 #pragma once
 
 #include <functional>
@@ -26,7 +26,10 @@ nlohmann::json encode_trace(const Trace& recorded);
 
 // Re-traces a recorded trace: every bound symbol is called again (binding its arguments, running
 // its meta function and decomposition) and the computed output metadata must equal the recorded.
-Trace retrace(const Trace& recorded, const std::string& where);
+// In the stable name style a statement's result is named for its module scope, its op and how
+// many such statements came before (t_mlp_c_fc_linear_0), the values its decomposition makes
+// after that name (t_mlp_gelu_0_2).
+Trace retrace(const Trace& recorded, const std::string& where, NameStyle names = NameStyle::Thunder);
 
 struct LoadedTrace {
   Trace recorded;
@@ -37,8 +40,8 @@ struct LoadedTrace {
 };
 
 // Reads, schema-checks, decodes and re-traces a trace.json.
-LoadedTrace load_trace_file(const std::string& path);
+LoadedTrace load_trace_file(const std::string& path, NameStyle names = NameStyle::Thunder);
 // The same, from text already in memory (`where` names it in messages).
-LoadedTrace load_trace_text(const std::string& text, const std::string& where);
+LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names = NameStyle::Thunder);
 
 }  // namespace thundercc

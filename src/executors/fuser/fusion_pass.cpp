@@ -194,19 +194,28 @@ class RegionBuilder {
           any_pair = true;
           all_in_place = all_in_place && region.may_write_over(in, o);
         }
-    f.sym = &region_symbol(inputs.size(), any_pair && all_in_place);
+    f.subsymbols = region.statements();
+    f.sym = &region_symbol(f.subsymbols.front(), inputs.size(), any_pair && all_in_place);
     f.args = inputs;
     f.output = Value::tuple(outputs);
-    f.subsymbols = region.statements();
     f.source = f.subsymbols.front().source;
     return f;
   }
 
-  // fuser_0, fuser_1, ...: numbered across the compilation (its forward and backward).
-  const Symbol& region_symbol(size_t arity, bool writes_in_place) {
-    while (symbols_.find("fuser_" + std::to_string(next_number_))) ++next_number_;
+  // fuser_0, fuser_1, ...: numbered across the compilation (its forward and backward); in the
+  // stable name style, named for the region's first statement (fuser_mlp_gelu_0_1), which
+  // the rest of the program does not move.
+  const Symbol& region_symbol(const BoundSymbol& first, size_t arity, bool writes_in_place) {
     Symbol s;
-    s.id = s.name = "fuser_" + std::to_string(next_number_++);
+    if (out_.names->style() == NameStyle::Stable) {
+      std::string name = "fuser_" + tracing::statement_stem(first);
+      s.id = name;
+      for (int k = 1; symbols_.find(s.id); ++k) s.id = name + "_" + std::to_string(k);
+    } else {
+      while (symbols_.find("fuser_" + std::to_string(next_number_))) ++next_number_;
+      s.id = "fuser_" + std::to_string(next_number_++);
+    }
+    s.name = s.id;
     s.is_prim = true;
     s.executor = "fuser";
     s.tags = {kOutBuffer};  // the generated kernel writes into the buffers it is given
