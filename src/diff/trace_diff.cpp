@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -79,7 +80,7 @@ std::unordered_set<std::string> defined_names(const std::vector<std::vector<Toke
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view statement = statement_of(printed[i].text);
     const auto& tokens = lines[i];
-    if (statement.starts_with("def ")) {
+    if (printed[i].text.starts_with("def ")) {
       for (const auto& t : tokens)
         if (t.identifier && t.text != "def") names.insert(t.text);
       continue;
@@ -105,11 +106,15 @@ struct Analyzed {
   std::vector<std::vector<Token>> tokens;
   std::unordered_set<std::string> names;
   std::vector<std::string> erased;  // each line with its names replaced by one mark
+  std::vector<bool> signature;      // the line is a function's signature (def f(a, b):)
 };
 
 Analyzed analyze(const std::vector<PrintedLine>& printed) {
   Analyzed a;
-  for (const auto& line : printed) a.tokens.push_back(tokenize(line.text));
+  for (const auto& line : printed) {
+    a.tokens.push_back(tokenize(line.text));
+    a.signature.push_back(line.text.starts_with("def "));
+  }
   a.names = defined_names(a.tokens, printed);
   for (const auto& tokens : a.tokens) {
     std::string erased;
@@ -167,9 +172,10 @@ std::vector<std::pair<size_t, size_t>> common_lines(const std::vector<std::strin
   return pairs;
 }
 
-// The first trace's lines with its names replaced by their counterparts in the second. Each
-// aligned line votes for the correspondences of its names; the correspondences are taken one to
-// one, the most voted first (a value is used on many lines, a line aligned by chance votes once).
+// The first trace's lines with its names replaced by their counterparts in the second. The
+// parameters of aligned signatures correspond first, in order (a program's inputs keep their
+// identity); then each aligned line votes for the correspondences of its names, taken one to one,
+// the most voted first (a value is used on many lines, a line aligned by chance votes once).
 std::vector<std::string> renamed_onto(const Analyzed& a, const Analyzed& b, const std::vector<std::pair<size_t, size_t>>& aligned) {
   auto names_of = [](const Analyzed& t, size_t line) {
     std::vector<std::string> out;
@@ -182,12 +188,14 @@ std::vector<std::string> renamed_onto(const Analyzed& a, const Analyzed& b, cons
     size_t first = 0;  // the first vote's order: ties go to the earlier correspondence
   };
   std::map<std::pair<std::string, std::string>, Votes> votes;
+  constexpr int64_t kParameter = std::numeric_limits<int64_t>::max();
   size_t order = 0;
   for (auto [i, j] : aligned) {
     auto from = names_of(a, i), to = names_of(b, j);
+    bool signature = a.signature[i];
     for (size_t k = 0; k < from.size() && k < to.size(); ++k) {
       auto [it, inserted] = votes.try_emplace({from[k], to[k]}, Votes{0, order++});
-      ++it->second.count;
+      it->second.count = signature ? kParameter : it->second.count + (it->second.count != kParameter);
     }
   }
   std::vector<std::pair<const std::pair<std::string, std::string>*, Votes>> ranked;

@@ -42,6 +42,12 @@ expect 1 "this is a trace .*not a plan: compile it first" -- "$THUNDERCC" run tr
 expect 0 '# t0 = prims.broadcast_in_dim\(b, \[2, 2\], \(0, 1\)\)' -- "$THUNDERCC" print traces/add_mul.json
 expect 0 '^  t2 = ltorch.add\(a, t1, alpha=1\)' -- "$THUNDERCC" print traces/add_mul.json --depth 0
 expect 0 'prims.take_along_axis' -- "$THUNDERCC" print traces/cross_entropy.json
+# Stable names, and thundercc diff (0: the same up to names, 1: different, 2: a file it cannot read).
+expect 0 '^  t_mul_0 = ltorch.mul\(b, a\)' -- "$THUNDERCC" print traces/add_mul.json --names stable
+expect 2 'names' -- "$THUNDERCC" print traces/add_mul.json --names bogus
+expect 0 '' -- "$THUNDERCC" diff traces/add_mul.json traces/add_mul.json
+expect 1 '^@@ -[0-9,]+ \+[0-9,]+ @@' -- "$THUNDERCC" diff traces/add_mul.json traces/mul.json
+expect 2 'missing.json: cannot be read' -- "$THUNDERCC" diff traces/add_mul.json "$tmp/missing.json"
 expect 0 '^torch.nn.functional.softmax|^torch.softmax\(a, /, dim, \*, dtype=None\)' -- "$THUNDERCC" ops
 expect 0 '^prims.broadcast_in_dim\(a, /, shape, broadcast_dimensions\)  \[prim\]' -- "$THUNDERCC" ops --prims
 expect 0 'decomposition; run whole by: torch; gradient: rule' -- "$THUNDERCC" ops softmax

@@ -39,3 +39,16 @@ def test_model_end_to_end(model, tmp_path, thundercc):
     result = thundercc("run", cuda / f"{model}.plan.json", "--cuda-emulate", "--inputs", tmp_path / f"{model}.inputs.pt",
                        "--expect", tmp_path / f"{model}.expected.pt", "--expect-grads", tmp_path / f"{model}.grads.pt")
     assert "gradients match" in result.stdout
+
+
+def test_stable_names_golden_and_run(tmp_path, thundercc):
+    """--names stable: the GPT-2 block's training step named for its modules (golden), run equal
+    to eager and autograd like Thunder's names."""
+    model = "gpt2_block"
+    thundercc("compile", REPO / "traces" / f"{model}.json", "-o", tmp_path, "--names", "stable")
+    for part in ("forward", "backward"):
+        golden = REPO / "tests" / "golden" / f"{model}.stable.{part}.trace.py"
+        assert (tmp_path / f"{model}.{part}.trace.py").read_text() == golden.read_text(), golden
+    result = thundercc("run", tmp_path / f"{model}.plan.json", "--inputs", REPO / "traces" / f"{model}.inputs.pt",
+                       "--expect", REPO / "traces" / f"{model}.expected.pt")
+    assert "outputs match" in result.stdout
