@@ -210,6 +210,10 @@ std::vector<std::string> renamed_onto(const Analyzed& a, const Analyzed& b, cons
       onto[pair->first] = pair->second;
       taken.insert(pair->second);
     }
+  // A name of A with no counterpart that B uses for another value is primed (t124'): the diff
+  // never shows one name for two values.
+  for (const auto& name : a.names)
+    if (!onto.count(name) && b.names.count(name)) onto[name] = name + "'";
   std::vector<std::string> out;
   for (const auto& tokens : a.tokens) {
     std::string line;

@@ -123,6 +123,31 @@ void place_in_arena(Program& program, const SlotAssigner& slots, const std::vect
   program.arena = Arena{memory.arena_bytes, static_cast<int64_t>(memory.buffers), memory.buffer_bytes, static_cast<int64_t>(memory.in_place)};
 }
 
+// A fusion region as a trace of its prims: what `run` builds its kernels from. Without
+// requires_grad, which kernels do not read and the runner's meta functions, traced without
+// grad, do not make.
+Trace region_trace(const BoundSymbol& region) {
+  ValueMap plain;
+  auto without_grad = [&](const Value& v) {
+    if (!v.is_tensor() || !v.as_tensor().requires_grad() || plain.contains(v)) return;
+    TensorMeta meta = v.as_tensor().meta();
+    meta.requires_grad = false;
+    plain.set(v, Tensor(std::make_shared<const TensorProxyNode>(TensorProxyNode{v.as_tensor().name(), std::move(meta)})));
+  };
+  for (const auto& a : region.args) without_grad(a);
+  for (const auto& b : region.subsymbols)
+    for (const auto& o : b.output_proxies()) without_grad(o);
+  Trace t;
+  t.name = region.sym->id;
+  for (const auto& a : region.args) t.inputs.push_back({a.as_tensor().name(), plain.apply(a)});
+  for (BoundSymbol b : region.subsymbols) {
+    plain.apply(b);
+    t.bound_symbols.push_back(std::move(b));
+  }
+  t.output = plain.apply(region.output);
+  return t;
+}
+
 // A fusion instruction's kernels: the CPU function, or the CUDA function and its grid, or both
 // (--emit-cuda), and the tensors it reads and writes.
 Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
@@ -135,6 +160,7 @@ Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
     }
   }
   check(fusion.function || fusion.cuda_function, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
+  fusion.region = region_trace(b);
   for (const auto& a : b.args) fusion.inputs.push_back(a.as_tensor().meta());
   for_each_proxy(b.output, [&](const Value& v) { fusion.outputs.push_back(v.as_tensor().meta()); });
   return fusion;
@@ -214,7 +240,7 @@ Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
   }
   for (const auto& [name, version] : plugins) plan.plugins.push_back({name, version});
   if (kernels && !kernels->functions.empty())
-    plan.kernels = KernelLibraryRecord{kernels->library, kernels->sha256, kernels->compiler, kernels->flags};
+    plan.kernels = KernelLibraryRecord{kernels->library, kernels->sha256, kernels->compiler, kernels->flags, kernels->isa};
   if (kernels && !kernels->cuda.functions.empty()) {
     const PlanKernels::Cuda& c = kernels->cuda;
     CudaKernelsRecord cuda;

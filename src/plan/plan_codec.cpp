@@ -7,6 +7,8 @@
 #include "thundercc/plan/plan_codec.h"
 
 #include "thundercc/errors.h"
+#include "thundercc/ir/pyliteral.h"
+#include "thundercc/ir/rewrite.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/serialize/value_codec.h"
@@ -61,6 +63,7 @@ json encode_instruction(Instruction& ins) {
   if (!ins.source.empty()) j["source"] = std::move(ins.source);
   if (ins.fusion) {
     json fusion(json::value_t::object);
+    fusion["region"] = encode_trace(ins.fusion->region);
     if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
     if (ins.fusion->cuda_function) fusion["cuda_function"] = *ins.fusion->cuda_function;
     if (ins.fusion->grid) fusion["grid"] = *ins.fusion->grid;
@@ -103,6 +106,36 @@ void encode_program(Program& p, json& out) {
 }
 
 // ---- decoding
+
+// A fusion region's prims, as trace.json writes a program: checked against the trace schema and
+// traced again through the prims' meta functions, so that the kernel the runner generates from
+// it indexes the tensors the instruction reads and writes (their metadata must be the region's).
+Trace decode_region(const json& doc, const Fusion& fusion, const std::string& at) {
+  check_schema(doc, SchemaKind::Trace, at);
+  Trace region = [&] {
+    tracing::NoGradScope no_grad;  // a region is recorded without requires_grad (plan_builder.cpp)
+    return retrace(decode_trace(doc, at), at);
+  }();
+  for (const auto& b : region.bound_symbols)
+    if (!b.sym->is_prim) throw LoadError(str(at, ": ", b.sym->id, " is not a prim: a fusion region holds prims"));
+  // The tensors' shapes, dtypes and devices, which kernels index by (not requires_grad).
+  auto layout = [](const TensorMeta& m) { return str(m.device.str(), " ", m.dtype.short_name(), " ", py_repr(Value::ints(m.shape))); };
+  std::vector<std::string> reads, writes, given_reads, given_writes;
+  for (const auto& in : region.inputs) {
+    if (!in.value.is_tensor()) throw LoadError(at + "/inputs: a fusion region reads tensors");
+    reads.push_back(layout(in.value.as_tensor().meta()));
+  }
+  bool tensors = true;
+  for_each_proxy(region.output, [&](const Value& v) {
+    if (v.is_tensor()) writes.push_back(layout(v.as_tensor().meta()));
+    else tensors = false;
+  });
+  for (const auto& m : fusion.inputs) given_reads.push_back(layout(m));
+  for (const auto& m : fusion.outputs) given_writes.push_back(layout(m));
+  if (!tensors || !region.output.is_sequence() || reads != given_reads || writes != given_writes)
+    throw LoadError(at + ": the region's inputs and outputs are not the tensors the instruction gives it");
+  return region;
+}
 
 class Decoder {
  public:
@@ -193,6 +226,7 @@ class Decoder {
       for (size_t k = 0; k < f.at("inputs").size(); ++k) fusion.inputs.push_back(meta(f["inputs"][k], fusion_at + "/inputs/" + std::to_string(k)));
       for (size_t k = 0; k < f.at("outputs").size(); ++k)
         fusion.outputs.push_back(meta(f["outputs"][k], fusion_at + "/outputs/" + std::to_string(k)));
+      fusion.region = decode_region(f.at("region"), fusion, where_ + ": " + fusion_at + "/region");
       ins.fusion = std::move(fusion);
     }
     if (j.contains("buffers")) {
@@ -273,7 +307,7 @@ json encode_plan(Plan plan) {
   doc["plugins"] = std::move(plugins);
   if (plan.kernels)
     doc["kernels"] = {{"library", plan.kernels->library}, {"sha256", plan.kernels->sha256}, {"compiler", plan.kernels->compiler},
-                      {"flags", plan.kernels->flags}};
+                      {"flags", plan.kernels->flags}, {"isa", plan.kernels->isa}};
   if (plan.cuda_kernels) {
     const CudaKernelsRecord& c = *plan.cuda_kernels;
     json cuda = json_member("block", c.block);
@@ -307,7 +341,7 @@ Plan decode_plan(const json& doc, const std::string& where) {
   if (doc.contains("kernels")) {
     const json& k = doc["kernels"];
     plan.kernels = KernelLibraryRecord{k.at("library").get<std::string>(), k.at("sha256").get<std::string>(),
-                                       k.value("compiler", ""), k.value("flags", "")};
+                                       k.value("compiler", ""), k.value("flags", ""), k.value("isa", std::vector<std::string>{})};
   }
   if (doc.contains("cuda_kernels")) {
     const json& c = doc["cuda_kernels"];

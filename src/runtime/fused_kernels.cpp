@@ -6,11 +6,15 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "runtime/cuda_driver.h"
 #include "thundercc/errors.h"
 #include "thundercc/executors/fuser/cuda_emulation.h"
+#include "thundercc/executors/fuser/kernel_library.h"
+#include "thundercc/support/cpu_features.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
 
@@ -109,20 +113,91 @@ unsigned grid_of(const plan::Fusion& fusion, const std::string& at) {
 
 }  // namespace
 
-FusedKernels::FusedKernels(const plan::Plan& plan, const std::string& plan_path, bool emulate_cuda) : emulate_cuda_(emulate_cuda) {
+FusedKernels::FusedKernels(const plan::Plan& plan, const std::string& plan_path, KernelOptions options)
+    : emulate_cuda_(options.emulate_cuda) {
   std::string where = plan_path + ": ";
+  if (plan.cuda_kernels) cuda_block_ = static_cast<int>(plan.cuda_kernels->block);
+  if (options.trust_kernels) load_trusted(plan, plan_path, where);
+  else build(plan, where);
+}
+
+void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
+  // Each region as the fusion pass made it: a bound symbol over its prims, under a symbol of its own.
+  SymbolTable symbols;
+  Trace regions;
+  std::set<std::string> names;
+  for (const plan::Program* program : {&plan.forward, plan.backward ? &*plan.backward : nullptr}) {
+    if (!program) continue;
+    for (size_t i = 0; i < program->instructions.size(); ++i) {
+      const auto& fusion = program->instructions[i].fusion;
+      if (!fusion) continue;
+      const Trace& region = fusion->region;
+      if (!names.insert(region.name).second)
+        throw LoadError(str(where, "/instructions/", i, "/fusion/region: a second region named ", region.name));
+      Symbol s;
+      s.id = s.name = "fuser_" + std::to_string(regions.bound_symbols.size());  // the plan's names are not symbols here
+      s.is_prim = true;
+      s.executor = "fuser";
+      BoundSymbol b;
+      b.sym = &symbols.add(std::move(s));
+      for (const auto& in : region.inputs) b.args.push_back(in.value);
+      b.output = region.output;
+      b.subsymbols = region.bound_symbols;
+      b.header = {region.name};  // which region it is, read back below
+      regions.bound_symbols.push_back(std::move(b));
+    }
+  }
+  if (regions.bound_symbols.empty()) return;
+  fuser::PlanKernelBuild built;
+  try {
+    std::string why;
+    if (!fuser::kernel_compiler_available(&why))
+      throw ThunderError("RuntimeError", "this plan's fusion regions need a C++ compiler to build their kernels here, and none runs (" + why +
+                                             "); install one (g++), or load the kernels compiled beside the plan with --trust-kernels "
+                                             "if you trust whoever wrote it");
+    built = fuser::build_plan_kernels({&regions}, plan.name, emulate_cuda_);
+  } catch (const ThunderError& e) {
+    throw LoadError(where + "building the fusion regions' kernels: " + e.what());
+  }
+  for (const auto& b : regions.bound_symbols) {
+    const std::string& name = b.header.front();
+    if (auto it = built.kernels.functions.find(b.sym->id); it != built.kernels.functions.end()) functions_[name] = it->second;
+    if (auto it = built.kernels.cuda.functions.find(b.sym->id); it != built.kernels.cuda.functions.end())
+      cuda_functions_[name] = {it->second.name, it->second.grid};
+  }
+  if (!built.library.bytes.empty()) {
+    cpu_ = std::make_unique<Library>();
+    cpu_->load(built.library.bytes, plan.name + ".kernels.so (built here)", where + "/kernels");
+  }
+  if (!built.ptx.empty()) ptx_ = std::make_unique<CudaModule>(built.ptx);
+  if (!built.emulation.bytes.empty()) {
+    emulation_ = std::make_unique<Library>();
+    emulation_->load(built.emulation.bytes, plan.name + ".cuda_emulation.so (built here)", where + "/cuda_kernels/emulation");
+  }
+  if (cuda_block_ == 0) cuda_block_ = fuser::kCudaBlockSize;
+}
+
+void FusedKernels::load_trusted(const plan::Plan& plan, const std::string& plan_path, const std::string& where) {
   if (plan.kernels) {
     const plan::KernelLibraryRecord& k = *plan.kernels;
+    std::vector<std::string> have = cpu_features(), missing;
+    for (const auto& f : k.isa)
+      if (std::find(have.begin(), have.end(), f) == have.end()) missing.push_back(f);
+    if (!missing.empty()) {
+      std::string names;
+      for (const auto& f : missing) names += (names.empty() ? "" : ", ") + f;
+      throw LoadError(str(where, "/kernels/isa: ", k.library, " was built for a CPU with ", names, " (", isa_level(k.isa),
+                          "), which this machine lacks (", isa_level(have), "); run without --trust-kernels to build the kernels here"));
+    }
     cpu_ = std::make_unique<Library>();
     cpu_->load(read_verified(k.library, k.sha256, "library", "sha256", "library", plan_path, where + "/kernels"), k.library, where + "/kernels");
   }
   if (!plan.cuda_kernels) return;
   const plan::CudaKernelsRecord& cuda = *plan.cuda_kernels;
-  cuda_block_ = static_cast<int>(cuda.block);
   // The PTX is read at load, loaded into a device on its first launch there.
   if (cuda.ptx)
     ptx_ = std::make_unique<CudaModule>(read_verified(*cuda.ptx, cuda.sha256, "ptx", "sha256", "PTX module", plan_path, where + "/cuda_kernels"));
-  if (emulate_cuda && cuda.emulation) {
+  if (emulate_cuda_ && cuda.emulation) {
     std::string at = where + "/cuda_kernels/emulation";
     emulation_ = std::make_unique<Library>();
     emulation_->load(read_verified(cuda.emulation->library, cuda.emulation->sha256, "library", "sha256", "library", plan_path, at),
@@ -132,7 +207,22 @@ FusedKernels::FusedKernels(const plan::Plan& plan, const std::string& plan_path,
 
 FusedKernels::~FusedKernels() = default;
 
-Kernel FusedKernels::kernel(const plan::Fusion& fusion, const std::string& at, const std::string& where) const {
+Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at, const std::string& where) const {
+  // Built here: the functions generated for the region now, in place of those the plan names.
+  plan::Fusion fusion = recorded;
+  if (!functions_.empty() || !cuda_functions_.empty()) {
+    auto cpu = functions_.find(recorded.region.name);
+    fusion.function = cpu == functions_.end() ? std::nullopt : std::optional(cpu->second);
+    auto cuda = cuda_functions_.find(recorded.region.name);
+    fusion.cuda_function = cuda == cuda_functions_.end() ? std::nullopt : std::optional(cuda->second.first);
+    fusion.grid = cuda == cuda_functions_.end() ? std::nullopt : std::optional(cuda->second.second);
+    // The same generator makes the same source (a kernel is named by its source's hash): another
+    // name means another thundercc compiled the plan.
+    for (auto [plan_function, here] : {std::pair{recorded.function, fusion.function}, {recorded.cuda_function, fusion.cuda_function}})
+      if (plan_function && here && *plan_function != *here)
+        throw LoadError(str(where, ": ", at, "/region: the kernel generated here (", *here, ") is not the one the plan was compiled with (",
+                            *plan_function, "): another version of thundercc compiled it; compile the trace again"));
+  }
   std::vector<TensorMeta> reads = fusion.inputs, writes = fusion.outputs;
   if (reads.empty()) throw LoadError(where + ": " + at + "/inputs: a fusion region reads at least one tensor");
   const Device device = reads[0].device;

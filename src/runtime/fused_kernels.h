@@ -1,19 +1,25 @@
-// The generated kernels of a plan's fusion regions at run time, each file next to the plan and
-// checked against the SHA-256 the plan records before use: the CPU regions' library and the CUDA
-// kernels' emulation library, loaded from the verified bytes (an in-memory file, so what runs is
-// what was checked), and the CUDA kernels' PTX module, loaded by the CUDA driver on the first
-// launch on a device. One Kernel per fusion instruction: its CPU function on CPU tensors, its CUDA
-// kernel on CUDA tensors; with `emulate_cuda`, CPU regions run their CUDA kernel under the
-// emulator instead (executors/fuser/cuda_emulation.h), launched as the driver would launch it.
+// The generated kernels of a plan's fusion regions at run time. A plan is data: by default the
+// runner generates each region's kernels from the prims the plan records (checked by their meta
+// functions when the plan was decoded) with its own code generator, and builds them with this
+// machine's compiler in this user's kernel cache (executors/fuser/kernel_library.h), for this
+// CPU. The files `compile` wrote beside the plan are native code from whoever wrote the plan:
+// they are loaded only with `trust_kernels` (run --trust-kernels), once their SHA-256 is the one
+// the plan records and this CPU has the features they were built for.
 //
-// A kernel library is native code, as a plugin is: run plans only from folders you trust.
+// Libraries are loaded from their bytes (an in-memory file, so what runs is what was built or
+// checked); the CUDA kernels' PTX module is loaded by the CUDA driver on the first launch on a
+// device. One Kernel per fusion instruction: its CPU function on CPU tensors, its CUDA kernel on
+// CUDA tensors; with `emulate_cuda`, CPU regions run their CUDA kernel under the emulator instead
+// (executors/fuser/cuda_emulation.h), launched as the driver would launch it.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
 #include "thundercc/plan/plan.h"
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/runtime/plan_runner.h"
 
 namespace thundercc::runtime {
 
@@ -21,8 +27,8 @@ class CudaModule;
 
 class FusedKernels {
  public:
-  // Loads the plan's kernel library and CUDA kernels, files next to `plan_path`; throws LoadError.
-  FusedKernels(const plan::Plan& plan, const std::string& plan_path, bool emulate_cuda);
+  // Builds (or, trusted, loads from next to `plan_path`) the plan's kernels; throws LoadError.
+  FusedKernels(const plan::Plan& plan, const std::string& plan_path, KernelOptions options);
   ~FusedKernels();
   FusedKernels(const FusedKernels&) = delete;
   FusedKernels& operator=(const FusedKernels&) = delete;
@@ -38,10 +44,16 @@ class FusedKernels {
     void load(const std::string& bytes, const std::string& name, const std::string& at);
     ~Library();
   };
+  void build(const plan::Plan& plan, const std::string& where);
+  void load_trusted(const plan::Plan& plan, const std::string& plan_path, const std::string& where);
+
   std::unique_ptr<Library> cpu_, emulation_;
   std::unique_ptr<CudaModule> ptx_;
   int cuda_block_ = 0;
   bool emulate_cuda_ = false;
+  // Built here: each region's functions (by region name), which replace the plan's records.
+  std::map<std::string, std::string> functions_;
+  std::map<std::string, std::pair<std::string, int64_t>> cuda_functions_;  // name and grid
 };
 
 }  // namespace thundercc::runtime

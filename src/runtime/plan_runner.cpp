@@ -211,15 +211,15 @@ void PlanRunner::fail(size_t index, const std::string& problem) const {
 
 namespace {
 
-std::unique_ptr<FusedKernels> load_kernels(const plan::Plan& plan, const std::string& where, bool emulate_cuda) {
+std::unique_ptr<FusedKernels> load_kernels(const plan::Plan& plan, const std::string& where, KernelOptions options) {
   if (!plan.kernels && !plan.cuda_kernels) return nullptr;
-  return std::make_unique<FusedKernels>(plan, where, emulate_cuda);
+  return std::make_unique<FusedKernels>(plan, where, options);
 }
 
 }  // namespace
 
-Plan::Plan(const plan::Plan& plan, const std::string& where, bool emulate_cuda)
-    : kernels_(load_kernels(plan, where, emulate_cuda)), forward_(plan.forward, where, kernels_.get()) {
+Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions options)
+    : kernels_(load_kernels(plan, where, options)), forward_(plan.forward, where, kernels_.get()) {
   if (plan.backward) {
     backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
     num_saved_ = static_cast<size_t>(plan.backward->saved);

@@ -52,7 +52,7 @@ struct RunOptions {
   std::optional<int64_t> seed;  // of the random ops (default: the plan's) and of --fill random (default: 0)
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
-  bool profile = false, cuda_emulate = false;
+  bool profile = false, cuda_emulate = false, trust_kernels = false;
   std::vector<std::string> plugins;
 };
 
@@ -110,7 +110,7 @@ int run(const RunOptions& o) {
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
   install_caching_allocator();
-  Plan plan(decoded, o.plan_path, o.cuda_emulate);
+  Plan plan(decoded, o.plan_path, {.emulate_cuda = o.cuda_emulate, .trust_kernels = o.trust_kernels});
   if (o.seed) plan.set_seed(static_cast<uint64_t>(*o.seed));
   std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
                                                          : on_devices(read_tensor_file(o.inputs_path, plan.inputs()), plan.inputs());
@@ -220,6 +220,9 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   app.add_flag("--profile", o.profile, "print the time of each instruction");
   app.add_option("--plugin", o.plugins, "a plugin library to load (repeatable)");
+  app.add_flag("--trust-kernels", o.trust_kernels,
+               "load the kernel libraries compiled beside the plan (native code from whoever wrote it) instead of building its "
+               "fusion regions' kernels here");
   app.add_flag("--cuda-emulate", o.cuda_emulate,
                "run the fusion regions' CUDA kernels on the CPU under the emulator, as the driver would launch them (a plan compiled with --emit-cuda)");
   try {

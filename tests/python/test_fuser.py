@@ -108,17 +108,101 @@ def test_softmax_prints_as_one_region(tmp_path, thundercc):
     assert (tmp_path / "softmax.trace.py").read_text() == golden.read_text()
 
 
-def test_library_is_checked_before_loading(tmp_path, thundercc):
+def test_trusted_library_is_checked_before_loading(tmp_path, thundercc):
     trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
     thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
     library = tmp_path / "gelu.kernels.so"
     library.write_bytes(library.read_bytes() + b"\0")
-    result = thundercc("run", tmp_path / "gelu.plan.json", check=False)
+    result = thundercc("run", tmp_path / "gelu.plan.json", "--trust-kernels", check=False)
     assert result.returncode == 1
     assert "not the library this plan was compiled with" in result.stderr
     library.unlink()
-    result = thundercc("run", tmp_path / "gelu.plan.json", check=False)
+    result = thundercc("run", tmp_path / "gelu.plan.json", "--trust-kernels", check=False)
     assert result.returncode == 1 and "is missing" in result.stderr
+    # Built here, the plan needs no file beside it.
+    thundercc("run", tmp_path / "gelu.plan.json", "--inputs", tmp_path / "gelu.inputs.pt", "--expect", tmp_path / "gelu.expected.pt")
+
+
+MALICIOUS = r"""
+#include <stdio.h>
+__attribute__((constructor)) static void at_load(void) { FILE* f = fopen(MARKER, "w"); if (f) fclose(f); }
+"""
+
+
+def test_a_plan_from_elsewhere_never_runs_its_senders_code(tmp_path, thundercc):
+    """A sender controls the plan and every file beside it: a library with a constructor, its
+    SHA-256 written into the plan, is never loaded; run builds the regions' kernels itself.
+    Only --trust-kernels loads it (and then it does run: what the flag is for)."""
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    marker = tmp_path / "ran"
+    source = tmp_path / "evil.c"
+    source.write_text(f'#define MARKER "{marker}"\n' + MALICIOUS)
+    library = tmp_path / "gelu.kernels.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", library, source], check=True)
+    plan = json.loads((tmp_path / "gelu.plan.json").read_text())
+    plan["kernels"]["sha256"] = hashlib.sha256(library.read_bytes()).hexdigest()
+    (tmp_path / "gelu.plan.json").write_text(json.dumps(plan))
+    thundercc("run", tmp_path / "gelu.plan.json", "--inputs", tmp_path / "gelu.inputs.pt", "--expect", tmp_path / "gelu.expected.pt")
+    assert not marker.exists()
+    thundercc("run", tmp_path / "gelu.plan.json", "--trust-kernels", check=False)
+    assert marker.exists()
+
+
+def test_a_region_that_disagrees_with_its_instruction_is_refused(tmp_path, thundercc):
+    """The runner generates a kernel from the region's prims: they are checked by the meta
+    functions, and must read and write the tensors the instruction gives the kernel."""
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    plan_path = tmp_path / "gelu.plan.json"
+    plan = json.loads(plan_path.read_text())
+    (fusion,) = [i["fusion"] for i in plan["instructions"] if "fusion" in i]
+    region = fusion["region"]
+    region["inputs"][0]["tensor"]["shape"] = [4096]
+    plan_path.write_text(json.dumps(plan))
+    result = thundercc("run", plan_path, check=False)
+    assert result.returncode == 1 and "/fusion/region" in result.stderr, result.stderr
+    region["inputs"][0]["tensor"]["shape"] = [8]
+    region["bound_symbols"][0]["symbol"] = "torch.nn.functional.gelu"
+    plan_path.write_text(json.dumps(plan))
+    result = thundercc("run", plan_path, check=False)
+    assert result.returncode == 1 and "/fusion/region" in result.stderr, result.stderr
+
+
+def test_trusted_kernels_need_the_cpu_they_were_built_for(tmp_path, thundercc):
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    plan_path = tmp_path / "gelu.plan.json"
+    plan = json.loads(plan_path.read_text())
+    assert plan["kernels"]["flags"].count("-march=native") == 1 and plan["kernels"]["isa"]
+    plan["kernels"]["isa"].append("avx1024")  # a feature no CPU has
+    plan_path.write_text(json.dumps(plan))
+    result = thundercc("run", plan_path, "--trust-kernels", check=False)
+    assert result.returncode == 1 and "was built for a CPU with avx1024" in result.stderr, result.stderr
+    thundercc("run", plan_path, "--inputs", tmp_path / "gelu.inputs.pt", "--expect", tmp_path / "gelu.expected.pt")
+
+
+def test_kernel_cache_rebuilds_what_is_damaged_and_refuses_other_writers(tmp_path, thundercc):
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    cache = tmp_path / "cache"
+    env = dict(os.environ, THUNDERCC_CACHE_DIR=str(cache))
+
+    def compile_verbose():
+        return subprocess.run([os.environ["THUNDERCC"], "-v", "compile", trace, "-o", tmp_path, "--executors", "fuser,torch"],
+                              capture_output=True, text=True, env=env)
+
+    assert compile_verbose().returncode == 0
+    assert oct(cache.stat().st_mode & 0o777) == "0o700"
+    for entry in list((cache / "objects").glob("*.o")) + list((cache / "libraries").glob("*.so")):
+        entry.write_bytes(entry.read_bytes()[:100])  # truncated, as a full disk leaves it
+    again = compile_verbose()
+    assert again.returncode == 0 and "1 compiled, 0 from the cache" in again.stderr, again.stderr
+    result = subprocess.run([os.environ["THUNDERCC"], "run", tmp_path / "gelu.plan.json", "--inputs", tmp_path / "gelu.inputs.pt",
+                             "--expect", tmp_path / "gelu.expected.pt"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    cache.chmod(0o777)
+    refused = compile_verbose()
+    assert refused.returncode == 1 and "can be written by another user" in refused.stderr, refused.stderr
 
 
 def test_kernel_cache_compiles_each_kernel_once(tmp_path, thundercc):
@@ -282,13 +366,16 @@ def test_a_cpu_tensor_beside_cuda_tensors_stays_out_of_regions(tmp_path, thunder
     assert "torch.mul(x, s)" in printed and "= fuser_0(t0)" in printed, printed
 
 
-def test_emulation_library_is_checked_and_needs_emit_cuda(tmp_path, thundercc):
+def test_trusted_emulation_library_is_checked_and_needs_emit_cuda(tmp_path, thundercc):
     trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
     thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
-    result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", check=False)
+    result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", "--trust-kernels", check=False)
     assert result.returncode == 1 and "no CUDA kernel (compile the trace again with --emit-cuda)" in result.stderr, result.stderr
+    # Built here, any plan's regions run under the emulator.
+    thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", "--inputs", tmp_path / "gelu.inputs.pt",
+              "--expect", tmp_path / "gelu.expected.pt")
     thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", "--emit-cuda")
     library = tmp_path / "gelu.cuda_emulation.so"
     library.write_bytes(library.read_bytes() + b"\0")
-    result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", check=False)
+    result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", "--trust-kernels", check=False)
     assert result.returncode == 1 and "not the library this plan was compiled with" in result.stderr, result.stderr

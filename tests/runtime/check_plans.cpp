@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   for (const auto& plan_path : plans) {
     std::string stem = plan_path.string().substr(0, plan_path.string().size() - std::string(".plan.json").size());
     try {
-      Plan plan(plan::read_plan_file(plan_path), plan_path, emulate_cuda);
+      Plan plan(plan::read_plan_file(plan_path), plan_path, {.emulate_cuda = emulate_cuda});
       auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
       plan.forward_program().check_inputs(inputs);
       at::manual_seed(0);

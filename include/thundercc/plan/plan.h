@@ -33,10 +33,13 @@ struct Buffer {
   TensorMeta tensor;
 };
 
-// What a fusion instruction runs: the CPU function of the plan's kernel library, or the CUDA
-// function of its PTX module with its grid, or both (--emit-cuda), over the tensors it was
-// generated for.
+// What a fusion instruction runs: the region itself, its prims as a trace (what `run` generates
+// and builds its kernels from: a plan is data), and the kernels `compile` generated for it, by
+// which the runner checks that it generates the same: the CPU function of the plan's kernel
+// library, or the CUDA function of its PTX module with its grid, or both (--emit-cuda), over the
+// tensors it was generated for.
 struct Fusion {
+  Trace region;  // named for the region's symbol; inputs: the tensors it reads; output: a tuple of those it writes
   std::optional<std::string> function;
   std::optional<std::string> cuda_function;
   std::optional<int64_t> grid;
@@ -89,12 +92,15 @@ struct PluginExecutor {
 };
 
 // The plan's kernel library (the CPU regions') and CUDA kernels, files next to the plan, each
-// checked against its SHA-256 before it is loaded.
+// checked against its SHA-256 before it is loaded, and loaded only when the user trusts them
+// (run --trust-kernels); `isa`: the CPU features the library may use (-march=native), which the
+// running CPU must have.
 struct LibraryFile {
   std::string library, sha256;
 };
 struct KernelLibraryRecord {
   std::string library, sha256, compiler, flags;
+  std::vector<std::string> isa;
 };
 struct CudaKernelsRecord {
   int64_t block = 0;

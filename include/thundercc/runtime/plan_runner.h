@@ -13,6 +13,15 @@ namespace thundercc::runtime {
 
 class FusedKernels;
 
+// Where a plan's fusion kernels come from. A plan is data: by default the runner generates them
+// from the regions the plan records and builds them itself, for this machine, in the user's
+// kernel cache. The libraries `compile` wrote beside the plan are native code from whoever wrote
+// the plan: loaded only with `trust_kernels` (run --trust-kernels).
+struct KernelOptions {
+  bool emulate_cuda = false;   // CPU regions run their CUDA kernels under the emulator (plans compiled with --emit-cuda)
+  bool trust_kernels = false;  // load the kernels compiled beside the plan instead of building them
+};
+
 
 // Runs one program of a plan (the forward, or the backward).
 class PlanRunner {
@@ -62,10 +71,11 @@ class PlanRunner {
 // only the outputs.
 class Plan {
  public:
-  // Binds a decoded plan; throws LoadError naming `where`, the plan file's path (a plan's kernel
-  // library is found next to it). With `emulate_cuda`, fusion regions on the CPU run their CUDA
-  // kernels under the emulator (a plan compiled with --emit-cuda), to test them without a GPU.
-  Plan(const plan::Plan& plan, const std::string& where, bool emulate_cuda = false);
+  // Binds a decoded plan; throws LoadError naming `where`, the plan file's path (with
+  // `kernels.trust_kernels`, a plan's kernel library is found next to it). With
+  // `kernels.emulate_cuda`, fusion regions on the CPU run their CUDA kernels under the emulator,
+  // to test them without a GPU.
+  Plan(const plan::Plan& plan, const std::string& where, KernelOptions kernels = {});
   ~Plan();
   PlanRunner& forward_program() { return forward_; }
   bool has_backward() const { return backward_.has_value(); }

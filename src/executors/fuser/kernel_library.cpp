@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "thundercc/executors/fuser/cuda_emulation.h"
 #include "thundercc/executors/fuser/nvrtc.h"
 #include "thundercc/executors/fuser/region_analysis.h"
+#include "thundercc/support/cpu_features.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
 
@@ -27,6 +29,8 @@ namespace fs = std::filesystem;
 // gives integer overflow ATen's wrapping; no -ffast-math: NaN and infinity keep their meaning.
 constexpr const char* kCompileFlags =
     "-std=c++17 -O3 -march=native -fPIC -fno-math-errno -fno-trapping-math -fwrapv -fopenmp-simd -w";
+
+const fs::path& cache_root();
 
 std::string quoted(const std::string& s) {
   std::string out = "'";
@@ -89,8 +93,12 @@ const std::string& compiler_version() {
     fs::path exe = executable(compiler());
     struct stat st;
     if (exe.empty() || ::stat(exe.c_str(), &st) != 0) return ask();
-    fs::path memo = fs::path(kernel_cache_dir()) / "compilers" /
-                    sha256_hex(str(exe.string(), "\n", st.st_size, "\n", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec));
+    fs::path memo;
+    try {
+      memo = cache_root() / "compilers" / sha256_hex(str(exe.string(), "\n", st.st_size, "\n", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec));
+    } catch (const ThunderError&) {  // a cache it may not use: building kernels reports it
+      return ask();
+    }
     try {
       std::string remembered = read_file(memo.string(), 4096);
       if (!remembered.empty() && remembered.find('\n') == std::string::npos) return remembered;
@@ -107,14 +115,55 @@ const std::string& compiler_version() {
   return version;
 }
 
-// A file of the cache under its final name, made by `make(temporary)` when absent.
+// The bytes of a cache entry, made by `make(temporary)` when absent or damaged. Each entry has
+// its SHA-256 beside it (PATH.sha256), written when it is made and checked whenever it is read:
+// an entry truncated or changed since (a full disk, a crash, a stray write) is made again.
 template <class Make>
-void ensure(const fs::path& path, Make&& make) {
-  if (fs::exists(path)) return;
+std::string cached_entry(const fs::path& path, Make&& make) {
+  fs::path hash = path.string() + ".sha256";
+  try {
+    std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
+    if (sha256_hex(bytes) == read_file(hash.string(), 64)) return bytes;
+  } catch (const std::exception&) {  // absent or unreadable: made again
+  }
   fs::create_directories(path.parent_path());
   fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
   make(temporary);
+  std::string bytes = read_file(temporary.string(), limits::kKernelLibraryBytes);
+  write_file_atomically(hash.string(), sha256_hex(bytes));
   fs::rename(temporary, path);
+  return bytes;
+}
+
+// The cache holds code this user's processes load, so nobody else may write to it: it is made
+// 0700, and one that another user owns or may write to is refused.
+const fs::path& cache_root() {
+  static const fs::path root = [] {
+    fs::path dir(kernel_cache_dir());
+    if (!fs::exists(dir)) {
+      fs::create_directories(dir.parent_path());
+      if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+        throw ThunderError("RuntimeError", "fuser: cannot make the kernel cache " + dir.string());
+    }
+    struct stat st;
+    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+      throw ThunderError("RuntimeError", "fuser: the kernel cache " + dir.string() + " is not a directory");
+    if (st.st_uid != ::getuid() || (st.st_mode & 022) != 0)
+      throw ThunderError("RuntimeError", str("fuser: the kernel cache ", dir.string(),
+                                             " can be written by another user (it holds code thundercc loads): make it yours and "
+                                             "chmod 700 it, or set THUNDERCC_CACHE_DIR to a folder only you can write"));
+    return dir;
+  }();
+  return root;
+}
+
+// Whether a cached object is there and is what was written (its SHA-256 beside it).
+bool intact(const fs::path& object) {
+  try {
+    return sha256_hex(read_file(object.string(), limits::kKernelLibraryBytes)) == read_file(object.string() + ".sha256", 64);
+  } catch (const std::exception&) {
+    return false;
+  }
 }
 
 std::string first_lines(const std::string& text, int n) {
@@ -149,7 +198,8 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   KernelLibrary lib;
   lib.compiler = compiler_version();
   lib.flags = kCompileFlags;
-  fs::path cache(kernel_cache_dir());
+  lib.isa = cpu_features();  // what -march=native may use
+  const fs::path& cache = cache_root();
   // Missing kernels compile concurrently, one compiler per core.
   struct Job {
     const GeneratedKernel* kernel;
@@ -164,7 +214,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
     std::string key = sha256_hex(lib.compiler + "\n" + lib.flags + "\n" + k.source);
     objects.push_back(key);
     fs::path object = cache / "objects" / (key + ".o");
-    if (fs::exists(object)) {
+    if (intact(object)) {
       ++lib.cached;
       continue;
     }
@@ -189,6 +239,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
         for (size_t k = first; k < last; ++k) fs::remove(jobs[k].temporary);
         throw ThunderError("RuntimeError", str("fuser: the kernel ", j.kernel->function, " does not compile:\n", first_lines(j.result.second, 20)));
       }
+      write_file_atomically(j.object.string() + ".sha256", sha256_hex(read_file(j.temporary.string(), limits::kKernelLibraryBytes)));
       fs::rename(j.temporary, j.object);
       ++lib.compiled;
     }
@@ -197,27 +248,25 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   std::string key = lib.compiler + "\n-shared";
   for (const auto& o : objects) key += "\n" + o;
   fs::path library = cache / "libraries" / (sha256_hex(key) + ".so");
-  ensure(library, [&](const fs::path& temporary) {
+  lib.bytes = cached_entry(library, [&](const fs::path& temporary) {
     std::string command = quoted(compiler()) + " -shared -o " + quoted(temporary.string());
     for (const auto& o : objects) command += " " + quoted((cache / "objects" / (o + ".o")).string());
     command += " -lmvec -lm";  // glibc's vector math, after the objects that call it
     auto [status, output] = run(command);
     if (status != 0) throw ThunderError("RuntimeError", "fuser: linking the kernel library failed:\n" + first_lines(output, 20));
   });
-  lib.bytes = read_file(library.string(), limits::kKernelLibraryBytes);
   lib.sha256 = sha256_hex(lib.bytes);
   return lib;
 }
 
 std::string cached_ptx(const std::string& source) {
   std::string compiler = nvrtc_version();
-  fs::path ptx = fs::path(kernel_cache_dir()) / "ptx" / (sha256_hex(str(compiler, "\n", kPtxArch, " ", kNvrtcOptions, "\n", source)) + ".ptx");
-  ensure(ptx, [&](const fs::path& temporary) {
+  fs::path ptx = cache_root() / "ptx" / (sha256_hex(str(compiler, "\n", kPtxArch, " ", kNvrtcOptions, "\n", source)) + ".ptx");
+  return cached_entry(ptx, [&](const fs::path& temporary) {
     PtxResult r = compile_to_ptx(source, "kernels.cu");
     if (!r.ok) throw ThunderError("RuntimeError", "fuser: NVRTC does not compile the CUDA kernels:\n" + first_lines(r.log, 20));
     write_file_atomically(temporary.string(), r.ptx);
   });
-  return read_file(ptx.string(), limits::kKernelLibraryBytes);
 }
 
 PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, const std::string& stem, bool every_region_for_cuda) {
@@ -253,6 +302,7 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
     out.kernels.sha256 = out.library.sha256;
     out.kernels.compiler = out.library.compiler;
     out.kernels.flags = out.library.flags;
+    out.kernels.isa = out.library.isa;
   }
   if (cuda.empty()) return out;
   PlanKernels::Cuda& c = out.kernels.cuda;

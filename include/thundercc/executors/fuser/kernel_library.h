@@ -26,6 +26,7 @@ struct PlanKernels {
   std::string sha256;    // of the library
   std::string compiler;  // what built it, with which flags
   std::string flags;
+  std::vector<std::string> isa;  // the CPU features the library may use (cpu_features() where it was built)
   std::map<std::string, std::string> functions;  // region symbol id -> function
 
   struct Cuda {
@@ -52,6 +53,7 @@ struct KernelLibrary {
   std::string sha256;    // of `bytes`
   std::string compiler;  // the compiler's --version line
   std::string flags;
+  std::vector<std::string> isa;  // -march=native: the features of the CPU that built it
   size_t compiled = 0;   // kernels compiled by this call
   size_t cached = 0;     // kernels found in the cache
 };
