@@ -2,6 +2,7 @@
 """Captures a PyTorch program as trace.json.
 
     /usr/bin/python3 scripts/capture.py FILE.py:FACTORY -o trace.json [--save-io] [--grad | --inference]
+    /usr/bin/python3 scripts/capture.py FILE.py:FACTORY --check [--inference]
 
 FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
 the eager outputs with torch.save (NAME.inputs.pt, NAME.expected.pt next to the trace); --grad also
@@ -9,6 +10,9 @@ writes the gradients autograd computes for the inputs that require grad (NAME.gr
 order, with every output that requires grad seeded with ones (for a scalar loss: d loss). A program
 that modifies inputs in place also gets NAME.inputs_after.pt (every input as the program left it);
 NAME.inputs.pt holds them as it received them. Nothing is written unless everything is.
+
+--check writes nothing: it runs the program once and lists every call capture would refuse, by op
+with counts and the lines that made them (capture itself stops at the first); exit 1 if any.
 """
 import argparse
 import contextlib
@@ -21,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 
-from thundercc_frontend import CaptureError, capture  # noqa: E402
+from thundercc_frontend import CaptureError, capture, check  # noqa: E402
 
 
 def load_factory(spec: str):
@@ -60,10 +64,30 @@ def write_all(files: dict) -> None:
         os.replace(temporary, path)
 
 
+def check_report(refusals) -> str:
+    """capture --check's report: per op, how many calls, and each place with its message."""
+    if not refusals:
+        return "capture --check: every call can be captured"
+    by_op: dict[str, dict[str, list]] = {}
+    for op, where, message in refusals:
+        by_op.setdefault(op, {}).setdefault(where, []).append(message)
+    lines = [f"capture --check: {len(refusals)} call{'s' * (len(refusals) != 1)} capture would refuse, "
+             f"{len(by_op)} op{'s' * (len(by_op) != 1)}:"]
+    for op, places in sorted(by_op.items(), key=lambda item: -sum(map(len, item[1].values()))):
+        count = sum(map(len, places.values()))
+        lines.append(f"  {op}: {count} call{'s' * (count != 1)}")
+        for where, messages in places.items():
+            times = f" ({len(messages)} calls)" if len(messages) > 1 else ""
+            lines.append(f"    {where}{times}: {messages[0]}")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("program", help="FILE.py:FACTORY")
-    parser.add_argument("-o", "--output", required=True, help="where to write trace.json")
+    parser.add_argument("-o", "--output", help="where to write trace.json")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing: list every call capture would refuse, with counts and lines (exit 1 if any)")
     parser.add_argument("--save-io", action="store_true", help="also save inputs and eager outputs (.pt)")
     parser.add_argument("--grad", action="store_true", help="also save autograd's gradients of a scalar output")
     parser.add_argument("--inference", action="store_true",
@@ -71,6 +95,16 @@ def main() -> int:
     opts = parser.parse_args()
     if opts.inference and opts.grad:
         parser.error("--inference computes no gradients: leave out --grad")
+    if opts.check:
+        if opts.output or opts.save_io or opts.grad:
+            parser.error("--check writes nothing: leave out -o, --save-io and --grad")
+        fn, args, kwargs = load_factory(opts.program)
+        with torch.no_grad() if opts.inference else contextlib.nullcontext():
+            refusals = check(fn, *args, **kwargs)
+        print(check_report(refusals))
+        return 1 if refusals else 0
+    if not opts.output:
+        parser.error("the following arguments are required: -o/--output (or --check)")
 
     out = Path(opts.output)
     # A missing folder is made (as `thundercc compile -o` makes one), once the capture succeeded;

@@ -78,7 +78,13 @@ DATA_DEPENDENT_SHAPE = {"nonzero", "argwhere", "unique", "unique_consecutive", "
 
 
 class CaptureError(RuntimeError):
-    """A program thundercc cannot capture faithfully; the message names the op and the source line."""
+    """A program thundercc cannot capture faithfully; the message names the op and the source line.
+    `consequence`: the call only reads what an earlier refused call made (capture --check does not
+    count it again); `result`: what the call returned, when it ran before the refusal."""
+
+    def __init__(self, message, consequence=False):
+        super().__init__(message)
+        self.consequence = consequence
 
 
 def thundercc_binary() -> str:
@@ -214,6 +220,10 @@ class _Recorder(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        return self.capture.recording(lambda: self._capture(func, args, kwargs), lambda: func(*args, **kwargs),
+                                      _display_name(func), lambda: _user_frame(func))
+
+    def _capture(self, func, args, kwargs):
         name = getattr(func, "__name__", "")
         original = getattr(func, "_thundercc_original", None)
         if original is not None:  # the Tensor.__getitem__ wrapper, which records the call itself
@@ -253,13 +263,17 @@ class _Recorder(TorchFunctionMode):
         call_args = list(args)
         # Warning bookkeeping of torch.nn.functional, not part of the op.
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
-        if not mutated:
-            call_args, kwargs = self.capture._autocast_inputs(func, call_args, kwargs, result, where)
-        if not torch.is_grad_enabled():
-            call_args, kwargs = self.capture._detached_inputs(call_args, kwargs, where)
-        if swap:
-            call_args = [call_args[1], call_args[0]] + call_args[2:]
-        self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
+        try:
+            if not mutated:
+                call_args, kwargs = self.capture._autocast_inputs(func, call_args, kwargs, result, where)
+            if not torch.is_grad_enabled():
+                call_args, kwargs = self.capture._detached_inputs(call_args, kwargs, where)
+            if swap:
+                call_args = [call_args[1], call_args[0]] + call_args[2:]
+            self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
+        except CaptureError as e:
+            e.result = result  # the call ran: capture --check must not run it again
+            raise
         if symbol_id in random_ids() or any(id(t) in self.capture._drawn for t in tensors):
             self.capture._drawn.update(id(t) for t in _flat_tensors(result))
         return result
@@ -337,6 +351,27 @@ class Capture:
         self._mutated: set[int] = set()  # indices of the inputs a recorded call modified in place
         self._view_of: dict[int, tuple] = {}  # id(view) -> (base, key): views made by basic indexing
         self.scopes: list[str] = []      # the paths of the modules being called, innermost last
+        self._recorded_grad: set[int] = set()  # ids of tensors the trace records as requiring grad
+        # capture --check: every refusal (op, place, message) instead of stopping at the first, and
+        # the ids of the tensors refused calls made (what reads them is not refused again).
+        self.refusals: list[tuple[str, str, str]] | None = None
+        self._unrecorded: set[int] = set()
+
+    def recording(self, record, call, display: str, where):
+        """record(): records a call and returns its result. Under capture --check a refusal is
+        noted instead of raised: the call runs eagerly if it has not run, and the program goes on
+        with its results unrecorded."""
+        if self.refusals is None:
+            return record()
+        try:
+            return record()
+        except CaptureError as error:
+            result = error.result if hasattr(error, "result") else call()
+            if not error.consequence:
+                self.refusals.append((display, where(), str(error)))
+            self._unrecorded.update(id(t) for t in _flat_tensors(result))
+            self._alive.append(result)
+            return result
 
     def _scope(self) -> dict:
         """The module a statement is recorded in, as trace.json's optional "scope"."""
@@ -410,6 +445,8 @@ class Capture:
 
     def _value(self, v, where: str):
         if isinstance(v, torch.Tensor):
+            if id(v) in self._unrecorded:
+                raise CaptureError("reads the result of a call capture refused", consequence=True)
             if id(v) not in self._names:
                 raise CaptureError(f"a tensor that is neither an input nor the result of a captured op is used at "
                                    f"{where}:{_source_text(where)} (pass it as an argument, or register it on the module)")
@@ -456,7 +493,10 @@ class Capture:
             self._names[id(result)] = name
             self._versions[id(result)] = _version_of(result)
             self._alive.append(result)
-            return {"tensor": dict(name=name, **self._meta(result))}
+            meta = self._meta(result)
+            if meta["requires_grad"]:
+                self._recorded_grad.add(id(result))
+            return {"tensor": dict(name=name, **meta)}
         if isinstance(result, (tuple, list)):
             return {"tuple" if isinstance(result, tuple) else "list": [self._definition(x, where) for x in result]}
         return None
@@ -492,10 +532,12 @@ class Capture:
         return self._replace_inputs(args, kwargs, converts, lambda v: v.to(target), "torch.Tensor.to", [target], where)
 
     def _detached_inputs(self, args, kwargs, where):
-        """Inside torch.no_grad() or torch.inference_mode(), the inputs that require grad, each
-        recorded as detached first: no gradient flows through what the region computes."""
-        return self._replace_inputs(args, kwargs, lambda v: v.requires_grad, lambda v: v.detach(), "torch.Tensor.detach", [],
-                                    where)
+        """Inside torch.no_grad() or torch.inference_mode(), the inputs the trace records as
+        requiring grad, each recorded as detached first: no gradient flows through what the region
+        computes. A program captured under no_grad as a whole records none (its parameters
+        require no grad in the trace), so it gets no detach (each would be a copy)."""
+        return self._replace_inputs(args, kwargs, lambda v: id(v) in self._recorded_grad, lambda v: v.detach(),
+                                    "torch.Tensor.detach", [], where)
 
     def _replace_inputs(self, args, kwargs, selects, make, symbol_id, extra_args, where):
         """The arguments with each tensor `selects` picks replaced by `make` of it, recorded as
@@ -606,7 +648,10 @@ class Capture:
         name = self._unique(name)
         if isinstance(value, torch.Tensor):
             self._name_input(value, name)
-            self.inputs.append({"name": name, "tensor": self._meta(value)})
+            meta = self._meta(value)
+            if meta["requires_grad"]:
+                self._recorded_grad.add(id(value))
+            self.inputs.append({"name": name, "tensor": meta})
             self.input_values.append(value)
         elif isinstance(value, bool) or isinstance(value, (int, float)):
             kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
@@ -617,7 +662,10 @@ class Capture:
             for i, x in enumerate(value):
                 item = self._unique(f"{name}_{i}")
                 self._name_input(x, item)
-                items.append({"tensor": dict(name=item, **self._meta(x))})
+                meta = self._meta(x)
+                if meta["requires_grad"]:
+                    self._recorded_grad.add(id(x))
+                items.append({"tensor": dict(name=item, **meta)})
                 self.input_values.append(x)
             self._used.add(name)
             self.inputs.append({"name": name, "collection": {"tuple" if isinstance(value, tuple) else "list": items}})
@@ -674,13 +722,26 @@ def _record_module_scopes(module: torch.nn.Module, cap: "Capture") -> list:
 
 def capture(fn, *args, **kwargs) -> Capture:
     """Runs fn(*args, **kwargs) once, eagerly, and returns its trace. An nn.Module's parameters and
-    buffers become inputs named t_<path> (t_fc1_weight), after the arguments."""
+    buffers become inputs named t_<path> (t_fc1_weight), after the arguments. Raises CaptureError
+    at the first call it cannot capture."""
+    return _capture(fn, args, kwargs, check=False)
+
+
+def check(fn, *args, **kwargs) -> list[tuple[str, str, str]]:
+    """Runs fn(*args, **kwargs) once, eagerly, as capture does, and returns every call capture
+    would refuse, as (op, file:line, message), in the order the program made them."""
+    return _capture(fn, args, kwargs, check=True).refusals
+
+
+def _capture(fn, args, kwargs, check: bool) -> Capture:
     module = fn if isinstance(fn, torch.nn.Module) else None
     target = module.forward if module is not None else fn
     name = type(module).__name__ if module is not None else getattr(fn, "__name__", "computation")
     if not name.isidentifier():
         name = "computation"
     cap = Capture(name)
+    if check:
+        cap.refusals = []
     try:
         arguments = inspect.signature(target).bind(*args, **kwargs).arguments.items()
     except ValueError:
@@ -698,17 +759,27 @@ def capture(fn, *args, **kwargs) -> Capture:
     original_getitem = torch.Tensor.__getitem__
 
     def getitem(self, key):
-        items = key if isinstance(key, tuple) else (key,)
-        if any(isinstance(k, torch.Tensor) and k.dtype in (torch.bool, torch.uint8) and k.dim() > 0 for k in items):
-            where = _user_frame()
-            raise CaptureError(f"x[mask] with a boolean mask gives a result whose shape depends on the mask's values, "
-                               f"which a static trace cannot hold (torch.where(mask, x, 0) keeps the shape), "
-                               f"at {where}:{_source_text(where)}")
-        with torch._C.DisableTorchFunction():
-            result = original_getitem(self, key)
-        cap._record("torch.Tensor.__getitem__", [self, key], {}, result, _user_frame())
-        cap._note_view(self, key, result)
-        return result
+        def eager():
+            with torch._C.DisableTorchFunction():
+                return original_getitem(self, key)
+
+        def record():
+            items = key if isinstance(key, tuple) else (key,)
+            if any(isinstance(k, torch.Tensor) and k.dtype in (torch.bool, torch.uint8) and k.dim() > 0 for k in items):
+                where = _user_frame()
+                raise CaptureError(f"x[mask] with a boolean mask gives a result whose shape depends on the mask's values, "
+                                   f"which a static trace cannot hold (torch.where(mask, x, 0) keeps the shape), "
+                                   f"at {where}:{_source_text(where)}")
+            result = eager()
+            try:
+                cap._record("torch.Tensor.__getitem__", [self, key], {}, result, _user_frame())
+                cap._note_view(self, key, result)
+            except CaptureError as e:
+                e.result = result
+                raise
+            return result
+
+        return cap.recording(record, eager, "torch.Tensor.__getitem__", _user_frame)
 
     getitem._thundercc_original = original_getitem
     # Nor an assignment whose key is a tuple holding tensors (x[i, j] = v): Tensor.__setitem__ is
@@ -716,12 +787,20 @@ def capture(fn, *args, **kwargs) -> Capture:
     original_setitem = torch.Tensor.__setitem__
 
     def setitem(self, key, value):
-        with torch.overrides._pop_mode_temporarily():  # the recorder's own calls are not the program's
-            cap._before_call("torch.Tensor.__setitem__", [self, key, value], {})
-            original_setitem(self, key, value)
-        cap._record("torch.Tensor.__setitem__", [self, key, value], {}, None, _user_frame(), [self])
-        if isinstance(value, torch.Tensor) and id(value) in cap._drawn:
-            cap._drawn.add(id(self))
+        def record():
+            with torch.overrides._pop_mode_temporarily():  # the recorder's own calls are not the program's
+                cap._before_call("torch.Tensor.__setitem__", [self, key, value], {})
+                original_setitem(self, key, value)
+            try:
+                cap._record("torch.Tensor.__setitem__", [self, key, value], {}, None, _user_frame(), [self])
+            except CaptureError as e:
+                cap._unrecorded.add(id(self))  # under --check: what it holds now is unknown to the trace
+                e.result = None
+                raise
+            if isinstance(value, torch.Tensor) and id(value) in cap._drawn:
+                cap._drawn.add(id(self))
+
+        cap.recording(record, None, "torch.Tensor.__setitem__", _user_frame)
 
     setitem._thundercc_original = original_setitem
     torch.Tensor.__getitem__ = getitem
@@ -735,5 +814,5 @@ def capture(fn, *args, **kwargs) -> Capture:
         torch.Tensor.__setitem__ = original_setitem
         for hook in hooks:
             hook.remove()
-    cap.output = _flatten_outputs(result, cap, "<return>")
+    cap.output = cap.recording(lambda: _flatten_outputs(result, cap, "<return>"), lambda: None, "return", lambda: "<return>")
     return cap

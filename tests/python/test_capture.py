@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 
 from conftest import REPO
-from thundercc_frontend import CaptureError, capture
+from thundercc_frontend import CaptureError, capture, check
 
 
 def test_inputs_are_named_after_parameters_and_module_paths():
@@ -232,8 +232,42 @@ def test_capture_inference_flag_gives_an_inference_plan(tmp_path, thundercc):
                    check=True, capture_output=True)
     trace = json.loads((tmp_path / "p.json").read_text())
     assert not any(i["tensor"]["requires_grad"] for i in trace["inputs"] if "tensor" in i)
+    # Nothing requires grad in the trace, so nothing is detached (a detach would copy a weight).
+    assert [b["symbol"] for b in trace["bound_symbols"]] == ["torch.nn.functional.linear"]
     thundercc("compile", tmp_path / "p.json", "-o", tmp_path)
     assert (tmp_path / "p.trace.py").exists()
     refused = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "q.json",
                               "--inference", "--grad"], capture_output=True, text=True)
     assert refused.returncode == 2 and "--inference computes no gradients" in refused.stderr
+
+
+class _Refused(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        spectrum = torch.view_as_real(torch.polar(x.abs(), x))  # refused twice: polar, then view_as_real
+        y = self.fc(x) + spectrum.sum()  # reads what a refused call made: not counted again
+        for _ in range(3):
+            y = y + torch.nonzero(y > 0).sum()  # one place, three calls
+        return torch.relu(y) + y[y > 0].sum()
+
+
+def test_check_lists_every_refused_call_in_one_run(tmp_path):
+    refusals = check(_Refused(), torch.randn(4, 8))
+    ops = [op for op, _, _ in refusals]
+    assert ops == ["torch.polar", "torch.view_as_real", "torch.nonzero", "torch.nonzero", "torch.nonzero",
+                   "torch.Tensor.__getitem__"], refusals
+    assert all(where.endswith(tuple(f"test_capture.py:{n}" for n in range(240, 260))) for _, where, _ in refusals), refusals
+    assert check(torch.nn.Linear(4, 2), torch.randn(3, 4)) == []
+
+    program = tmp_path / "prog.py"
+    program.write_text("import torch\nfrom test_capture import _Refused\ndef make():\n    return _Refused(), (torch.randn(4, 8),)\n")
+    env = {"PYTHONPATH": str(REPO / "tests" / "python")}
+    result = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "--check"],
+                            capture_output=True, text=True, env={**__import__("os").environ, **env})
+    assert result.returncode == 1, result.stderr
+    assert "6 calls capture would refuse, 4 ops" in result.stdout
+    assert "  torch.nonzero: 3 calls\n" in result.stdout and "(3 calls): torch.nonzero gives a result whose shape" in result.stdout
+    assert not list(tmp_path.glob("*.json"))
