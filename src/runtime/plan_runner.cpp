@@ -92,8 +92,16 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
 }
 
 void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
-  if (inputs.size() != inputs_.size())
-    throw ThunderError("RuntimeError", thundercc::str("expected ", inputs_.size(), " inputs, but got ", inputs.size()));
+  if (inputs.size() != inputs_.size()) {
+    std::string names, missing;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      names += (i ? ", " : "") + inputs_[i].name;
+      if (i >= inputs.size()) missing += (missing.empty() ? "" : ", ") + inputs_[i].name;
+    }
+    throw ThunderError("RuntimeError", thundercc::str("the plan takes ", inputs_.size(), " inputs (", names, "), but got ", inputs.size(),
+                                                      missing.empty() ? thundercc::str(": ", inputs.size() - inputs_.size(), " too many")
+                                                                      : ": missing " + missing));
+  }
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& spec = inputs_[i];
     const at::Tensor& t = inputs[i];

@@ -114,7 +114,11 @@ int run(const RunOptions& o) {
   if (o.seed) plan.set_seed(static_cast<uint64_t>(*o.seed));
   std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
                                                          : on_devices(read_tensor_file(o.inputs_path, plan.inputs()), plan.inputs());
-  plan.forward_program().check_inputs(inputs);
+  try {
+    plan.forward_program().check_inputs(inputs);
+  } catch (const ThunderError& e) {
+    throw LoadError(thundercc::str(o.inputs_path.empty() ? o.plan_path : o.inputs_path, ": ", e.what()));
+  }
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
     throw LoadError(o.plan_path + ": the plan has no backward (no input of the trace requires grad), so it computes no gradients");
   // Without --cotangents, every output's gradient is seeded with ones (for a scalar loss, d loss).
@@ -148,9 +152,14 @@ int run(const RunOptions& o) {
   }
   std::vector<double> sorted = run_ns;
   std::sort(sorted.begin(), sorted.end());
-  std::printf("%s: %zu instructions%s, %zu runs: median %.3f ms, min %.3f ms, max %.3f ms\n", o.plan_path.c_str(),
-              plan.forward_program().instructions().size(), plan.has_backward() ? " (forward) and a backward" : "", run_ns.size(),
-              sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
+  std::string program = thundercc::str(o.plan_path, ": ", plan.forward_program().instructions().size(), " instructions",
+                                       plan.has_backward() ? " (forward) and a backward" : "");
+  if (run_ns.size() == 1 && o.warmup == 0)
+    // A first run pays for first touches of memory and caches: not what a served plan costs.
+    std::printf("%s, 1 cold run: %.3f ms (--warmup W --repeat N times steady runs)\n", program.c_str(), run_ns.front() / 1e6);
+  else
+    std::printf("%s, %zu runs after %d warm-up: median %.3f ms, min %.3f ms, max %.3f ms\n", program.c_str(), run_ns.size(), o.warmup,
+                sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
   if (o.profile) {
     AllocatorStats memory = allocator_stats();
     // Working memory: what a run holds beyond its inputs and the previous run's outputs, the arenas

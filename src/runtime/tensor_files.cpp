@@ -183,11 +183,14 @@ std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, 
     at::Tensor bad = ((diff > allowed) & ~(at::isnan(ad) & at::isnan(ed))) | (at::isnan(ad) != at::isnan(ed));
     auto n_bad = bad.sum().item<int64_t>();
     if (n_bad) {
-      auto flat = diff.masked_fill(diff.isnan(), INFINITY).reshape({-1});
-      auto where = flat.argmax().item<int64_t>();
+      // The element furthest past its own tolerance (a NaN where a number was expected first), not
+      // the greatest difference, which a large value may have within its tolerance.
+      at::Tensor excess = (diff / allowed).masked_fill(diff.isnan(), INFINITY).masked_fill(~bad, -1.0).reshape({-1});
+      auto where = excess.argmax().item<int64_t>();
       problems.push_back(thundercc::str("output ", i, ": ", n_bad, " of ", a.numel(), " elements differ beyond rtol=", rt, " atol=", at_,
-                             "; greatest difference ", flat[where].item<double>(), " at flat index ", where, " (got ",
-                             ad.reshape({-1})[where].item<double>(), ", expected ", ed.reshape({-1})[where].item<double>(), ")"));
+                             "; the furthest, at flat index ", where, ": got ", ad.reshape({-1})[where].item<double>(), ", expected ",
+                             ed.reshape({-1})[where].item<double>(), " (a difference of ", diff.reshape({-1})[where].item<double>(),
+                             ", ", allowed.reshape({-1})[where].item<double>(), " allowed)"));
     }
   }
   return problems;

@@ -91,8 +91,15 @@ void check_schema(const json& doc, SchemaKind kind, const std::string& where) {
       best = error;
       best_depth = error.context.size();
     }
-  throw LoadError(where + ": " + to_pointer(best.context) + ": does not match the " +
-                  (kind == SchemaKind::Trace ? "trace" : "plan") + " schema: " + best.description);
+  std::string pointer = to_pointer(best.context), value;
+  // The value itself, where it is short (a misspelled dtype, a wrong kind).
+  try {
+    const json& found = doc.at(json::json_pointer(pointer == "/" ? "" : pointer));
+    if (found.is_primitive() && found.dump().size() <= 80) value = " (the value is " + found.dump() + ")";
+  } catch (const json::exception&) {
+  }
+  throw LoadError(where + ": " + pointer + ": does not match the " + (kind == SchemaKind::Trace ? "trace" : "plan") +
+                  " schema: " + best.description + value);
 }
 
 }  // namespace thundercc

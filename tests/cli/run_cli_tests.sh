@@ -73,6 +73,9 @@ expect 1 '  at model.py:12' -- "$THUNDERCC" compile "$tmp/sourced.json" -o "$tmp
 # One bad file among good ones still fails the run, and the good ones are still checked.
 expect 1 'shape.json' -- "$THUNDERCC" validate traces/add_mul.json "$tmp/shape.json"
 expect 1 'missing.json: cannot be read' -- "$THUNDERCC" validate "$tmp/missing.json"
+# A value the schema refuses is shown (a misspelled dtype).
+mutate "$tmp/dtype_typo.json" 'd["inputs"][0]["tensor"]["dtype"] = "float31"'
+expect 1 '/inputs/0/tensor/dtype: does not match the trace schema: .*\(the value is "float31"\)' -- "$THUNDERCC" validate "$tmp/dtype_typo.json"
 expect 2 'A subcommand is required' -- "$THUNDERCC"
 expect 2 'depth' -- "$THUNDERCC" print traces/add_mul.json --depth -1
 
@@ -109,6 +112,11 @@ expect 1 "dtype.plan.json: /inputs/0/tensor/dtype: unknown dtype 'float31'" -- "
 sed 's/^ "version": 3$/ "version": 2/' "$tmp/out/add_mul.plan.json" >"$tmp/v2.plan.json"
 expect 1 'v2.plan.json: /version: plan format version 2 is not supported \(this thundercc reads version 3\)' -- "$THUNDERCC" run "$tmp/v2.plan.json"
 expect 1 'the plan has no backward' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --grads-out "$tmp/g.pt"
+# Too few inputs: the file, the inputs the plan takes and the missing one. One run is called cold.
+/usr/bin/python3 -c "import torch, sys; torch.save((torch.ones(2, 2),), sys.argv[1])" "$tmp/only_a.pt"
+expect 1 'only_a.pt: the plan takes 2 inputs \(a, b\), but got 1: missing b' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/only_a.pt"
+expect 0 '1 cold run: .* \(--warmup W --repeat N times steady runs\)' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --fill ones
+expect 0 '3 runs after 1 warm-up: median' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --fill ones --warmup 1 --repeat 3
 # A training step: a + b * a with a and b requiring grad; with ones, d/da = 1 + b = 2, d/db = rows of a summed = 2.
 sed 's/"requires_grad": false/"requires_grad": true/' traces/add_mul.json >"$tmp/train.json"
 expect 0 'wrote .*train.forward.trace.py and .*train.backward.trace.py \(saved for backward: 24 bytes\)' -- "$THUNDERCC" -v compile "$tmp/train.json" -o "$tmp/out"
