@@ -86,6 +86,11 @@ json encode_instruction(Instruction& ins) {
   }
   if (ins.fresh) j["fresh"] = true;
   if (ins.stream) j["stream"] = *ins.stream;
+  if (!ins.expect.empty()) {
+    json expect(json::value_t::array);
+    for (const auto& m : ins.expect) expect.push_back(m ? encode_tensor_meta(*m) : json());
+    j["expect"] = std::move(expect);
+  }
   return j;
 }
 
@@ -241,6 +246,15 @@ class Decoder {
         std::string buffer_at = buffers_at + "/" + std::to_string(k);
         if (ins.outputs[k] < 0) fail(buffer_at, str("output ", k, " is not a tensor"));
         ins.buffers.push_back(Buffer{buffers[k].at("offset").get<int64_t>(), meta(buffers[k].at("tensor"), buffer_at + "/tensor")});
+      }
+    }
+    if (j.contains("expect")) {
+      const json& expect = j["expect"];
+      std::string expect_at = at + "/expect";
+      if (expect.size() != ins.outputs.size()) fail(expect_at, str(expect.size(), " tensor types for ", ins.outputs.size(), " outputs"));
+      for (size_t k = 0; k < expect.size(); ++k) {
+        if (expect[k].is_null() != (ins.outputs[k] < 0)) fail(expect_at + "/" + std::to_string(k), "a tensor type for each tensor output, null otherwise");
+        ins.expect.push_back(expect[k].is_null() ? std::nullopt : std::optional(meta(expect[k], expect_at + "/" + std::to_string(k))));
       }
     }
     return ins;

@@ -73,9 +73,16 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
     } else {
       ins.kernel = KernelRegistry::global().find(ins.op);
     }
-    if (!ins.kernel)
+    if (!ins.kernel) {
+      std::string plugin = j.executor.empty() ? "" : ExecutorRegistry::global().plugin_of(j.executor);
       throw LoadError(where + ": " + at + "/op: no kernel for '" + ins.op + "'" +
-                      (j.executor.empty() || j.executor == "torch" ? "" : " (load the plugin of executor '" + j.executor + "' with --plugin)"));
+                      (j.executor.empty() || j.executor == "torch" ? ""
+                       : plugin.empty() ? " (load the plugin of executor '" + j.executor + "' with --plugin)"
+                                        : " (the plugin " + plugin + " is loaded and has executor '" + j.executor +
+                                              "', but registers no kernel under this id: its kernels->add must use the operator's id)"));
+    }
+    ins.expect = j.expect;
+    ins.executor = j.executor;
     for (const auto& a : j.args) ins.args.push_back(bind_arg(a));
     for (const auto& [key, value] : j.kwargs) ins.kwargs.emplace_back(key, bind_arg(value));
     if (j.stream) ins.stream = stream_id(*j.stream);
@@ -174,6 +181,17 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
           (!slots_[ins.outputs[k]].defined() || slots_[ins.outputs[k]].data_ptr() != ins.buffers[k].data_ptr()))
         fail(i, thundercc::str("its kernel did not write output ", k, " into the buffer the plan gave it (operators tagged ", kOutBuffer,
                                " must)"));
+    for (size_t k = 0; k < ins.expect.size(); ++k) {
+      if (!ins.expect[k]) continue;
+      const at::Tensor& out = slots_[ins.outputs[k]];
+      const TensorMeta& m = *ins.expect[k];
+      if (!out.defined())
+        fail(i, thundercc::str("its kernel set no output ", k, " (the kernel of plugin executor '", ins.executor, "' must set ", m.type_string(), ")"));
+      if (out.dim() != static_cast<int64_t>(m.shape.size()) || !std::equal(m.shape.begin(), m.shape.end(), out.sizes().begin()) ||
+          out.scalar_type() != to_aten(m.dtype) || from_aten(out.device()) != m.device)
+        fail(i, thundercc::str("its kernel returned output ", k, " as ", describe(out), ", but the statement makes ", m.type_string(),
+                               " (the kernel of plugin executor '", ins.executor, "' is wrong)"));
+    }
     if (ins.fresh && arena_.defined())
       for (size_t k = 0; k < ins.outputs.size(); ++k)
         if (ins.outputs[k] >= 0 && in_arena(slots_[ins.outputs[k]]))

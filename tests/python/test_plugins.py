@@ -192,3 +192,22 @@ def test_seed_001_grad(tmp_path, thundercc, with_multimul):
     run_args = ["--plugin", plugin("multimul")] if with_multimul else []
     result = thundercc("run", tmp_path / "bar.plan.json", "--inputs", tmp_path / "bar.inputs.pt", "--expect", tmp_path / "bar.grads.pt", *run_args)
     assert "outputs match" in result.stdout
+
+
+def test_a_plugins_wrong_result_is_blamed_on_its_own_instruction(tmp_path, thundercc):
+    """The faulty test plugin (tests/plugins/faulty.cpp): a kernel that returns the wrong shape
+    fails at its own instruction, naming it; a kernel registered under another id than its
+    operator's says so, though the plugin is loaded."""
+    compile_trace(thundercc, REPO / "traces" / "add_mul.json", tmp_path, "test_faulty", "faulty_shape,torch")
+    plan = json.loads((tmp_path / "add_mul.plan.json").read_text())
+    (add,) = [i for i in plan["instructions"] if i["executor"] == "faulty_shape"]
+    assert add["expect"] == [{"shape": [2, 2], "dtype": "float32", "device": "cpu", "requires_grad": False}]
+    result = thundercc("run", tmp_path / "add_mul.plan.json", "--plugin", plugin("test_faulty"), "--fill", "ones", check=False)
+    assert result.returncode == 1, result.stderr
+    assert "/instructions/1: t2 = add(a, t1): its kernel returned output 0 as cpu f32[4], but the statement makes cpu f32[2, 2] " \
+           "(the kernel of plugin executor 'faulty_shape' is wrong)" in result.stderr, result.stderr
+    compile_trace(thundercc, REPO / "traces" / "mul.json", tmp_path, "test_faulty", "faulty_id,torch")
+    result = thundercc("run", tmp_path / "mul.plan.json", "--plugin", plugin("test_faulty"), "--fill", "ones", check=False)
+    assert result.returncode == 1
+    assert "no kernel for 'faulty_id:mul' (the plugin" in result.stderr and "registers no kernel under this id" in result.stderr, \
+        result.stderr

@@ -108,6 +108,8 @@ struct Instruction {
   std::string source;  // the user's FILE:LINE, or empty
   bool fresh = false;  // the plan assumed its outputs are no views: checked after each run of it
   uint64_t stream = 0;  // a random op's: a hash of the name of the value it draws
+  std::vector<std::optional<TensorMeta>> expect;  // a plugin's instruction: its outputs, checked after its kernel
+  std::string executor;                           // the executor that claimed it, for messages
 };
 
 class KernelRegistry {
