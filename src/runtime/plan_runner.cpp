@@ -188,7 +188,7 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
       if (!out.defined())
         fail(i, thundercc::str("its kernel set no output ", k, " (the kernel of plugin executor '", ins.executor, "' must set ", m.type_string(), ")"));
       if (out.dim() != static_cast<int64_t>(m.shape.size()) || !std::equal(m.shape.begin(), m.shape.end(), out.sizes().begin()) ||
-          out.scalar_type() != to_aten(m.dtype) || from_aten(out.device()) != m.device)
+          out.scalar_type() != to_aten(m.dtype) || !(from_aten(out.device()) == m.device))
         fail(i, thundercc::str("its kernel returned output ", k, " as ", describe(out), ", but the statement makes ", m.type_string(),
                                " (the kernel of plugin executor '", ins.executor, "' is wrong)"));
     }
