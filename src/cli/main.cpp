@@ -221,6 +221,8 @@ int look_up_op(const std::string& name) {
 int run_with_runtime(int argc, char** argv) {
   auto dir = std::filesystem::read_symlink("/proc/self/exe").parent_path();
   std::string library = (dir / "libthundercc_runtime.so").string();
+  if (!std::filesystem::exists(library))  // installed: bin/thundercc, LIBDIR/libthundercc_runtime.so
+    library = (dir.parent_path() / THUNDERCC_INSTALLED_LIBDIR / "libthundercc_runtime.so").string();
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!handle) {
     std::fprintf(stderr, "error: cannot load the runtime %s: %s\n", library.c_str(), dlerror());

@@ -211,3 +211,27 @@ def test_a_plugins_wrong_result_is_blamed_on_its_own_instruction(tmp_path, thund
     assert result.returncode == 1
     assert "no kernel for 'faulty_id:mul' (the plugin" in result.stderr and "registers no kernel under this id" in result.stderr, \
         result.stderr
+
+
+def test_a_plugin_builds_against_the_installed_package_as_the_readme_says(tmp_path):
+    """README's "Writing a plugin", as written: install thundercc, build the example plugin with
+    find_package(thundercc) in two commands, compile and run a program with it. The plugin's
+    source in the README is examples/plugin_package/my_plugin.cpp, word for word."""
+    source = (REPO / "examples" / "plugin_package" / "my_plugin.cpp").read_text()
+    assert f"```cpp\n{source}```" in (REPO / "README.md").read_text()
+    build = Path(os.environ.get("THUNDERCC", REPO / "build" / "thundercc")).parent
+    prefix = tmp_path / "prefix"
+    run = lambda *args: subprocess.run([str(a) for a in args], check=True, capture_output=True, text=True, cwd=REPO)
+    run("cmake", "--install", build, "--prefix", prefix)
+    run("cmake", "-S", "examples/plugin_package", "-B", tmp_path / "build-plugin", f"-DCMAKE_PREFIX_PATH={prefix}")
+    run("cmake", "--build", tmp_path / "build-plugin")
+    library = tmp_path / "build-plugin" / "libmy_plugin.so"
+    thundercc = prefix / "bin" / "thundercc"
+    run(thundercc, "compile", "traces/mul.json", "-o", tmp_path / "out", "--plugin", library)
+    assert "t0 = my_mul(a, b)" in (tmp_path / "out" / "mul.trace.py").read_text()
+    a, b = torch.randn(2, 2), torch.randn(2, 2)
+    torch.save((a, b), tmp_path / "in.pt")
+    torch.save((a * b,), tmp_path / "expected.pt")
+    result = run(thundercc, "run", tmp_path / "out" / "mul.plan.json", "--plugin", library, "--inputs", tmp_path / "in.pt",
+                 "--expect", tmp_path / "expected.pt")
+    assert "outputs match" in result.stdout
