@@ -28,7 +28,7 @@ using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // executors/fuser/
 // plan's `member` at `at`), once their SHA-256 is `sha256` (the plan's `hash`).
 std::string read_verified(const std::string& name, const std::string& sha256, const char* member, const char* hash, const char* what,
                           const std::string& plan_path, const std::string& at) {
-  if (name.find('/') != std::string::npos || name.starts_with("."))
+  if (name.find('/') != std::string::npos || (!name.empty() && name[0] == '.'))
     throw LoadError(str(at, "/", member, ": '", name, "' is not a file name in the plan's folder"));
   std::filesystem::path path = std::filesystem::path(plan_path).parent_path() / name;
   if (!std::filesystem::is_regular_file(path))
