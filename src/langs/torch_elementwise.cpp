@@ -233,6 +233,9 @@ void register_elementwise(SymbolTable& t) {
            }}, {"ELEMENTWISE_OP"});
   }
 
+  define(t, {{"torch.special.zeta"}, "a, b, /", [](const Args& x) -> Value {
+    return core::elementwise_binary(x["a"], x["b"], prims::zeta, Promotion::IntToFloat);
+  }}, {"ELEMENTWISE_OP"});
   define(t, {{"torch.add", "torch.Tensor.add", "torch.Tensor.__add__"}, "a, b, /, *, alpha=1", [](const Args& x) -> Value {
     return core::elementwise_binary(x["a"], scaled_by_alpha(x), prims::add, Promotion::Default);
   }});

@@ -100,13 +100,16 @@ void define_table_in_place(SymbolTable& t, InPlace forms) {
 void register_in_place(SymbolTable& t) {
   // torch.X_ exists for these as well as Tensor.X_.
   define_table_in_place(t, InPlace::Both);
-  for (const char* name : {"sigmoid", "clamp"})
+  for (const char* name : {"sigmoid", "clamp", "square"})
     define_in_place(t, {str("torch.Tensor.", name, "_"), str("torch.", name, "_")}, str("torch.", name));
   define_table_in_place(t, InPlace::Method);
   for (const char* name : {"logical_not", "add", "sub", "div", "masked_fill", "scatter", "scatter_add", "index_add", "index_copy", "index_put",
-                           "cumsum", "cumprod"})
+                           "cumsum", "cumprod", "copysign", "logical_and", "logical_or", "logical_xor", "nextafter", "addcmul", "addcdiv",
+                           "tril", "triu"})
     define_in_place(t, {str("torch.Tensor.", name, "_")}, str("torch.", name));
   define_in_place(t, {"torch.Tensor.relu_", "torch.relu_", "torch.nn.functional.relu_"}, "torch.nn.functional.relu");
+  for (const char* name : {"hardtanh", "threshold", "rrelu"})
+    define_in_place(t, {str("torch.nn.functional.", name, "_")}, str("torch.nn.functional.", name));
   define_in_place(t, {"torch.Tensor.lerp_"}, "torch.lerp");
   define_in_place(t, {"torch.Tensor.fill_"}, "torch.full_like");
   define_in_place(t, {"torch.Tensor.zero_"}, "torch.zeros_like");

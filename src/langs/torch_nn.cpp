@@ -969,6 +969,18 @@ void register_nn(SymbolTable& t) {
     check(a.shape()[0] == b.shape()[0], "bmm expects both tensors to have the same batch size");
     return prims::matmul(a, b);
   }});
+  define(t, {{"torch.mm", "torch.Tensor.mm"}, "a, b, /", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& b = x.tensor("b");
+    check(a.ndim() == 2 && b.ndim() == 2, [&] { return str("mm expects 2D tensors, but got ", a.ndim(), "D and ", b.ndim(), "D"); });
+    check(a.shape()[1] == b.shape()[0], [&] {
+      return str("mat1 and mat2 shapes cannot be multiplied (", a.shape()[0], "x", a.shape()[1], " and ", b.shape()[0], "x", b.shape()[1], ")");
+    });
+    check(a.dtype().type == b.dtype().type, [&] {
+      return str("expected mat1 and mat2 to have the same dtype, but got: ", a.dtype().torch_name(), " != ", b.dtype().torch_name());
+    });
+    return prims::matmul(a, b);
+  }});
   define(t, {{"torch.outer", "torch.Tensor.outer", "torch.ger"}, "a, b, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     const auto& b = x.tensor("b");
@@ -981,6 +993,40 @@ void register_nn(SymbolTable& t) {
     check(a.ndim() == 1 && b.ndim() == 1, [&] { return str("1D tensors expected, but got ", a.ndim(), "D and ", b.ndim(), "D tensors"); });
     check(a.dtype().type == b.dtype().type, [&] { return str("dot : expected both vectors to have same dtype, but found ", a.dtype().torch_name(), " and ", b.dtype().torch_name()); });
     return prims::matmul(a, b);
+  }});
+  // A chain of products in the order that costs the fewest multiplications, as PyTorch orders
+  // it; a 1-D first (last) operand is a row (column) vector, dropped from the result.
+  define(t, {{"torch.linalg.multi_dot"}, "tensors, *, out=None", [](const Args& x) -> Value {
+    check(x.is_none("out"), "multi_dot(..., out=...) is not supported", "NotImplementedError");
+    std::vector<Tensor> m = tensors_in(x["tensors"]);
+    check(m.size() >= 2, [&] { return str("multi_dot(): expected at least 2 tensors but got ", m.size()); });
+    const bool row = m.front().ndim() == 1, column = m.back().ndim() == 1;
+    if (row) m.front() = unsqueeze(m.front(), 0);
+    if (column) m.back() = unsqueeze(m.back(), 1);
+    for (size_t i = 0; i < m.size(); ++i)
+      check(m[i].ndim() == 2, [&] { return str("multi_dot(): tensor ", i, " must be 2D but got ", m[i].ndim(), "D"); });
+    const size_t n = m.size();
+    std::vector<std::vector<double>> cost(n, std::vector<double>(n, 0.0));
+    std::vector<std::vector<size_t>> split(n, std::vector<size_t>(n, 0));
+    auto rows = [&](size_t i) { return static_cast<double>(m[i].shape()[0]); };
+    auto cols = [&](size_t i) { return static_cast<double>(m[i].shape()[1]); };
+    for (size_t length = 1; length < n; ++length)
+      for (size_t i = 0; i + length < n; ++i) {
+        size_t j = i + length;
+        cost[i][j] = std::numeric_limits<double>::infinity();
+        for (size_t k = i; k < j; ++k)
+          if (double c = cost[i][k] + cost[k + 1][j] + rows(i) * cols(k) * cols(j); c < cost[i][j]) {
+            cost[i][j] = c;
+            split[i][j] = k;
+          }
+      }
+    std::function<Tensor(size_t, size_t)> chain = [&](size_t i, size_t j) -> Tensor {
+      return i == j ? m[i] : op("torch.mm", {chain(i, split[i][j]), chain(split[i][j] + 1, j)});
+    };
+    Tensor product = chain(0, n - 1);
+    if (row) product = squeeze(product, Dims{0});
+    if (column) product = squeeze(product, Dims{-1});
+    return product;
   }});
   define(t, {{"torch.mv", "torch.Tensor.mv"}, "a, b, /", [](const Args& x) -> Value {
     check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 1, "vector + matrix @ vector expected");

@@ -191,6 +191,16 @@ void register_random(SymbolTable& t) {
     define(t, {{id}, "a, /, p=0.5, training=True, inplace=False", [](const Args& x) -> Value {
       return dropout_impl(x.tensor("a"), x.real("p"), x.flag("training"), true);
     }}, random);
+  // Randomized leaky ReLU: in training each negative element's slope is drawn from
+  // U(lower, upper); in evaluation it is their mean.
+  define(t, {{"torch.nn.functional.rrelu", "torch.rrelu"}, "a, /, lower=0.125, upper=0.3333333333333333, training=False, inplace=False",
+             [](const Args& x) -> Value {
+               const auto& a = x.tensor("a");
+               double lower = x.real("lower"), upper = x.real("upper");
+               if (!x.flag("training")) return op("torch.nn.functional.leaky_relu", {a, (lower + upper) / 2});
+               Tensor slope = uniform_like(a, lower, upper, a.dtype());
+               return where(a >= 0, a, a * slope);
+             }}, random);
   define(t, {{"torch.nn.functional.alpha_dropout"}, "a, /, p=0.5, training=False, inplace=False", [](const Args& x) -> Value {
     return alpha_dropout_impl(x.tensor("a"), x.real("p"), x.flag("training"), false);
   }}, random);

@@ -1077,6 +1077,11 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.nn.functional.one_hot", [](KernelCall& c) { c.set_output(0, at::one_hot(c.arg(0).tensor(), c.arg(1).integer())); });
   r.add("torch:torch.outer", [](KernelCall& c) { c.set_output(0, at::outer(c.arg(0).tensor(), c.arg(1).tensor())); });
   r.add("torch:torch.dot", [](KernelCall& c) { c.set_output(0, at::dot(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.mm", [](KernelCall& c) { c.set_output(0, at::mm(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.linalg.multi_dot", [](KernelCall& c) { c.set_output(0, at::linalg_multi_dot(c.arg(0).tensors())); });
+  r.add("torch:torch.special.zeta", [](KernelCall& c) {
+    c.set_output(0, at::special_zeta(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number()));
+  });
   r.add("torch:torch.mv", [](KernelCall& c) { c.set_output(0, at::mv(c.arg(0).tensor(), c.arg(1).tensor())); });
   for (bool batched : {false, true})
     r.add(batched ? "torch:torch.baddbmm" : "torch:torch.addmm", [batched](KernelCall& c) {

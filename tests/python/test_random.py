@@ -36,7 +36,8 @@ for dtype in FLOATS:
             ("dropout2d", lambda a: F.dropout2d(a.reshape(1, 2, 3, 1)), (a,)), ("torch_dropout", lambda a: torch.dropout(a, 0.3, True), (a,)),
             ("dropout3d", lambda a: F.dropout3d(a.reshape(1, 2, 3, 1, 1)), (a,)), ("dropout1d", lambda a: F.dropout1d(a), (a,)),
             ("alpha_dropout", lambda a: F.alpha_dropout(a, 0.2, True), (a,)),
-            ("feature_alpha_dropout", lambda a: F.feature_alpha_dropout(a.reshape(1, 2, 3), 0.2, True), (a,))]:
+            ("feature_alpha_dropout", lambda a: F.feature_alpha_dropout(a.reshape(1, 2, 3), 0.2, True), (a,)),
+            ("rrelu_train", lambda a: F.rrelu(-a, training=True), (a,))]:
         if supported(fn, *args):
             META_SAMPLES.append((f"{name}_{str(dtype)[6:]}", fn, args))
 for name, fn, args in [("randint", lambda: torch.randint(10, (5,)), ()), ("randint_low", lambda: torch.randint(-3, 3, (2, 2), dtype=torch.int32), ()),
@@ -167,3 +168,21 @@ def test_a_generator_is_refused_by_name(tmp_path, thundercc):
     generator = torch.Generator().manual_seed(0)
     with pytest.raises(CaptureError, match="Generator"):
         capture(lambda x: x + torch.rand(3, generator=generator), torch.ones(3))
+
+
+def test_rrelu_in_training_draws_each_negative_slope(tmp_path, thundercc):
+    """F.rrelu(training=True): each negative element scaled by its own slope from U(lower, upper),
+    the others passed through; the backward reads the same slopes."""
+    x = torch.cat([-torch.ones(N), torch.ones(8)]).requires_grad_()
+    captured = capture(lambda x: F.rrelu(x, 0.1, 0.3, training=True), x)
+    captured.save(tmp_path / "rrelu.json")
+    torch.save((x.detach(),), tmp_path / "inputs.pt")
+    thundercc("compile", tmp_path / "rrelu.json", "-o", tmp_path)
+    thundercc("run", tmp_path / "rrelu.plan.json", "--inputs", tmp_path / "inputs.pt", "--outputs", tmp_path / "out.pt",
+              "--grads-out", tmp_path / "grads.pt")
+    out, grad = torch.load(tmp_path / "out.pt")[0].double(), torch.load(tmp_path / "grads.pt")[0].double()
+    slopes = -out[:N]
+    assert 0.1 <= slopes.min() and slopes.max() < 0.3 and abs(slopes.mean() - 0.2) < 0.002
+    assert abs(slopes.var() - 0.2 ** 2 / 12) < 0.0003
+    assert torch.equal(out[N:], torch.ones(8, dtype=torch.float64))
+    assert torch.equal(grad[:N], slopes) and torch.equal(grad[N:], torch.ones(8, dtype=torch.float64))
