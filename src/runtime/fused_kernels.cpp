@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 
 #include "runtime/cuda_driver.h"
 #include "thundercc/errors.h"
@@ -125,15 +124,16 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
   // Each region as the fusion pass made it: a bound symbol over its prims, under a symbol of its own.
   SymbolTable symbols;
   Trace regions;
-  std::set<std::string> names;
+  std::vector<std::string> names;  // the plan's name of each region, in order
   for (const plan::Program* program : {&plan.forward, plan.backward ? &*plan.backward : nullptr}) {
     if (!program) continue;
     for (size_t i = 0; i < program->instructions.size(); ++i) {
       const auto& fusion = program->instructions[i].fusion;
       if (!fusion) continue;
       const Trace& region = fusion->region;
-      if (!names.insert(region.name).second)
+      if (std::find(names.begin(), names.end(), region.name) != names.end())
         throw LoadError(str(where, "/instructions/", i, "/fusion/region: a second region named ", region.name));
+      names.push_back(region.name);
       Symbol s;
       s.id = s.name = "fuser_" + std::to_string(regions.bound_symbols.size());  // the plan's names are not symbols here
       s.is_prim = true;
@@ -143,7 +143,6 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
       for (const auto& in : region.inputs) b.args.push_back(in.value);
       b.output = region.output;
       b.subsymbols = region.bound_symbols;
-      b.header = {region.name};  // which region it is, read back below
       regions.bound_symbols.push_back(std::move(b));
     }
   }
@@ -159,8 +158,9 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
   } catch (const ThunderError& e) {
     throw LoadError(where + "building the fusion regions' kernels: " + e.what());
   }
-  for (const auto& b : regions.bound_symbols) {
-    const std::string& name = b.header.front();
+  for (size_t r = 0; r < names.size(); ++r) {
+    const BoundSymbol& b = regions.bound_symbols[r];
+    const std::string& name = names[r];
     if (auto it = built.kernels.functions.find(b.sym->id); it != built.kernels.functions.end()) functions_[name] = it->second;
     if (auto it = built.kernels.cuda.functions.find(b.sym->id); it != built.kernels.cuda.functions.end())
       cuda_functions_[name] = {it->second.name, it->second.grid};
