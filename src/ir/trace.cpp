@@ -5,14 +5,16 @@
 namespace thundercc {
 
 namespace {
-thread_local std::string g_stem;
+// The outermost open NameStem's stem, or none. A pointer: a thread_local with a destructor would
+// register a TLS destructor in every thread of every program that loads the IR.
+thread_local const std::string* g_stem = nullptr;
 }  // namespace
 
 std::string NameSet::make(std::string_view prefix) {
   check(static_cast<int64_t>(used_.size()) < kMaxNames,
         [] { return str("the program makes more than ", kMaxNames, " values, the limit of one compilation"); });
   if (style_ == NameStyle::Stable) {
-    std::string base = std::string(prefix) + "_" + (g_stem.empty() ? "" : g_stem + "_");
+    std::string base = std::string(prefix) + "_" + (g_stem ? *g_stem + "_" : "");
     int64_t& k = stem_counters_[base];
     while (true) {
       std::string name = base + std::to_string(k++);
@@ -83,10 +85,12 @@ NoGradScope::~NoGradScope() { g_no_grad = previous_; }
 
 bool outputs_require_grad() { return g_outputs_require_grad; }
 
-NameStem::NameStem(std::string stem) : previous_(g_stem) {
-  if (g_stem.empty()) g_stem = std::move(stem);
+NameStem::NameStem(std::string stem) : stem_(std::move(stem)), opened_(g_stem == nullptr && !stem_.empty()) {
+  if (opened_) g_stem = &stem_;
 }
-NameStem::~NameStem() { g_stem = std::move(previous_); }
+NameStem::~NameStem() {
+  if (opened_) g_stem = nullptr;
+}
 
 std::string statement_stem(const BoundSymbol& b) {
   for (const auto& v : b.output_proxies()) {

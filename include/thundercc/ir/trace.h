@@ -113,7 +113,8 @@ class NameStem {
   NameStem& operator=(const NameStem&) = delete;
 
  private:
-  std::string previous_;
+  std::string stem_;
+  bool opened_;
 };
 // The stem for values made on behalf of a statement (its grad rule's, its executor's, its fusion
 // region's): its first result's name without the "<prefix>_" (t_mlp_gelu_0 -> mlp_gelu_0), or
