@@ -7,7 +7,6 @@
 #include "thundercc/plan/plan_codec.h"
 
 #include "thundercc/errors.h"
-#include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
@@ -123,21 +122,23 @@ Trace decode_region(const json& doc, const Fusion& fusion, const std::string& at
   }();
   for (const auto& b : region.bound_symbols)
     if (!b.sym->is_prim) throw LoadError(str(at, ": ", b.sym->id, " is not a prim: a fusion region holds prims"));
-  // The tensors' shapes, dtypes and devices, which kernels index by (not requires_grad).
-  auto layout = [](const TensorMeta& m) { return str(m.device.str(), " ", m.dtype.short_name(), " ", py_repr(Value::ints(m.shape))); };
-  std::vector<std::string> reads, writes, given_reads, given_writes;
+  // Compared as kernels index them: shapes, dtypes and devices, not requires_grad.
+  auto without_grad = [](std::vector<TensorMeta> metas) {
+    for (auto& m : metas) m.requires_grad = false;
+    return metas;
+  };
+  std::vector<TensorMeta> reads, writes;
   for (const auto& in : region.inputs) {
     if (!in.value.is_tensor()) throw LoadError(at + "/inputs: a fusion region reads tensors");
-    reads.push_back(layout(in.value.as_tensor().meta()));
+    reads.push_back(in.value.as_tensor().meta());
   }
   bool tensors = true;
   for_each_proxy(region.output, [&](const Value& v) {
-    if (v.is_tensor()) writes.push_back(layout(v.as_tensor().meta()));
+    if (v.is_tensor()) writes.push_back(v.as_tensor().meta());
     else tensors = false;
   });
-  for (const auto& m : fusion.inputs) given_reads.push_back(layout(m));
-  for (const auto& m : fusion.outputs) given_writes.push_back(layout(m));
-  if (!tensors || !region.output.is_sequence() || reads != given_reads || writes != given_writes)
+  if (!tensors || !region.output.is_sequence() || without_grad(reads) != without_grad(fusion.inputs) ||
+      without_grad(writes) != without_grad(fusion.outputs))
     throw LoadError(at + ": the region's inputs and outputs are not the tensors the instruction gives it");
   return region;
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -115,24 +116,36 @@ const std::string& compiler_version() {
   return version;
 }
 
-// The bytes of a cache entry, made by `make(temporary)` when absent or damaged. Each entry has
-// its SHA-256 beside it (PATH.sha256), written when it is made and checked whenever it is read:
-// an entry truncated or changed since (a full disk, a crash, a stray write) is made again.
-template <class Make>
-std::string cached_entry(const fs::path& path, Make&& make) {
-  fs::path hash = path.string() + ".sha256";
+// Each cache entry has its SHA-256 beside it (PATH.sha256), written when it is made and checked
+// whenever it is read: an entry truncated or changed since (a full disk, a crash, a stray write)
+// is made again.
+
+// The entry's bytes, when it is there and is what was written; nothing otherwise.
+std::optional<std::string> intact_entry(const fs::path& path) {
   try {
     std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
-    if (sha256_hex(bytes) == read_file(hash.string(), 64)) return bytes;
-  } catch (const std::exception&) {  // absent or unreadable: made again
+    if (sha256_hex(bytes) == read_file(path.string() + ".sha256", 64)) return bytes;
+  } catch (const std::exception&) {  // absent or unreadable
   }
+  return std::nullopt;
+}
+
+// Publishes an entry made under a temporary name: its SHA-256 beside it, then the entry itself.
+std::string publish_entry(const fs::path& temporary, const fs::path& path) {
+  std::string bytes = read_file(temporary.string(), limits::kKernelLibraryBytes);
+  write_file_atomically(path.string() + ".sha256", sha256_hex(bytes));
+  fs::rename(temporary, path);
+  return bytes;
+}
+
+// The bytes of a cache entry, made by `make(temporary)` when absent or damaged.
+template <class Make>
+std::string cached_entry(const fs::path& path, Make&& make) {
+  if (auto bytes = intact_entry(path)) return *std::move(bytes);
   fs::create_directories(path.parent_path());
   fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
   make(temporary);
-  std::string bytes = read_file(temporary.string(), limits::kKernelLibraryBytes);
-  write_file_atomically(hash.string(), sha256_hex(bytes));
-  fs::rename(temporary, path);
-  return bytes;
+  return publish_entry(temporary, path);
 }
 
 // The cache holds code this user's processes load, so nobody else may write to it: it is made
@@ -155,15 +168,6 @@ const fs::path& cache_root() {
     return dir;
   }();
   return root;
-}
-
-// Whether a cached object is there and is what was written (its SHA-256 beside it).
-bool intact(const fs::path& object) {
-  try {
-    return sha256_hex(read_file(object.string(), limits::kKernelLibraryBytes)) == read_file(object.string() + ".sha256", 64);
-  } catch (const std::exception&) {
-    return false;
-  }
 }
 
 std::string first_lines(const std::string& text, int n) {
@@ -214,7 +218,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
     std::string key = sha256_hex(lib.compiler + "\n" + lib.flags + "\n" + k.source);
     objects.push_back(key);
     fs::path object = cache / "objects" / (key + ".o");
-    if (intact(object)) {
+    if (intact_entry(object)) {
       ++lib.cached;
       continue;
     }
@@ -239,8 +243,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
         for (size_t k = first; k < last; ++k) fs::remove(jobs[k].temporary);
         throw ThunderError("RuntimeError", str("fuser: the kernel ", j.kernel->function, " does not compile:\n", first_lines(j.result.second, 20)));
       }
-      write_file_atomically(j.object.string() + ".sha256", sha256_hex(read_file(j.temporary.string(), limits::kKernelLibraryBytes)));
-      fs::rename(j.temporary, j.object);
+      publish_entry(j.temporary, j.object);
       ++lib.compiled;
     }
   }
