@@ -228,7 +228,7 @@ class _Recorder(TorchFunctionMode):
         original = getattr(func, "_thundercc_original", None)
         if original is not None:  # the Tensor.__getitem__ wrapper, which records the call itself
             return original(*args, **kwargs)
-        if name in METADATA:
+        if name in METADATA and not _is_tensor_property(func):
             return func(*args, **kwargs)
         tensors = _tensors_in(args) + _tensors_in(list(kwargs.values()))
         if name in PYTHON_ONLY and not tensors:
@@ -279,9 +279,17 @@ class _Recorder(TorchFunctionMode):
         return result
 
     def _symbol_for(self, func, name):
+        if _is_tensor_property(func):
+            return known_ids()[_key(func.__self__)], False
         if _key(func) in _dunder_symbols():
             return _dunder_symbols()[_key(func)]
         return known_ids().get(_key(func)), False
+
+
+def _is_tensor_property(func) -> bool:
+    """Whether func reads a property that thundercc computes (x.T, x.mT, x.real, ...): the getter of
+    a Tensor attribute with a symbol of its own, where other attributes (shape, dtype) are metadata."""
+    return getattr(func, "__name__", "") == "__get__" and _key(getattr(func, "__self__", None)) in known_ids()
 
 
 def _batch_norm_arguments(args, kwargs) -> dict:

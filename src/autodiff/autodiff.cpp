@@ -46,6 +46,7 @@ struct Rules {
   };
   std::unordered_map<std::string, Augmented> augmented_forward;
   std::unordered_map<std::string, BackwardRule> backward;
+  std::unordered_set<std::string> complex;
 };
 
 Rules& rule_table() {
@@ -103,6 +104,12 @@ class GradTransformer {
     for (const auto& in : b.input_proxies()) from_grad = from_grad || requires_grad(in);
     for (const auto& out : b.output_proxies()) to_grad = to_grad || requires_grad(out);
     if (!from_grad || !to_grad) return forward.push_back(std::move(b));
+    if (carries_complex_grad(b)) {
+      if (!b.sym->is_prim && !b.subsymbols.empty()) return differentiate_decomposition(b);  // its prims' rules decide
+      check(rules().complex.count(b.sym->id), [&] {
+        return str("the gradient of ", b.sym->id, " for complex tensors is not supported: ", print_bound_symbol(b, {.depth = 0}));
+      }, "NotImplementedError");
+    }
     if (GradTransform rule = rule_for(b)) return apply(rule, b);
     if (!b.sym->is_prim) return differentiate_decomposition(b);
     throw ThunderError("NotImplementedError",
@@ -116,6 +123,15 @@ class GradTransformer {
   void add_backward_part(BackwardPart part) {
     backward_parts.push_back(std::move(part));
     backward_stems.push_back(current_stem_);
+  }
+
+  static bool carries_complex_grad(const BoundSymbol& b) {
+    auto complex_grad = [](const Value& v) { return requires_grad(v) && v.as_tensor().dtype().is_complex(); };
+    for (const auto& v : b.input_proxies())
+      if (complex_grad(v)) return true;
+    for (const auto& v : b.output_proxies())
+      if (complex_grad(v)) return true;
+    return false;
   }
 
   GradTransform rule_for(const BoundSymbol& b) const {
@@ -352,6 +368,8 @@ void register_augmented_forward(std::string_view symbol_id, AugmentedForward for
 void register_backward(std::string_view symbol_id, BackwardRule backward) {
   rule_table().backward[canonical_id(symbol_id)] = std::move(backward);
 }
+
+void declare_complex_rule(std::string_view symbol_id) { rule_table().complex.insert(canonical_id(symbol_id)); }
 
 bool has_grad_rule(const Symbol& sym) {
   const Rules& r = rules();

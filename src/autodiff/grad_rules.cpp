@@ -39,13 +39,30 @@ Tensor sum_to(const Tensor& g, const Shape& shape) {
   return summed.shape() == shape ? summed : prims::reshape(summed, shape);
 }
 
+// g as the gradient of a value of dtype d: a real value's gradient is the real part of a complex
+// one (PyTorch's convention); a complex value's, a real gradient with no imaginary part.
+Tensor in_dtype(const Tensor& g, DType d) {
+  if (g.dtype() == d) return g;
+  if (g.dtype().is_complex() && !d.is_complex()) return in_dtype(prims::real(g), d);
+  if (!g.dtype().is_complex() && d.is_complex()) {
+    Tensor real = in_dtype(g, to_real_dtype(d));
+    return prims::complex(real, ltorch::zeros_like(real));
+  }
+  return prims::convert_element_type(g, d);
+}
+
+// The complex conjugate of a complex operand; real operands and numbers as they are.
+Value conjugate(const Value& v) {
+  if (!v.is_tensor() || !v.as_tensor().dtype().is_complex()) return v;
+  return ltorch::op("torch.conj_physical", {v});
+}
+
 // Puts `g` as the gradient of an elementwise operand (a tensor of the same shape, or a CPU 0-d
 // tensor standing for a number); numbers take none.
 void put_operand_grad(const Value& operand, const std::function<Tensor()>& g) {
   if (!wants_grad(operand)) return;
   const Tensor& t = operand.as_tensor();
-  Tensor grad = sum_to(g(), t.shape());
-  put_grad(operand, grad.dtype() == t.dtype() ? grad : prims::convert_element_type(grad, t.dtype()));
+  put_grad(operand, in_dtype(sum_to(g(), t.shape()), t.dtype()));
 }
 
 // Broadcasts a reduced gradient back over the reduced dims of `a`.
@@ -100,7 +117,11 @@ void binary(const char* name, BinaryDerivative da, BinaryDerivative db) {
 
 void register_elementwise_rules() {
   const double sqrt_pi = std::sqrt(std::numbers::pi);
-  unary("abs", [](auto& a, auto&, auto& g) { return g * prims::sign(a); });
+  // |z|'s gradient is g z / |z| for complex z (0 at 0), as PyTorch's sgn.
+  unary("abs", [](auto& a, auto& out, auto& g) {
+    if (!a.dtype().is_complex()) return g * prims::sign(a);
+    return g * (a / ltorch::where(ltorch::eq(out, 0.0), 1.0, out));
+  });
   unary("acos", [](auto& a, auto&, auto& g) { return -(g * ltorch::rsqrt(1.0 - a * a)); });
   unary("acosh", [](auto& a, auto&, auto& g) { return g * ltorch::rsqrt(a * a - 1.0); });
   unary("asin", [](auto& a, auto&, auto& g) { return g * ltorch::rsqrt(1.0 - a * a); });
@@ -136,20 +157,26 @@ void register_elementwise_rules() {
   unary("sqrt", [](auto&, auto& out, auto& g) { return g / (out * 2.0); });
   unary("tan", [](auto&, auto& out, auto& g) { return g * (out * out + 1.0); });
   unary("tanh", [](auto&, auto& out, auto& g) { return g * (1.0 - out * out); });
-  unary("real", [](auto& a, auto&, auto& g) {
-    check(!a.dtype().is_complex(), "the gradient of prims.real of a complex tensor is not supported", "NotImplementedError");
-    return g;
+  unary("real", [](auto& a, auto&, auto& g) { return in_dtype(g, a.dtype()); });
+  unary("imag", [](auto&, auto&, auto& g) { return prims::complex(ltorch::zeros_like(g), g); });
+  register_grad("prims.complex", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_operand_grad(x["a"], [&] { return prims::real(g); });
+    put_operand_grad(x["b"], [&] { return prims::imag(g); });
+    return out;
   });
   for (const char* id : {"prims.ceil", "prims.floor", "prims.round", "prims.trunc", "prims.sign", "prims.nextafter"})
     zero_derivative(id);
 
-  auto t = [](const Value& v) { return v; };  // operands as they are: tensors or numbers
   binary("add", [](auto&, auto&, auto&, auto& g) { return g; }, [](auto&, auto&, auto&, auto& g) { return g; });
   binary("sub", [](auto&, auto&, auto&, auto& g) { return g; }, [](auto&, auto&, auto&, auto& g) { return -g; });
-  binary("mul", [=](auto&, auto& b, auto&, auto& g) { return ltorch::mul(g, t(b)); },
-         [=](auto& a, auto&, auto&, auto& g) { return ltorch::mul(g, t(a)); });
-  binary("div", [](auto&, auto& b, auto&, auto& g) { return ltorch::true_divide(g, b); },
-         [](auto&, auto& b, auto& out, auto& g) { return -ltorch::true_divide(g * out, b); });
+  binary("mul", [](auto&, auto& b, auto&, auto& g) { return ltorch::mul(g, conjugate(b)); },
+         [](auto& a, auto&, auto&, auto& g) { return ltorch::mul(g, conjugate(a)); });
+  binary("div", [](auto&, auto& b, auto&, auto& g) { return ltorch::true_divide(g, conjugate(b)); },
+         [](auto&, auto& b, auto& out, auto& g) {
+           return -ltorch::true_divide(ltorch::mul(g, conjugate(out)), conjugate(b));
+         });
   // atan2(a, b): b / (a^2 + b^2) and -a / (a^2 + b^2).
   auto atan2_grad = [](const Value& a, const Value& b, const Value& numerator, const Tensor& g) {
     Tensor scaled = ltorch::mul(g, numerator);
@@ -261,9 +288,7 @@ void register_shape_rules() {
   });
   linear_in_a("prims.flip", [](const Args& x, const Tensor& g) { return prims::flip(g, x.ints("dims")); });
   linear_in_a("prims.stride_order", [](const Args&, const Tensor& g) { return g; });
-  linear_in_a("prims.convert_element_type", [](const Args& x, const Tensor& g) {
-    return prims::convert_element_type(g, x.tensor("a").dtype());
-  });
+  linear_in_a("prims.convert_element_type", [](const Args& x, const Tensor& g) { return in_dtype(g, x.tensor("a").dtype()); });
   linear_in_a("prims.device_put", [](const Args& x, const Tensor& g) { return prims::device_put(g, x.tensor("a").device()); });
   linear_in_a("prims.slice_prim", [](const Args& x, const Tensor& g) {
     const Tensor& a = x.tensor("a");
@@ -620,6 +645,11 @@ void register_torch_rules() {
 }  // namespace
 
 void register_builtin_grad_rules() {
+  for (const char* id : {"prims.complex", "prims.real", "prims.imag", "prims.abs", "prims.add", "prims.sub", "prims.neg",
+                         "prims.mul", "prims.div", "prims.where", "prims.convert_element_type", "prims.device_put",
+                         "prims.broadcast_in_dim", "prims.reshape", "prims.squeeze", "prims.transpose", "prims.flip",
+                         "prims.stride_order", "prims.slice_prim", "prims.pad", "prims.cat", "prims.unfold", "prims.sum"})
+    declare_complex_rule(id);
   register_elementwise_rules();
   register_shape_rules();
   register_reduction_rules();

@@ -19,7 +19,8 @@ const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_
                                         "torch.nn.functional.interpolate", "torch.nn.functional.local_response_norm",
                                         "torch.tensor", "torch.as_tensor", "torch.triu_indices", "torch.tril_indices",
                                         "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d",
-                                        "torch.Tensor.type", "torch.Tensor.detach", "torch.nn.functional.embedding_bag"};
+                                        "torch.Tensor.type", "torch.Tensor.detach", "torch.nn.functional.embedding_bag",
+                                        "torch.resolve_conj", "torch.resolve_neg"};
 
 // How ATen runs each unary prim (unary_ops.def): with an out= variant, without, or by a kernel of
 // thundercc's own.

@@ -20,7 +20,7 @@ using langs::dims_repr;
 // Which input dtypes an elementwise prim accepts and what dtype it produces.
 // AnyPrecision also accepts float16/bfloat16, for prims that only select or move values.
 enum class Accepts { All, AnyPrecision, Exact, Inexact, Float, Real, Complex };
-enum class Produces { Same, Bool, Real };
+enum class Produces { Same, Bool, Real, Complex };
 
 bool accepts(Accepts a, DType d) {
   if (a == Accepts::AnyPrecision) return true;
@@ -42,6 +42,7 @@ DType produced(Produces p, DType in) {
     case Produces::Same: return in.strong();
     case Produces::Bool: return dtypes::bool8;
     case Produces::Real: return to_real_dtype(in).strong();
+    case Produces::Complex: return to_complex_dtype(in).strong();
   }
   return in;
 }

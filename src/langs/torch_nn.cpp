@@ -1180,6 +1180,16 @@ void register_nn(SymbolTable& t) {
                "a, /, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1",
                [n](const Args& x) -> Value { return conv_impl(x, n, true); }});
   }
+  // ATen's convolution, which conv*d and conv_transpose*d call: a batched input and every parameter given.
+  define(t, {{"torch.convolution"}, "input, weight, bias, stride, padding, dilation, transposed, output_padding, groups",
+             [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("input");
+    check(a.ndim() >= 3, [&] { return str("convolution: expected a batched input of 3 or more dimensions, but got input of size: ", shape_repr(a.shape())); });
+    size_t n = static_cast<size_t>(a.ndim() - 2);
+    return prims::convolution(a, x.tensor("weight"), x["bias"], n_tuple(x["stride"], n, "stride"), n_tuple(x["padding"], n, "padding"),
+                              n_tuple(x["dilation"], n, "dilation"), x.flag("transposed"), n_tuple(x["output_padding"], n, "output_padding"),
+                              x.integer("groups"));
+  }});
   for (int64_t n : {2, 3}) {
     std::string max_pool = str("torch.nn.functional.max_pool", n, "d"), avg_pool = str("torch.nn.functional.avg_pool", n, "d");
     define(t, {{max_pool.c_str(), str("torch.max_pool", n, "d").c_str()},
@@ -1260,6 +1270,7 @@ void register_torch_language_groups(SymbolTable& t) {
   register_nn(t);
   register_losses(t);
   register_random(t);
+  register_complex(t);
   register_in_place(t);  // after the ops they modify in place
 }
 

@@ -32,6 +32,7 @@ void register_nn(SymbolTable& table);
 void register_in_place(SymbolTable& table);
 void register_losses(SymbolTable& table);
 void register_random(SymbolTable& table);
+void register_complex(SymbolTable& table);
 
 // A device argument, or `fallback` where it is None.
 Device device_or(const Value& v, Device fallback);

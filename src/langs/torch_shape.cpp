@@ -595,6 +595,29 @@ void register_shape_ops(SymbolTable& t) {
     check(a.ndim() <= 2, [&] { return str("t() expects a tensor with <= 2 dimensions, but self is ", a.ndim(), "D"); });
     return a.ndim() == 2 ? prims::transpose(a, {1, 0}) : a;
   }}, shape_op);
+  // The transposing properties: T reverses every dimension, mT swaps the last two; H and mH
+  // also conjugate.
+  auto reversed = [](const Tensor& a) {
+    Dims order;
+    for (int64_t d = a.ndim() - 1; d >= 0; --d) order.push_back(d);
+    return a.ndim() < 2 ? a : prims::transpose(a, order);
+  };
+  auto matrix_transposed = [](const Tensor& a, const char* name) {
+    check(a.ndim() >= 2, [&] { return str("tensor.", name, " is only supported on matrices or batches of matrices. Got ", a.ndim(), "-D tensor."); });
+    return transpose(a, -2, -1);
+  };
+  auto adjoint_only_of_matrices = [](const Tensor& a) {
+    check(a.ndim() == 2 || a.ndim() == 0, [&] { return str("tensor.H is only supported on matrices (2-D tensors). Got ", a.ndim(), "-D tensor."); });
+  };
+  define(t, {{"torch.Tensor.T"}, "a, /", [=](const Args& x) -> Value { return reversed(x.tensor("a")); }}, shape_op);
+  define(t, {{"torch.Tensor.mT"}, "a, /", [=](const Args& x) -> Value { return matrix_transposed(x.tensor("a"), "mT"); }}, shape_op);
+  define(t, {{"torch.Tensor.H"}, "a, /", [=](const Args& x) -> Value {
+    adjoint_only_of_matrices(x.tensor("a"));
+    return op("torch.conj_physical", {reversed(x.tensor("a"))});
+  }});
+  define(t, {{"torch.Tensor.mH", "torch.adjoint", "torch.Tensor.adjoint"}, "a, /", [=](const Args& x) -> Value {
+    return op("torch.conj_physical", {matrix_transposed(x.tensor("a"), "mH")});
+  }});
   define(t, {{"torch.Tensor.contiguous"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     std::vector<int64_t> row_major;

@@ -674,6 +674,50 @@ void register_torch_language_kernels(KernelRegistry& r) {
     write_output(c, [&](Tensor& out) { at::log_softmax_out(out, a, dim, dtype); }, [&] { return at::log_softmax(a, dim, dtype); });
   });
 
+  // Complex values: ATen's own kernels (stft and istft by FFT), views resolved into values.
+  r.add("torch:torch.complex", [](KernelCall& c) { c.set_output(0, at::complex(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.polar", [](KernelCall& c) { c.set_output(0, at::polar(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.real", [](KernelCall& c) { c.set_output(0, at::real(c.arg(0).tensor())); });
+  r.add("torch:torch.imag", [](KernelCall& c) { c.set_output(0, at::imag(c.arg(0).tensor())); });
+  r.add("torch:torch.view_as_real", [](KernelCall& c) { c.set_output(0, at::view_as_real(c.arg(0).tensor())); });
+  r.add("torch:torch.view_as_complex", [](KernelCall& c) {
+    // A complex view needs the pairs adjacent and every other stride even: a copy where they are not.
+    const Tensor& a = c.arg(0).tensor();
+    bool viewable = a.stride(-1) == 1 && a.storage_offset() % 2 == 0;
+    for (int64_t d = 0; d + 1 < a.dim(); ++d) viewable = viewable && a.stride(d) % 2 == 0;
+    c.set_output(0, at::view_as_complex(viewable ? a : a.contiguous()));
+  });
+  r.add("torch:torch.conj_physical", [](KernelCall& c) { c.set_output(0, at::conj_physical(c.arg(0).tensor())); });
+  r.add("torch:torch.angle", [](KernelCall& c) { c.set_output(0, at::angle(c.arg(0).tensor())); });
+  r.add("torch:torch.stft", [](KernelCall& c) {
+    auto optional_int = [](const ArgView& a) { return a.is_none() ? c10::nullopt : c10::optional<int64_t>(a.integer()); };
+    auto optional_flag = [](const ArgView& a) { return a.is_none() ? c10::nullopt : c10::optional<bool>(a.flag()); };
+    c.set_output(0, at::stft(c.arg(0).tensor(), c.arg(1).integer(), optional_int(c.arg(2)), optional_int(c.arg(3)), c.arg(4).optional_tensor(),
+                             c.arg(5).flag(), c.arg(6).string(), c.arg(7).flag(), optional_flag(c.arg(8)), optional_flag(c.arg(9))));
+  });
+  r.add("torch:torch.istft", [](KernelCall& c) {
+    auto optional_int = [](const ArgView& a) { return a.is_none() ? c10::nullopt : c10::optional<int64_t>(a.integer()); };
+    c.set_output(0, at::istft(c.arg(0).tensor(), c.arg(1).integer(), optional_int(c.arg(2)), optional_int(c.arg(3)), c.arg(4).optional_tensor(),
+                              c.arg(5).flag(), c.arg(6).flag(), c.arg(7).is_none() ? c10::nullopt : c10::optional<bool>(c.arg(7).flag()),
+                              optional_int(c.arg(8)), c.arg(9).flag()));
+  });
+  r.add("torch:torch.convolution", [](KernelCall& c) {
+    c.set_output(0, at::convolution(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.arg(3).ints(), c.arg(4).ints(),
+                                     c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer()));
+  });
+  r.add("torch:torch.Tensor.T", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    std::vector<int64_t> reversed;
+    for (int64_t d = a.dim() - 1; d >= 0; --d) reversed.push_back(d);
+    c.set_output(0, a.permute(reversed));
+  });
+  r.add("torch:torch.Tensor.mT", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().transpose(-2, -1)); });
+  r.add("torch:torch.Tensor.H", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, at::conj_physical(a.dim() == 2 ? a.t() : a));
+  });
+  r.add("torch:torch.Tensor.mH", [](KernelCall& c) { c.set_output(0, at::conj_physical(c.arg(0).tensor().transpose(-2, -1))); });
+
   // Shapes.
   r.add("torch:torch.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(trailing_ints(c, 1))); });
   r.add("torch:torch.Tensor.view", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().view(trailing_ints(c, 1))); });

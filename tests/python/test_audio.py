@@ -1,4 +1,5 @@
-"""Speech and audio models of torchaudio 0.13 (Debian's python3-torchaudio), in small configurations
+"""Speech and audio models of torchaudio 0.13 (Debian's python3-torchaudio), in small configurations,
+spectrogram front ends (mel, MFCC, a complex spectral filter, HDemucs) among them,
 with random weights: captured, compiled and run as training steps, outputs and gradients equal to
 eager's (the gradients with autograd's in float64: PyTorch 1.13's own float32 backward of
 wav2vec2's group-normalized feature extractor gives 2.40 for an element where float64 gives
@@ -47,7 +48,54 @@ def wav2vec2(dropout):
     return model, (torch.randn(2, 400),)
 
 
-MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer, wav2vec2]
+# Spectrogram front ends: the short-time Fourier transform's complex values, read by abs (a mel
+# spectrogram, MFCCs) or by view_as_real and inverted by istft (HDemucs separates sources in both
+# the waveform and the spectrogram).
+T = torchaudio.transforms
+
+
+def mel_wav2letter(dropout):
+    return (torch.nn.Sequential(T.MelSpectrogram(sample_rate=8000, n_fft=64, hop_length=16, n_mels=16), T.AmplitudeToDB(top_db=80.0),
+                                M.Wav2Letter(num_classes=10, input_type="mfcc", num_features=16)), (torch.randn(2, 800),))
+
+
+class MfccDeepSpeech(torch.nn.Module):
+    def __init__(self, dropout):
+        super().__init__()
+        self.mfcc = T.MFCC(sample_rate=8000, n_mfcc=12, melkwargs=dict(n_fft=64, hop_length=16, n_mels=20))
+        self.deepspeech = M.DeepSpeech(n_feature=12, n_hidden=16, n_class=5, dropout=dropout)
+
+    def forward(self, waveform):
+        return self.deepspeech(self.mfcc(waveform).transpose(-1, -2))
+
+
+def mfcc_deepspeech(dropout):
+    return MfccDeepSpeech(dropout), (torch.randn(2, 1, 600),)
+
+
+def hdemucs(dropout):
+    return (M.HDemucs(sources=["voice", "rest"], audio_channels=1, channels=4, growth=2, nfft=64, depth=2, freq_emb=0.0),
+            (torch.randn(1, 1, 1000),))
+
+
+class SpectralFilter(torch.nn.Module):
+    """A learned filter applied to the complex spectrogram, resynthesized by the inverse transform."""
+
+    def __init__(self, dropout):
+        super().__init__()
+        self.spectrogram = T.Spectrogram(n_fft=32, hop_length=8, power=None)
+        self.gain = torch.nn.Parameter(torch.rand(17, 1) + 0.5)
+        self.inverse = T.InverseSpectrogram(n_fft=32, hop_length=8)
+
+    def forward(self, waveform):
+        return self.inverse(self.spectrogram(waveform) * self.gain, waveform.shape[-1])
+
+
+def spectral_filter(dropout):
+    return SpectralFilter(dropout), (torch.randn(2, 300),)
+
+
+MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer, wav2vec2, mel_wav2letter, mfcc_deepspeech, hdemucs, spectral_filter]
 
 
 def float64_gradients(make):
@@ -80,7 +128,7 @@ def compile_and_run(tmp_path, thundercc, model, args, compare=None):
     return torch.load(tmp_path / "grads.pt")
 
 
-@pytest.mark.parametrize("make", MODELS, ids=["conformer", "wav2letter", "conv_tasnet", "deepspeech", "emformer", "wav2vec2"])
+@pytest.mark.parametrize("make", MODELS, ids=[m.__name__ for m in MODELS])
 def test_training_step_matches_eager(make, tmp_path, thundercc):
     torch.manual_seed(0)
     model, args = make(0.0)

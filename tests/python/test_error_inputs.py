@@ -7,7 +7,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.bool: "bool8"}
+DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.int64: "int64", torch.bool: "bool8",
+          torch.complex64: "complex64"}
 
 
 def T(*shape, dtype=torch.float32):
@@ -52,6 +53,13 @@ CASES = [
     ("torch.nn.functional.dropout", lambda a: F.dropout(a, 1.5), [T(3)], [1.5], {}, r"dropout probability has to be between 0 and 1, but got 1.5"),
     ("torch.bernoulli", lambda a: torch.bernoulli(a), [T(3, dtype=torch.int64)], None, {}, r"bernoulli only supports floating point"),
     ("torch.randint_like", lambda a: torch.randint_like(a, 5, 2), [T(3)], [5, 2], {}, r"'from' to be less than 'to'"),
+    ("torch.stft", lambda a: torch.stft(a, 200, return_complex=True), [T(2, 100)], [200], {"center": False, "return_complex": True},
+     r"expected 0 < n_fft < 100, but got n_fft=200"),
+    ("torch.istft", lambda z: torch.istft(z, 16), [T(5, 4, dtype=torch.complex64)], [16], {}, r"match n_fft / 2 \+ 1 when onesided=True, but got 5"),
+    ("torch.view_as_complex", lambda a: torch.view_as_complex(a), [T(2, 3)], None, {}, r"last dimension of size 2"),
+    ("torch.imag", lambda a: torch.imag(a), [T(2, 3)], None, {}, r"imag is not implemented for tensors with non-complex dtypes"),
+    ("torch.view_as_real", lambda a: torch.view_as_real(a), [T(2, 3)], None, {}, r"only supported for complex tensors"),
+    ("torch.complex", lambda a, b: torch.complex(a, b), [T(2), T(2, dtype=torch.float64)], None, {}, r"same dtype"),
 ]
 
 

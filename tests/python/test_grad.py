@@ -14,8 +14,16 @@ from test_meta_vs_torch import SAMPLES
 RANDOM = ("dropout", "rand")
 # Differentiable in PyTorch, without a grad rule here yet (the README's "What does not work yet").
 NO_RULE_YET = ("digamma", "polygamma")
+# The samples whose complex inputs are differentiated too: the ops whose prims have rules declared
+# for complex values (others, such as exp of a complex tensor, are refused by name).
+COMPLEX_GRADS = ("abs_complex", "real_", "imag_", "view_as_real_", "conj_", "complex_mul_div_", "mH_", "H_", "angle_torch.complex",
+                 "stft_complex_input", "istft")
 # Gradients that finite differences cannot see: detach cuts a dependence the function has.
 NOT_BY_FINITE_DIFFERENCES = ("detach",)
+
+
+def as_real(t):
+    return torch.view_as_real(t) if t.is_complex() else t
 
 
 def differentiable_cases():
@@ -30,7 +38,8 @@ def differentiable_cases():
         if name.endswith(("_float16", "_bfloat16")) and any(isinstance(a, torch.Tensor) and a.dtype in (torch.float16, torch.bfloat16)
                                                           for a in args):
             continue
-        args = tuple(a.detach().double().requires_grad_(True) if isinstance(a, torch.Tensor) and a.is_floating_point() else a
+        differentiated = lambda a: isinstance(a, torch.Tensor) and (a.is_floating_point() or (a.is_complex() and name.split("_", 1)[1].startswith(COMPLEX_GRADS)))
+        args = tuple(a.detach().to(torch.complex128 if a.is_complex() else torch.float64).requires_grad_(True) if differentiated(a) else a
                      for a in args)
         wanted = [a for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
         if not wanted:
@@ -60,7 +69,7 @@ def test_gradients_match_autograd_and_pass_the_vjp_check(tmp_path, thundercc):
         traces.append(tmp_path / f"{name}.json")
         # The finite-difference side needs float64 outputs defined around the point (no log of a
         # negative number, no -inf fill), and autograd's own gradients finite.
-        smooth = all(o.dtype == torch.float64 and bool(torch.isfinite(o).all()) for o in outputs) and \
+        smooth = all(o.dtype in (torch.float64, torch.complex128) and bool(torch.isfinite(o).all()) for o in outputs) and \
             all(g is None or bool(torch.isfinite(g).all()) for g in grads) and \
             not any(n in name for n in NOT_BY_FINITE_DIFFERENCES)
         cases.append((name, fn, args, kwargs, wanted, cotangents, smooth))
@@ -79,18 +88,28 @@ def test_gradients_match_autograd_and_pass_the_vjp_check(tmp_path, thundercc):
         # Drawn per case (seeded by its name), so that a sample added to the table moves no other case's draw.
         generator = torch.Generator().manual_seed(zlib.crc32(name.encode()))
         directions = [torch.randn(w.shape, dtype=w.dtype, generator=generator) for w in wanted]
+        # (A complex input's gradient g gives the derivative Re(sum(conj(g) u)) along u.)
         eps = 1e-6
 
         def at(sign):
             it = iter(directions)
             moved = tuple(a.detach() + sign * eps * next(it) if isinstance(a, torch.Tensor) and a.requires_grad else a for a in args)
             with torch.no_grad():
-                return [o for o in flatten(fn(*moved, **kwargs)) if o.is_floating_point()]
+                return [o for o in flatten(fn(*moved, **kwargs)) if o.is_floating_point() or o.is_complex()]
         jvp = [(p - m) / (2 * eps) for p, m in zip(at(1), at(-1))]
-        lhs = sum((j * v).sum() for j, v in zip(jvp, cotangents))
-        rhs = sum((u * g).sum() for u, g in zip(directions, ours) if g is not None)
+        # A complex output y's cotangent v gives the gradient of Re(sum(conj(v) y)) (PyTorch's convention).
+        lhs = sum((as_real(j) * as_real(v)).sum() for j, v in zip(jvp, cotangents))
+        rhs = sum((as_real(u) * as_real(g)).sum() for u, g in zip(directions, ours) if g is not None)
         if not torch.isclose(torch.as_tensor(lhs, dtype=torch.float64), torch.as_tensor(rhs, dtype=torch.float64), rtol=1e-4, atol=1e-6):
             failures.append(f"{name}: <Ju, v> = {float(lhs)}, <u, J^T v> = {float(rhs)}")
     assert not failures, "\n".join(failures)
     assert checked > 100
     print(f"{len(cases)} differentiable samples match autograd; {checked} pass the VJP check")
+
+
+def test_a_complex_gradient_without_a_rule_is_refused_by_name(tmp_path, thundercc):
+    z = torch.randn(3, dtype=torch.complex128, requires_grad=True)
+    capture(lambda z: torch.exp(z).abs(), z).save(tmp_path / "exp.json")
+    result = thundercc("compile", tmp_path / "exp.json", "-o", tmp_path, check=False)
+    assert result.returncode == 1
+    assert "the gradient of prims.exp for complex tensors is not supported" in result.stderr

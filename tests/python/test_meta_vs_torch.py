@@ -734,3 +734,51 @@ def test_the_table_covers_200_torch_language_ops_over_their_dtypes(capsys, thund
               f"forms); {sum(len(d) for d in ops.values())} (op, input dtype) pairs; "
               f"{sum(1 for d in ops.values() if len(d) >= 10)} ops meet 10 or more dtypes; no sample yet: {', '.join(unsampled) or 'none'}")
     assert len(ops) >= 200
+# Complex tensors: made from real parts, read back, and the short-time Fourier transform.
+for dtype in (torch.float32, torch.float64):
+    sample(f"complex_{dtype}", lambda a, b: torch.complex(a, b), t(2, 3, dtype=dtype), t(3, dtype=dtype))
+    sample(f"polar_{dtype}", torch.polar, t(2, 3, dtype=dtype).abs(), t(2, 3, dtype=dtype))
+    sample(f"view_as_complex_{dtype}", lambda a: torch.view_as_complex(a) * 2, t(3, 2, dtype=dtype))
+    sample(f"angle_{dtype}", torch.angle, t(2, 3, dtype=dtype))
+sample("complex_0d", lambda a, b: torch.complex(a, b) + 1, t(), t())
+sample("view_as_complex_slice", lambda a: torch.view_as_complex(a[1:]), t(4, 2))
+sample("angle_int", torch.angle, t(4, dtype=torch.int64))
+for dtype in COMPLEX:
+    sample(f"real_{dtype}", lambda a: torch.real(a) * 2, t(2, 3, dtype=dtype))
+    sample(f"imag_{dtype}", lambda a: a.imag + a.real, t(2, 3, dtype=dtype))
+    sample(f"view_as_real_{dtype}", lambda a: torch.view_as_real(a * a), t(2, 3, dtype=dtype))
+    sample(f"conj_{dtype}", lambda a: a.conj() * a, t(3, dtype=dtype))
+    sample(f"conj_physical_{dtype}", torch.conj_physical, nc(2, 3, dtype=dtype))
+    sample(f"angle_{dtype}", torch.angle, t(2, 3, dtype=dtype))
+    sample(f"complex_mul_div_{dtype}", lambda a, b: (a * b - a / b).abs(), t(2, 3, dtype=dtype), t(3, dtype=dtype))
+    sample(f"mH_{dtype}", lambda a: a.mH + 1, t(2, 3, 4, dtype=dtype))
+    sample(f"H_{dtype}", lambda a: a.H * 2, t(3, 4, dtype=dtype))
+sample("real_of_real", lambda a: torch.real(a) * 2, t(2, 3))
+sample("view_as_real_0d", lambda a: torch.view_as_real(a * 1), t(dtype=torch.complex64))
+sample("resolve_conj", lambda a: a.conj().resolve_conj() + 1, t(3, dtype=torch.complex64))
+sample("T", lambda a: a.T + 1, t(2, 3, 4))
+sample("T_1d", lambda a: a.T * 2, t(3))
+sample("mT", lambda a: a.mT * 2, t(2, 3, 4, dtype=torch.int64))
+sample("H_real", lambda a: a.H * 2, t(3, 4))
+sample("adjoint", lambda a: torch.adjoint(a) * 2, t(2, 3, dtype=torch.complex64))
+sample("stft", lambda a: torch.stft(a, 16, return_complex=True), t(2, 100))
+sample("stft_1d_window", lambda a, w: torch.stft(a, 16, window=w, return_complex=True).abs(), t(64), torch.hann_window(16))
+sample("stft_short_window_hop", lambda a, w: torch.stft(a, 16, hop_length=5, win_length=12, window=w, normalized=True, return_complex=True),
+       t(2, 90), torch.hann_window(12))
+sample("stft_two_sided_real_view", lambda a: torch.stft(a, 8, onesided=False, return_complex=False, pad_mode="constant"), t(40, dtype=torch.float64))
+sample("stft_no_center", lambda a: torch.stft(a, 8, hop_length=3, center=False, return_complex=True), t(3, 40))
+sample("stft_complex_input", lambda a: torch.stft(a, 8, return_complex=True), t(2, 30, dtype=torch.complex64))
+sample("stft_method", lambda a: a.stft(10, 4, return_complex=True, pad_mode="replicate"), t(50, dtype=torch.float64))
+sample("stft_return_complex_not_given", lambda a: torch.stft(a, 8), t(30))
+sample("istft_round_trip", lambda a, w: torch.istft(torch.stft(a, 16, window=w, return_complex=True), 16, window=w, length=100),
+       t(2, 100), torch.hann_window(16))
+sample("istft", lambda z, w: torch.istft(z, 16, hop_length=3, window=w, normalized=True), t(9, 20, dtype=torch.complex128),
+       torch.hann_window(16, dtype=torch.float64))
+sample("istft_two_sided_longer", lambda z: torch.istft(z, 8, onesided=False, length=40), t(2, 8, 6, dtype=torch.complex128))
+sample("istft_odd_no_center", lambda z, w: torch.istft(z, 15, hop_length=5, window=w, center=False), t(8, 10, dtype=torch.complex128),
+       torch.hamming_window(15, dtype=torch.float64))
+sample("spectrogram_grad", lambda a: torch.stft(a, 32, hop_length=8, window=torch.hann_window(32, dtype=a.dtype), return_complex=True).abs().pow(2),
+       t(2, 200, requires_grad=True))
+sample("convolution", lambda a, w, b: torch.convolution(a, w, b, [2, 1], [1, 0], [1, 1], False, [0, 0], 1), t(1, 2, 6, 5), t(4, 2, 3, 3), t(4))
+sample("convolution_transposed", lambda a, w: torch.convolution(a, w, None, [2], [1], [1], True, [1], 2), t(2, 4, 5), t(4, 3, 3))
+sample("polygamma_inplace", lambda a: (a * 1).polygamma_(1), t(2, 3).abs() + 0.5)

@@ -19,11 +19,7 @@ BY_THE_FRONT_END = {
 }
 # Not covered, and why.
 NOT_YET = {
-    "polar": "complex tensors", "view_as_complex": "complex tensors", "view_as_real": "complex tensors",
-    "real": "complex tensors", "imag": "complex tensors",
     "cuda": "Tensor.cuda(): a capture on this machine has no CUDA device to move to",
-    "polygamma_": "Tensor.polygamma_(n): the in-place form's arguments are not polygamma's order",
-    "convolution": "torch.convolution (ATen's, transposed included); F.conv*d are covered",
     "all_gather": "distributed (issue 26)", "all_gather_": "distributed (issue 26)", "all_reduce": "distributed (issue 26)",
     "all_reduce_": "distributed (issue 26)", "broadcast": "distributed (issue 26)", "reduce_scatter": "distributed (issue 26)",
     "reduce_scatter_": "distributed (issue 26)", "wait": "distributed (issue 26)",

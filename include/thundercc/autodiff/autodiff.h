@@ -42,6 +42,11 @@ using AugmentedForward = std::function<std::pair<Value, Values>(const Args&)>;  
 using BackwardRule = std::function<Values(const Values& saved, const Values& cotangents)>;  // per parameter
 void register_augmented_forward(std::string_view symbol_id, AugmentedForward forward, Checker applies = nullptr);
 void register_backward(std::string_view symbol_id, BackwardRule backward);
+// Declares that a prim's rule holds where its values are complex, as PyTorch defines their
+// gradient (the conjugate Wirtinger derivative). Rules are written for real values (a complex
+// product's gradient needs the conjugate): a complex tensor on the gradient's path may pass only
+// through prims so declared, and the transform refuses any other.
+void declare_complex_rule(std::string_view symbol_id);
 
 // The built-in rules (grad_rules.cpp), registered by register_builtins after the languages.
 void register_builtin_grad_rules();
