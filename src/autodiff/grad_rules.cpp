@@ -157,6 +157,8 @@ void register_elementwise_rules() {
   unary("sqrt", [](auto&, auto& out, auto& g) { return g / (out * 2.0); });
   unary("tan", [](auto&, auto& out, auto& g) { return g * (out * out + 1.0); });
   unary("tanh", [](auto&, auto& out, auto& g) { return g * (1.0 - out * out); });
+  // digamma's derivative is trigamma, zeta(2, a) (polygamma decomposes into digamma and zeta).
+  unary("digamma", [](auto& a, auto&, auto& g) { return g * prims::zeta(2.0, a); });
   unary("real", [](auto& a, auto&, auto& g) { return in_dtype(g, a.dtype()); });
   unary("imag", [](auto&, auto&, auto& g) { return prims::complex(ltorch::zeros_like(g), g); });
   register_grad("prims.complex", [](const Args& x) -> Value {
@@ -176,6 +178,16 @@ void register_elementwise_rules() {
   binary("div", [](auto&, auto& b, auto&, auto& g) { return ltorch::true_divide(g, conjugate(b)); },
          [](auto&, auto& b, auto& out, auto& g) {
            return -ltorch::true_divide(ltorch::mul(g, conjugate(out)), conjugate(b));
+         });
+  // zeta(s, q): -s zeta(s + 1, q) in q; PyTorch defines no derivative in s.
+  binary("zeta",
+         [](auto&, auto&, auto&, auto& g) {
+           check(false, "the derivative for 'zeta' is not implemented.", "NotImplementedError");
+           return g;
+         },
+         [](auto& s, auto& q, auto&, auto& g) {
+           Value next = s.is_tensor() ? Value(ltorch::add(s, 1.0)) : Value(s.as_float() + 1.0);
+           return ltorch::mul(g, ltorch::mul(ltorch::neg(prims::zeta(next, q)), s));
          });
   // atan2(a, b): b / (a^2 + b^2) and -a / (a^2 + b^2).
   auto atan2_grad = [](const Value& a, const Value& b, const Value& numerator, const Tensor& g) {

@@ -12,8 +12,6 @@ from conftest import capture, flatten
 from test_meta_vs_torch import SAMPLES
 
 RANDOM = ("dropout", "rand")
-# Differentiable in PyTorch, without a grad rule here yet (the README's "What does not work yet").
-NO_RULE_YET = ("digamma", "polygamma")
 # The samples whose complex inputs are differentiated too: the ops whose prims have rules declared
 # for complex values (others, such as exp of a complex tensor, are refused by name).
 COMPLEX_GRADS = ("abs_complex", "real_", "imag_", "view_as_real_", "conj_", "complex_mul_div_", "mH_", "H_", "angle_torch.complex",
@@ -31,7 +29,7 @@ def differentiable_cases():
     for i, sample in enumerate(SAMPLES):
         fn, args, kwargs = sample.values
         name = f"g{i:03d}_{sample.id.rsplit('-', 1)[0]}"
-        if any(r in name for r in RANDOM + NO_RULE_YET):
+        if any(r in name for r in RANDOM):
             continue
         # The dtype sweep's float16/bfloat16 copies are the float32 samples rounded: in float64 they
         # add nothing but values that land on kinks (clamp's bounds), where finite differences fail.

@@ -782,3 +782,6 @@ sample("spectrogram_grad", lambda a: torch.stft(a, 32, hop_length=8, window=torc
 sample("convolution", lambda a, w, b: torch.convolution(a, w, b, [2, 1], [1, 0], [1, 1], False, [0, 0], 1), t(1, 2, 6, 5), t(4, 2, 3, 3), t(4))
 sample("convolution_transposed", lambda a, w: torch.convolution(a, w, None, [2], [1], [1], True, [1], 2), t(2, 4, 5), t(4, 3, 3))
 sample("polygamma_inplace", lambda a: (a * 1).polygamma_(1), t(2, 3).abs() + 0.5)
+sample("zeta_in_q", lambda q: torch.special.zeta(3.0, q), t(2, 3).abs() + 0.5)
+sample("polygamma_2", lambda a: torch.polygamma(2, a), t(2, 3).abs() + 0.5)
+sample("digamma_float64", torch.digamma, t(4, dtype=torch.float64).abs() + 0.1)
