@@ -70,6 +70,10 @@ METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_conti
 # Reading one element's value specializes the trace to it: recorded as a guard that `thundercc run`
 # checks (prims.check_tensor_value), so another value is an error, never a wrong result.
 GUARDED = {"item", "__bool__", "__int__", "__float__", "__index__"}
+# Arguments whose values decide shapes: a packed sequence's lengths and batch sizes (by position).
+# The trace is specialized to the values seen at capture, recorded as a list and guarded as .item() is.
+SIZE_ARGUMENTS = {"torch._pack_padded_sequence": 1, "torch._pad_packed_sequence": 1}
+RECURRENT = {"torch.lstm", "torch.gru", "torch.rnn_tanh", "torch.rnn_relu"}
 # Reading more data makes the program depend on values a trace cannot see.
 DATA_DEPENDENT = {"tolist", "numpy", "__complex__"}
 # Results whose shape depends on the values of a tensor: no static trace can hold them.
@@ -270,6 +274,7 @@ class _Recorder(TorchFunctionMode):
                 call_args, kwargs = self.capture._detached_inputs(call_args, kwargs, where)
             if swap:
                 call_args = [call_args[1], call_args[0]] + call_args[2:]
+            call_args, kwargs = self.capture._specialized_sizes(symbol_id, call_args, kwargs, display, where)
             self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
         except CaptureError as e:
             e.result = result  # the call ran: capture --check must not run it again
@@ -488,6 +493,8 @@ class Capture:
             return {"torch_dtype": DTYPE_NAMES[v]}
         if isinstance(v, torch.device):
             return {"torch_device": "cuda:0" if str(v) == "cuda" else str(v)}
+        if isinstance(v, torch.memory_format):
+            return str(v)  # a layout, which a functional trace's values do not depend on: kept as its name
         raise CaptureError(f"cannot record an argument of type {type(v).__name__} at {where}:{_source_text(where)}")
 
     def _slice_part(self, x, where):
@@ -565,11 +572,28 @@ class Capture:
 
         return [replace(a) for a in args], {k: replace(v) for k, v in kwargs.items()}
 
-    def _record_guard(self, tensor, display, where):
-        """A read of `tensor`'s one value (.item(), int(t), bool(t) in an `if`, ...): the trace goes on
-        with the value seen now, so it records the value and where it was read, for the plan to check."""
+    def _specialized_sizes(self, symbol_id, args, kwargs, display, where):
+        """The call with its shape-deciding tensors (SIZE_ARGUMENTS) as lists of the values seen now,
+        each guarded; PyTorch's packed overload of a recurrent op, (data, batch_sizes, hx, params,
+        has_biases, num_layers, dropout, train, bidirectional), as the padded one with batch_sizes."""
+        if symbol_id in RECURRENT and len(args) == 9 and isinstance(args[3], (list, tuple)):
+            sizes = args[1]
+            self._record_guard(sizes, display, where, values=True)
+            with torch._C.DisableTorchFunction():
+                return [args[0], *args[2:], False], {**kwargs, "batch_sizes": sizes.tolist()}
+        position = SIZE_ARGUMENTS.get(symbol_id)
+        if position is not None and isinstance(args[position], torch.Tensor):
+            self._record_guard(args[position], display, where, values=True)
+            with torch._C.DisableTorchFunction():
+                args = [*args[:position], args[position].tolist(), *args[position + 1:]]
+        return args, kwargs
+
+    def _record_guard(self, tensor, display, where, values=False):
+        """A read of `tensor`'s one value (.item(), int(t), bool(t) in an `if`, ...), or with `values`
+        of a 1-d integer tensor's values: the trace goes on with the value seen now, so it records the
+        value and where it was read, for the plan to check."""
         with torch._C.DisableTorchFunction():
-            value = tensor.item()
+            value = tensor.tolist() if values else tensor.item()
         read = f"{display} at {where}{_source_text(where)}"
         self.bound_symbols.append({
             "symbol": "prims.check_tensor_value",

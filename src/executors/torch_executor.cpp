@@ -20,7 +20,8 @@ const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_
                                         "torch.tensor", "torch.as_tensor", "torch.triu_indices", "torch.tril_indices",
                                         "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d",
                                         "torch.Tensor.type", "torch.Tensor.detach", "torch.nn.functional.embedding_bag",
-                                        "torch.resolve_conj", "torch.resolve_neg"};
+                                        "torch.resolve_conj", "torch.resolve_neg", "torch._pack_padded_sequence",
+                                        "torch._pad_packed_sequence"};
 
 // How ATen runs each unary prim (unary_ops.def): with an out= variant, without, or by a kernel of
 // thundercc's own.
@@ -102,16 +103,19 @@ bool no_tensor_among_keys(const Args& x) {
   return std::none_of(key.items().begin(), key.items().end(), [](const Value& k) { return k.is_tensor(); });
 }
 
-bool draws_no_dropout(const Args& x) { return !(x.flag("train") && x.real("dropout") > 0 && x.integer("num_layers") > 1); }
+// ATen would draw the dropout between layers from its own generator, not the plan's seed; a packed
+// sequence's batch sizes are a list here, where ATen takes a tensor: those run decomposed.
+bool whole_in_aten(const Args& x) {
+  return x.is_none("batch_sizes") && !(x.flag("train") && x.real("dropout") > 0 && x.integer("num_layers") > 1);
+}
 
 const std::map<std::string, Checker> kCheckers{
     {"torch.Tensor.__getitem__", no_tensor_among_keys},
     {"torch.setitem", no_tensor_among_keys},
-    // ATen would draw the dropout between layers from its own generator, not the plan's seed.
-    {"torch.lstm", draws_no_dropout},
-    {"torch.gru", draws_no_dropout},
-    {"torch.rnn_tanh", draws_no_dropout},
-    {"torch.rnn_relu", draws_no_dropout}};
+    {"torch.lstm", whole_in_aten},
+    {"torch.gru", whole_in_aten},
+    {"torch.rnn_tanh", whole_in_aten},
+    {"torch.rnn_relu", whole_in_aten}};
 
 // Torch-language ops PyTorch has no function for (the functional forms of in-place ops).
 const std::set<std::string> kThunderOnly{"torch.setitem", "torch.copy"};

@@ -342,8 +342,16 @@ void register_shape_prims(SymbolTable& t) {
   // call and the user's line); it returns nothing and is never removed as dead code.
   t.add(prim_symbol("check_tensor_value", "a, value, read, /", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
-    check(a.numel() == 1, [&] { return str("check_tensor_value: expected a tensor of one element, but got ", shape_repr(a.shape())); });
-    check(x["value"].is_number() && !x["value"].is_number_proxy(), "check_tensor_value: expected a number to check against");
+    const Value& value = x["value"];
+    if (value.is_sequence()) {  // the values of a 1-d integer tensor (lengths that shape a packed sequence)
+      check(a.ndim() == 1 && a.dtype().is_exact() && a.numel() == static_cast<int64_t>(value.items().size()), [&] {
+        return str("check_tensor_value: expected a 1-d integer tensor of ", value.items().size(), " elements, but got ", shape_repr(a.shape()));
+      });
+      for (const auto& v : value.items()) check(v.kind() == Value::Kind::Int, "check_tensor_value: expected integers to check against");
+    } else {
+      check(a.numel() == 1, [&] { return str("check_tensor_value: expected a tensor of one element, but got ", shape_repr(a.shape())); });
+      check(value.is_number() && !value.is_number_proxy(), "check_tensor_value: expected a number to check against");
+    }
     check(x["read"].kind() == Value::Kind::String, "check_tensor_value: expected a description of the read");
     return None{};
   }, {"DONT_DCE"}));

@@ -331,13 +331,40 @@ Value cell_impl(const Args& x, Cell cell) {
   return unbatch(next);
 }
 
+// A packed sequence's batch sizes (how many sequences are still running at each step), as the
+// front end records them: specialized to the values seen at capture, which a guard checks.
+std::vector<int64_t> batch_sizes_of(const Value& v, const char* name) {
+  check(v.is_sequence(), [&] { return str(name, ": expected the batch sizes as a list of integers"); });
+  std::vector<int64_t> sizes = v.as_ints();
+  for (size_t t = 0; t < sizes.size(); ++t)
+    check(sizes[t] > 0 && (t == 0 || sizes[t] <= sizes[t - 1]), [&] {
+      return str(name, ": expected positive, non-increasing batch sizes, but got ", langs::dims_repr(sizes));
+    });
+  return sizes;
+}
+
+// With batch_sizes (a packed sequence), `input` is the packed data (every sequence's step t, then
+// step t + 1, ...): step t runs on the first batch_sizes[t] rows of the state; a sequence's state
+// stays as its last step left it, and in reverse a sequence starts from its initial state at its
+// last step. Without, the input is padded (T, N, F), every sequence running every step.
 Value recurrent_impl(const Args& x, Cell cell) {
   const bool lstm = cell == Cell::Lstm;
   const char* name = lstm ? "lstm" : cell == Cell::Gru ? "gru" : cell == Cell::Tanh ? "rnn_tanh" : "rnn_relu";
-  check(x["params"].is_sequence(), [&] { return str(name, " on a packed sequence is not supported yet"); }, "NotImplementedError");
+  check(x["params"].is_sequence(), [&] { return str(name, ": expected a list of parameters"); });
+  const bool packed = !x.is_none("batch_sizes");
   Tensor input = x.tensor("input");
-  check(input.ndim() == 3, [&] { return str(name, ": expected a 3-D input, but got ", shape_repr(input.shape())); });
-  if (x.flag("batch_first")) input = transpose(input, 0, 1);  // (T, N, F)
+  std::vector<int64_t> sizes;
+  if (packed) {
+    sizes = batch_sizes_of(x["batch_sizes"], name);
+    int64_t total = 0;
+    for (auto n : sizes) total += n;
+    check(input.ndim() == 2 && input.shape()[0] == total, [&] {
+      return str(name, ": expected packed data of ", total, " rows (the batch sizes' sum), but got ", shape_repr(input.shape()));
+    });
+  } else {
+    check(input.ndim() == 3, [&] { return str(name, ": expected a 3-D input, but got ", shape_repr(input.shape())); });
+    if (x.flag("batch_first")) input = transpose(input, 0, 1);  // (T, N, F)
+  }
   const int64_t layers = x.integer("num_layers"), directions = x.flag("bidirectional") ? 2 : 1;
   std::vector<Tensor> params;
   for (const auto& p : x["params"].items()) params.push_back(p.as_tensor());
@@ -350,8 +377,19 @@ Value recurrent_impl(const Args& x, Cell cell) {
   Tensor h0 = lstm ? x["hx"].items().at(0).as_tensor() : x.tensor("hx");
   std::optional<Tensor> c0;
   if (lstm) c0 = x["hx"].items().at(1).as_tensor();
-  const int64_t T = input.shape()[0];
+  const int64_t T = packed ? static_cast<int64_t>(sizes.size()) : input.shape()[0];
+  std::vector<int64_t> offsets(sizes.size(), 0);  // where each step's rows start in packed data
+  for (size_t t = 1; t < sizes.size(); ++t) offsets[t] = offsets[t - 1] + sizes[t - 1];
   auto at_index = [](const Tensor& t, int64_t i) { return op("torch.Tensor.__getitem__", {t, i}); };
+  auto rows = [](const Tensor& t) { return t.shape()[0]; };
+  // The first n rows of a state; in reverse, rows not yet running join from the initial state.
+  auto first_rows = [&](const Tensor& state, int64_t n) { return rows(state) == n ? state : narrow(state, 0, 0, n); };
+  auto joined = [&](const Tensor& state, const Tensor& initial, int64_t n) {
+    return rows(state) == n ? state : cat({state, narrow(initial, 0, rows(state), n - rows(state))}, 0);
+  };
+  auto rest_of = [&](const Tensor& next, const Tensor& state) {
+    return rows(next) == rows(state) ? next : cat({next, narrow(state, 0, rows(next), rows(state) - rows(next))}, 0);
+  };
   std::vector<Tensor> last_h, last_c;
   Tensor layer_input = input;
   for (int64_t layer = 0; layer < layers; ++layer) {
@@ -360,31 +398,101 @@ Value recurrent_impl(const Args& x, Cell cell) {
       const int64_t index = layer * directions + direction;
       auto param = [&](size_t k) { return params[index * per + k]; };
       Value b_ih = bias ? Value(param(2)) : Value(None{}), b_hh = bias ? Value(param(3)) : Value(None{});
-      Tensor h = at_index(h0, index);
-      std::optional<Tensor> c;
-      if (lstm) c = at_index(*c0, index);
-      Tensor projected_inputs = op("torch.nn.functional.linear", {layer_input, param(0), b_ih});  // (T, N, gates)
+      const Tensor initial_h = at_index(h0, index);
+      std::optional<Tensor> initial_c;
+      if (lstm) initial_c = at_index(*c0, index);
+      Tensor h = initial_h;
+      std::optional<Tensor> c = initial_c;
+      Tensor projected_inputs = op("torch.nn.functional.linear", {layer_input, param(0), b_ih});  // (T, N, gates), or packed
       std::vector<Tensor> steps(T);
       for (int64_t s = 0; s < T; ++s) {
         const int64_t step = direction == 0 ? s : T - 1 - s;
-        Tensor gi = at_index(projected_inputs, step);
-        Tensor gh = op("torch.nn.functional.linear", {h, param(1), b_hh});
-        h = cell_step(cell, gi, gh, h, c);
-        if (projected) h = op("torch.nn.functional.linear", {h, param(bias ? 4 : 2)});
-        steps[step] = h;
+        const int64_t running = packed ? sizes[step] : rows(h);
+        Tensor gi = packed ? narrow(projected_inputs, 0, offsets[step], running) : at_index(projected_inputs, step);
+        Tensor state = direction == 0 ? first_rows(h, running) : s == 0 ? first_rows(initial_h, running) : joined(h, initial_h, running);
+        std::optional<Tensor> cell_state;
+        if (lstm) cell_state = direction == 0 ? first_rows(*c, running) : s == 0 ? first_rows(*initial_c, running) : joined(*c, *initial_c, running);
+        Tensor gh = op("torch.nn.functional.linear", {state, param(1), b_hh});
+        Tensor next = cell_step(cell, gi, gh, state, cell_state);
+        if (projected) next = op("torch.nn.functional.linear", {next, param(bias ? 4 : 2)});
+        steps[step] = next;
+        // Forward, the sequences that ended keep their last state below the running rows.
+        h = direction == 0 ? rest_of(next, h) : next;
+        if (lstm) c = direction == 0 ? rest_of(*cell_state, *c) : *cell_state;
       }
       Values stacked(steps.begin(), steps.end());
-      outputs.push_back(op("torch.stack", {Value::list(std::move(stacked)), 0}));
+      outputs.push_back(packed ? op("torch.cat", {Value::list(std::move(stacked)), 0}) : op("torch.stack", {Value::list(std::move(stacked)), 0}));
       last_h.push_back(h);
       if (lstm) last_c.push_back(*c);
     }
     layer_input = directions == 1 ? outputs[0] : cat(outputs, -1);
     if (x.flag("train") && layer + 1 < layers) layer_input = dropout(layer_input, x.real("dropout"), true);
   }
-  Tensor output = x.flag("batch_first") ? transpose(layer_input, 0, 1) : layer_input;
+  Tensor output = x.flag("batch_first") && !packed ? transpose(layer_input, 0, 1) : layer_input;
   auto stacked = [](const std::vector<Tensor>& ts) { return op("torch.stack", {Value::list(Values(ts.begin(), ts.end())), 0}); };
   if (lstm) return Value::tuple({output, stacked(last_h), stacked(last_c)});
   return Value::tuple({output, stacked(last_h)});
+}
+
+// torch._pack_padded_sequence (pack_padded_sequence): the running sequences' rows of each step
+// of a padded (T, B, *) input, concatenated, and the batch sizes. The lengths are specialized to
+// the values seen at capture (the front end records them with a guard).
+Value pack_padded_sequence_impl(const Args& x) {
+  Tensor input = x.tensor("input");
+  if (x.flag("batch_first")) input = transpose(input, 0, 1);
+  std::vector<int64_t> lengths = x["lengths"].as_ints();
+  check(input.ndim() >= 2 && input.shape()[1] == static_cast<int64_t>(lengths.size()), [&] {
+    return str("Expected `len(lengths)` to be equal to batch_size, but got ", lengths.size(), " (batch_size=", input.ndim() >= 2 ? input.shape()[1] : 0, ")");
+  });
+  check(!lengths.empty() && lengths.back() > 0, "Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0");
+  for (size_t i = 1; i < lengths.size(); ++i)
+    check(lengths[i] <= lengths[i - 1], "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. You can pass "
+                                        "`enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to sidestep this requirement if "
+                                        "you do not need ONNX exportability.");
+  check(lengths[0] <= input.shape()[0], [&] { return str("the longest length, ", lengths[0], ", exceeds the input's ", input.shape()[0], " steps"); });
+  std::vector<Tensor> parts;
+  Values sizes;
+  for (int64_t t = 0; t < lengths[0]; ++t) {
+    int64_t running = std::count_if(lengths.begin(), lengths.end(), [&](int64_t l) { return l > t; });
+    parts.push_back(narrow(op("torch.select", {input, 0, t}), 0, 0, running));
+    sizes.push_back(running);
+  }
+  Tensor batch_sizes = prims::tensor_from_sequence(Value::list(std::move(sizes)), Device::cpu(), dtypes::int64);
+  return Value::tuple({cat(parts, 0), batch_sizes});
+}
+
+// torch._pad_packed_sequence (pad_packed_sequence): the packed data back in (T, B, *), padded
+// with padding_value, and each sequence's length.
+Value pad_packed_sequence_impl(const Args& x) {
+  const Tensor& data = x.tensor("data");
+  std::vector<int64_t> sizes = batch_sizes_of(x["batch_sizes"], "pad_packed_sequence");
+  const int64_t steps = static_cast<int64_t>(sizes.size()), batch = sizes.empty() ? 0 : sizes[0];
+  int64_t total = x.integer("total_length") < 0 ? steps : x.integer("total_length");
+  check(total >= steps, [&] {
+    return str("Expected total_length to be at least the length of the longest sequence input, but got total_length=", total,
+               " and max sequence length being ", steps);
+  });
+  const Value& fill = x["padding_value"];
+  std::vector<Tensor> padded_steps;
+  for (int64_t t = 0, offset = 0; t < steps; offset += sizes[t], ++t) {
+    Tensor rows_t = narrow(data, 0, offset, sizes[t]);
+    std::vector<int64_t> pad(2 * (data.ndim() - 1), 0);
+    pad.push_back(0);
+    pad.push_back(batch - sizes[t]);
+    padded_steps.push_back(batch == sizes[t] ? rows_t : op("torch.nn.functional.pad", {rows_t, Value::ints(pad), "constant", fill}));
+  }
+  Tensor out = op("torch.stack", {Value::list(Values(padded_steps.begin(), padded_steps.end())), 0});
+  if (total > steps) {
+    std::vector<int64_t> pad(2 * (out.ndim() - 1), 0);
+    pad.push_back(0);
+    pad.push_back(total - steps);
+    out = op("torch.nn.functional.pad", {out, Value::ints(pad), "constant", fill});
+  }
+  Values lengths;
+  for (int64_t i = 0; i < batch; ++i)
+    lengths.push_back(static_cast<int64_t>(std::count_if(sizes.begin(), sizes.end(), [&](int64_t n) { return n > i; })));
+  Tensor length_tensor = prims::tensor_from_sequence(Value::list(std::move(lengths)), Device::cpu(), dtypes::int64);
+  return Value::tuple({x.flag("batch_first") ? transpose(out, 0, 1) : out, length_tensor});
 }
 
 // F.multi_head_attention_forward (nn.MultiheadAttention, the Transformer layers): the input
@@ -1132,14 +1240,14 @@ void register_nn(SymbolTable& t) {
     Tensor dot = sum(a * b, dim);
     return dot / (na * nb);
   }});
-  define(t, {{"torch.lstm"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
-             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Lstm); }});
-  define(t, {{"torch.gru"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
-             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Gru); }});
-  define(t, {{"torch.rnn_tanh"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
-             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Tanh); }});
-  define(t, {{"torch.rnn_relu"}, "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first",
-             [](const Args& x) -> Value { return recurrent_impl(x, Cell::Relu); }});
+  // On a packed sequence, batch_sizes (the front end records PyTorch's packed overload so).
+  const char* recurrent = "input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first, *, batch_sizes=None";
+  define(t, {{"torch.lstm"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Lstm); }});
+  define(t, {{"torch.gru"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Gru); }});
+  define(t, {{"torch.rnn_tanh"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Tanh); }});
+  define(t, {{"torch.rnn_relu"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Relu); }});
+  define(t, {{"torch._pack_padded_sequence"}, "input, lengths, batch_first", pack_padded_sequence_impl});
+  define(t, {{"torch._pad_packed_sequence"}, "data, batch_sizes, batch_first, padding_value, total_length", pad_packed_sequence_impl});
   const struct {
     const char* id;
     Cell cell;

@@ -293,10 +293,16 @@ void register_prim_kernels(KernelRegistry& r) {
   r.add("torch:prims.copy_", [](KernelCall& c) { c.arg(1).tensor().copy_(c.arg(0).tensor()); });
   r.add("torch:prims.check_tensor_value", [](KernelCall& c) {
     const Value& captured = c.arg(1).value();
-    at::Scalar now = c.arg(0).tensor().item();
     bool same = false;
     std::string seen;
-    if (captured.kind() == Value::Kind::Float) {
+    if (captured.is_sequence()) {
+      at::Tensor now = c.arg(0).tensor().to(at::kCPU, at::kLong).contiguous();
+      Values values;
+      for (int64_t i = 0; i < now.numel(); ++i) values.push_back(now.data_ptr<int64_t>()[i]);
+      same = now.numel() == static_cast<int64_t>(captured.items().size());
+      for (size_t i = 0; same && i < values.size(); ++i) same = values[i].as_int() == captured.items()[i].as_int();
+      seen = py_repr(Value::list(std::move(values)));
+    } else if (at::Scalar now = c.arg(0).tensor().item(); captured.kind() == Value::Kind::Float) {
       // Floats within float32's tolerance: another executor may round the value differently.
       double v = now.toDouble(), want = captured.as_float();
       auto [rtol, atol] = default_tolerances(at::kFloat);

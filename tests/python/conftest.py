@@ -37,6 +37,13 @@ def flatten(result):
     return [t for x in result for t in flatten(x)]
 
 
+def tensors_in(result):
+    """The tensors of a result, nested tuples and lists included (other values skipped)."""
+    if isinstance(result, torch.Tensor):
+        return [result]
+    return [t for x in result for t in tensors_in(x)] if isinstance(result, (tuple, list)) else []
+
+
 def save_case(directory, name, fn, args, kwargs=None):
     """Captures fn(*args, **kwargs) as NAME.json with its inputs and eager outputs (.pt) for `thundercc run`."""
     kwargs = kwargs or {}
@@ -53,3 +60,33 @@ def save_case(directory, name, fn, args, kwargs=None):
             reference = flatten(fn(*upcast, **kwargs))
         torch.save(tuple(t.double() for t in reference), directory / f"{name}.reference64.pt")
     return directory / f"{name}.json"
+
+
+def float64_gradients(make):
+    """Autograd's gradients of the parameters in float64 (rounded to float32) of the model `make`
+    builds from seed 0, every output seeded with ones, as `thundercc run` seeds them."""
+    torch.manual_seed(0)
+    wide, args = make(0.0)
+    wide = wide.double().train()
+    outputs = wide(*(a.double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args))
+    seeded = [t for t in tensors_in(outputs) if t.requires_grad]
+    params = [p for p in wide.parameters() if p.requires_grad]
+    grads = torch.autograd.grad(seeded, params, [torch.ones_like(t) for t in seeded], allow_unused=True)
+    return tuple(None if g is None else g.float() for g in grads)
+
+
+def compile_and_run(tmp_path, thundercc, model, args, compare=None):
+    """With `compare` (the model's maker), checks the outputs against eager's and the gradients
+    against float64 autograd's."""
+    captured = capture(model, *args)
+    captured.save(tmp_path / "m.json")
+    torch.save(tuple(t.detach() for t in captured.input_values), tmp_path / "inputs.pt")
+    thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
+    options = ["--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt"]
+    if compare:
+        torch.save(captured.expected_outputs(), tmp_path / "expected.pt")
+        torch.save(float64_gradients(compare), tmp_path / "grads.expected.pt")
+        options += ["--expect", tmp_path / "expected.pt", "--expect-grads", tmp_path / "grads.expected.pt",
+                    "--rtol", "1e-4", "--atol", "1e-5"]
+    thundercc("run", tmp_path / "m.plan.json", *options)
+    return torch.load(tmp_path / "grads.pt")

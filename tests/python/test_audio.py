@@ -9,7 +9,7 @@ models are compared with their dropout off and run once more with it on."""
 import pytest
 import torch
 
-from conftest import capture
+from conftest import compile_and_run
 
 torchaudio = pytest.importorskip("torchaudio")
 M = torchaudio.models
@@ -96,36 +96,6 @@ def spectral_filter(dropout):
 
 
 MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer, wav2vec2, mel_wav2letter, mfcc_deepspeech, hdemucs, spectral_filter]
-
-
-def float64_gradients(make):
-    """Autograd's gradients of the parameters in float64 (rounded to float32) of the model `make`
-    builds from seed 0, every output seeded with ones, as `thundercc run` seeds them."""
-    torch.manual_seed(0)
-    wide, args = make(0.0)
-    wide = wide.double().train()
-    outputs = wide(*(a.double() if a.is_floating_point() else a for a in args))
-    seeded = [t for t in (outputs if isinstance(outputs, tuple) else (outputs,)) if isinstance(t, torch.Tensor) and t.requires_grad]
-    params = [p for p in wide.parameters() if p.requires_grad]
-    grads = torch.autograd.grad(seeded, params, [torch.ones_like(t) for t in seeded], allow_unused=True)
-    return tuple(None if g is None else g.float() for g in grads)
-
-
-def compile_and_run(tmp_path, thundercc, model, args, compare=None):
-    """With `compare` (the model's maker), checks the outputs against eager's and the gradients
-    against float64 autograd's."""
-    captured = capture(model, *args)
-    captured.save(tmp_path / "m.json")
-    torch.save(tuple(t.detach() for t in captured.input_values), tmp_path / "inputs.pt")
-    thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
-    options = ["--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt"]
-    if compare:
-        torch.save(captured.expected_outputs(), tmp_path / "expected.pt")
-        torch.save(float64_gradients(compare), tmp_path / "grads.expected.pt")
-        options += ["--expect", tmp_path / "expected.pt", "--expect-grads", tmp_path / "grads.expected.pt",
-                    "--rtol", "1e-4", "--atol", "1e-5"]
-    thundercc("run", tmp_path / "m.plan.json", *options)
-    return torch.load(tmp_path / "grads.pt")
 
 
 @pytest.mark.parametrize("make", MODELS, ids=[m.__name__ for m in MODELS])
