@@ -72,7 +72,8 @@ METADATA = {"size", "dim", "numel", "is_floating_point", "is_complex", "is_conti
 GUARDED = {"item", "__bool__", "__int__", "__float__", "__index__"}
 # Arguments whose values decide shapes: a packed sequence's lengths and batch sizes (by position).
 # The trace is specialized to the values seen at capture, recorded as a list and guarded as .item() is.
-SIZE_ARGUMENTS = {"torch._pack_padded_sequence": 1, "torch._pad_packed_sequence": 1}
+SIZE_ARGUMENTS = {"torch._pack_padded_sequence": {1: "lengths"}, "torch._pad_packed_sequence": {1: "batch_sizes"},
+                  "torch.nn.functional.ctc_loss": {2: "input_lengths", 3: "target_lengths"}}
 RECURRENT = {"torch.lstm", "torch.gru", "torch.rnn_tanh", "torch.rnn_relu"}
 # Reading more data makes the program depend on values a trace cannot see.
 DATA_DEPENDENT = {"tolist", "numpy", "__complex__"}
@@ -581,11 +582,14 @@ class Capture:
             self._record_guard(sizes, display, where, values=True)
             with torch._C.DisableTorchFunction():
                 return [args[0], *args[2:], False], {**kwargs, "batch_sizes": sizes.tolist()}
-        position = SIZE_ARGUMENTS.get(symbol_id)
-        if position is not None and isinstance(args[position], torch.Tensor):
-            self._record_guard(args[position], display, where, values=True)
-            with torch._C.DisableTorchFunction():
-                args = [*args[:position], args[position].tolist(), *args[position + 1:]]
+        args, kwargs = list(args), dict(kwargs)
+        for position, name in SIZE_ARGUMENTS.get(symbol_id, {}).items():
+            for where_held, key in ((args, position), (kwargs, name)):
+                held = where_held[key] if (key < len(args) if where_held is args else key in kwargs) else None
+                if isinstance(held, torch.Tensor):
+                    self._record_guard(held, display, where, values=held.dim() == 1)
+                    with torch._C.DisableTorchFunction():
+                        where_held[key] = held.tolist()
         return args, kwargs
 
     def _record_guard(self, tensor, display, where, values=False):

@@ -707,6 +707,10 @@ void register_torch_language_kernels(KernelRegistry& r) {
                               c.arg(5).flag(), c.arg(6).flag(), c.arg(7).is_none() ? c10::nullopt : c10::optional<bool>(c.arg(7).flag()),
                               optional_int(c.arg(8)), c.arg(9).flag()));
   });
+  r.add("torch:torch.nn.functional.ctc_loss", [](KernelCall& c) {
+    c.set_output(0, at::ctc_loss(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).ints(), c.arg(3).ints(), c.arg(4).integer(),
+                                 reduction_enum(c.arg(5).string()), c.arg(6).flag()));
+  });
   r.add("torch:torch.convolution", [](KernelCall& c) {
     c.set_output(0, at::convolution(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).optional_tensor(), c.arg(3).ints(), c.arg(4).ints(),
                                      c.arg(5).ints(), c.arg(6).flag(), c.arg(7).ints(), c.arg(8).integer()));

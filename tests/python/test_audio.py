@@ -95,7 +95,26 @@ def spectral_filter(dropout):
     return SpectralFilter(dropout), (torch.randn(2, 300),)
 
 
-MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer, wav2vec2, mel_wav2letter, mfcc_deepspeech, hdemucs, spectral_filter]
+class CtcRecognizer(torch.nn.Module):
+    """A log-mel Wav2Letter trained with CTC on utterances of different lengths."""
+
+    def __init__(self, dropout):
+        super().__init__()
+        self.features = T.MelSpectrogram(sample_rate=8000, n_fft=64, hop_length=32, n_mels=16)
+        self.acoustic = M.Wav2Letter(num_classes=6, input_type="mfcc", num_features=16)
+
+    def forward(self, waveform, targets, frames, target_lengths):
+        log_probs = self.acoustic(self.features(waveform).clamp(min=1e-5).log()).permute(2, 0, 1)  # (T, N, C)
+        return torch.nn.functional.ctc_loss(log_probs, targets, frames, target_lengths, zero_infinity=True)
+
+
+def ctc_recognizer(dropout):
+    return CtcRecognizer(dropout), (torch.randn(2, 1600), torch.tensor([[1, 2, 3, 2], [4, 4, 0, 0]]), torch.tensor([26, 20]),
+                                    torch.tensor([4, 2]))
+
+
+MODELS = [conformer, wav2letter, conv_tasnet, deepspeech, emformer, wav2vec2, mel_wav2letter, mfcc_deepspeech, hdemucs, spectral_filter,
+          ctc_recognizer]
 
 
 @pytest.mark.parametrize("make", MODELS, ids=[m.__name__ for m in MODELS])

@@ -785,3 +785,16 @@ sample("polygamma_inplace", lambda a: (a * 1).polygamma_(1), t(2, 3).abs() + 0.5
 sample("zeta_in_q", lambda q: torch.special.zeta(3.0, q), t(2, 3).abs() + 0.5)
 sample("polygamma_2", lambda a: torch.polygamma(2, a), t(2, 3).abs() + 0.5)
 sample("digamma_float64", torch.digamma, t(4, dtype=torch.float64).abs() + 0.1)
+# CTC loss, its lengths specialized (and guarded); its inputs are log_softmax's, through which
+# PyTorch's gradient (which assumes one) and the loss's own agree.
+ctc_targets = t(3, 4, dtype=torch.int64, low=1, high=5)
+sample("ctc_loss_mean", lambda a, tg: F.ctc_loss(a.log_softmax(2), tg, torch.tensor([12, 10, 7]), torch.tensor([4, 2, 3])), t(12, 3, 5), ctc_targets)
+sample("ctc_loss_concatenated_targets", lambda a, tg: F.ctc_loss(a.log_softmax(2), tg, [12, 9, 7], [3, 0, 2], reduction="none"),
+       t(12, 3, 5, dtype=torch.float64), t(5, dtype=torch.int64, low=1, high=5))
+sample("ctc_loss_sum_last_blank", lambda a, tg: F.ctc_loss(a.log_softmax(2), tg, (12, 12, 12), (4, 4, 4), blank=4, reduction="sum"),
+       t(12, 3, 5), t(3, 4, dtype=torch.int64, low=0, high=4))
+sample("ctc_loss_repeats_zero_infinity", lambda a, tg: F.ctc_loss(a.log_softmax(2), tg, [4, 12, 12], [3, 3, 3], reduction="none", zero_infinity=True),
+       t(12, 3, 5), torch.tensor([[1, 1, 1], [2, 2, 3], [1, 2, 1]]))
+sample("ctc_loss_unbatched", lambda a, tg: F.ctc_loss(a.log_softmax(1), tg, torch.tensor(9), torch.tensor(3)), t(9, 4), torch.tensor([1, 3, 3]))
+sample("ctc_loss_module", lambda a, tg: torch.nn.CTCLoss(blank=1)(a.log_softmax(2), tg, [6, 6], [2, 1]), t(6, 2, 3),
+       torch.tensor([[2, 0], [0, 2]]))
