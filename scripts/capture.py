@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch  # noqa: E402
 
-from thundercc_frontend import CaptureError, capture, check  # noqa: E402
+from thundercc_frontend import CaptureError, capture, check, saveable  # noqa: E402
 
 
 def load_factory(spec: str):
@@ -132,17 +132,17 @@ def main() -> int:
             return 1
         grads = torch.autograd.grad(seeded, wanted, [torch.ones_like(t) for t in seeded], allow_unused=True)
         files[out.with_name(stem + ".grads.pt")] = lambda path: torch.save(
-            tuple(None if g is None else g.detach() for g in grads), path)
+            tuple(None if g is None else saveable(g) for g in grads), path)
     if opts.save_io:
         # Tuples: LibTorch 1.13 cannot unpickle a one-element list (pickle's APPEND opcode).
         files[out.with_name(stem + ".inputs.pt")] = lambda path: torch.save(
-            tuple(t.detach() for t in captured.input_values_before()), path)
+            tuple(saveable(t) for t in captured.input_values_before()), path)
         files[out.with_name(stem + ".expected.pt")] = lambda path: torch.save(
             captured.expected_outputs(), path)
         if captured.mutated_inputs():
             # What the inputs hold after the program: `thundercc run --expect-inputs` checks them.
             files[out.with_name(stem + ".inputs_after.pt")] = lambda path: torch.save(
-                tuple(t.detach() for t in captured.input_values), path)
+                tuple(saveable(t) for t in captured.input_values), path)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_all(files)
     print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")

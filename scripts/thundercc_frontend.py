@@ -292,6 +292,12 @@ class _Recorder(TorchFunctionMode):
         return known_ids().get(_key(func)), False
 
 
+def saveable(t):
+    """A tensor's values as torch.save must write them: PyTorch 1.13 drops a lazy conjugate or
+    negation (x.conj()) and refuses views of one storage as two dtypes (c and c.real)."""
+    return t.detach().resolve_conj().resolve_neg().clone()
+
+
 def _is_tensor_property(func) -> bool:
     """Whether func reads a property that thundercc computes (x.T, x.mT, x.real, ...): the getter of
     a Tensor attribute with a symbol of its own, where other attributes (shape, dtype) are metadata."""
@@ -717,7 +723,7 @@ class Capture:
 
     def expected_outputs(self) -> tuple:
         """The eager outputs as NAME.expected.pt holds them (what `thundercc run --expect` reads)."""
-        return tuple(None if t is None else t.detach() for t in self.output_values)
+        return tuple(None if t is None else saveable(t) for t in self.output_values)
 
     def mutated_inputs(self) -> list[int]:
         """Indices (in input_values) of the inputs the program modified in place."""

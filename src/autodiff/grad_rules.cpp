@@ -660,7 +660,9 @@ void register_builtin_grad_rules() {
   for (const char* id : {"prims.complex", "prims.real", "prims.imag", "prims.abs", "prims.add", "prims.sub", "prims.neg",
                          "prims.mul", "prims.div", "prims.where", "prims.convert_element_type", "prims.device_put",
                          "prims.broadcast_in_dim", "prims.reshape", "prims.squeeze", "prims.transpose", "prims.flip",
-                         "prims.stride_order", "prims.slice_prim", "prims.pad", "prims.cat", "prims.unfold", "prims.sum"})
+                         "prims.stride_order", "prims.slice_prim", "prims.pad", "prims.cat", "prims.unfold", "prims.sum",
+                         "prims.cumsum", "prims.take", "prims.take_along_axis", "prims.scatter_add", "prims.index_add",
+                         "prims.scatter", "prims.index_copy"})
     declare_complex_rule(id);
   register_elementwise_rules();
   register_shape_rules();

@@ -180,8 +180,10 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 std::string last_component(const std::string& id) { return id.substr(id.rfind('.') + 1); }
 
 // `thundercc ops NAME`: the symbols NAME names (an id, an alias, or their last component, as
-// `softmax`), with what runs them and how they differentiate; else the nearest names.
+// `softmax`, or as printed traces name them, `Tensor.mH`, `ltorch.istft`), with what runs them and
+// how they differentiate; else the nearest names.
 int look_up_op(const std::string& name) {
+  const std::string printed = "torch." + (name.rfind("ltorch.", 0) == 0 ? name.substr(7) : name);
   std::vector<const Symbol*> found;
   std::vector<std::pair<size_t, std::string>> near;
   for (const Symbol* s : language_symbols(false, false)) {
@@ -189,7 +191,7 @@ int look_up_op(const std::string& name) {
     ids.insert(ids.end(), s->aliases.begin(), s->aliases.end());
     bool match = false;
     for (const auto& id : ids) {
-      match = match || id == name || last_component(id) == name;
+      match = match || id == name || id == printed || last_component(id) == name;
       const std::string& compared = name.find('.') == std::string::npos ? last_component(id) : id;
       near.emplace_back(edit_distance(name, compared), id);
     }

@@ -17,6 +17,14 @@ Tensor uniform_like(const Tensor& a, double low, double high, DType dtype) {
   return prims::uniform(a.shape(), low, high, a.device(), dtype);
 }
 
+// A uniform draw over [0, 1) of dtype d; a complex dtype's real and imaginary parts are drawn so
+// each, as PyTorch's rand does.
+Tensor uniform_unit(const Shape& shape, Device device, DType d) {
+  if (!d.is_complex()) return prims::uniform(shape, 0.0, 1.0, device, d);
+  DType part = to_real_dtype(d);
+  return prims::complex(prims::uniform(shape, 0.0, 1.0, device, part), prims::uniform(shape, 0.0, 1.0, device, part));
+}
+
 // Integers uniform over [low, high): a float64 draw floored (and kept below high where rounding
 // reaches it).
 Tensor random_integers(const Shape& shape, int64_t low, int64_t high, Device device, DType dtype) {
@@ -96,14 +104,14 @@ void register_random(SymbolTable& t) {
     return prims::uniform(a.shape(), x["minval"], x["maxval"], device_or(x["device"], a.device()), float_dtype(x, a.dtype().strong()));
   }}, random);
   define(t, {{"torch.rand"}, "*size, dtype=None, device=None, generator=None, requires_grad=False", [](const Args& x) -> Value {
-    return created(x, "rand", [](const Shape& s, Device d, DType dt) { return prims::uniform(s, 0.0, 1.0, d, dt); });
+    return created(x, "rand", uniform_unit);
   }}, random);
   define(t, {{"torch.randn"}, "*size, dtype=None, device=None, generator=None, requires_grad=False", [](const Args& x) -> Value {
     return created(x, "randn", [](const Shape& s, Device d, DType dt) { return prims::randn(s, d, dt); });
   }}, random);
   define(t, {{"torch.rand_like"}, "a, /, *, dtype=None, device=None, requires_grad=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
-    return prims::uniform(a.shape(), 0.0, 1.0, device_or(x["device"], a.device()), float_dtype(x, a.dtype().strong()));
+    return uniform_unit(a.shape(), device_or(x["device"], a.device()), float_dtype(x, a.dtype().strong()));
   }}, random);
   define(t, {{"torch.randn_like"}, "a, /, *, dtype=None, device=None, requires_grad=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

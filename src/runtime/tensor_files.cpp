@@ -177,7 +177,9 @@ std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, 
       if (mismatched) problems.push_back(thundercc::str("output ", i, ": ", mismatched, " of ", a.numel(), " elements differ"));
       continue;
     }
-    at::Tensor ad = ac.to(at::kDouble), ed = ec.to(at::kDouble);
+    // A complex tensor compares as its real and imaginary parts (flat indices count both).
+    auto as_real = [](const at::Tensor& t) { return t.is_complex() ? at::view_as_real(t.resolve_conj()) : t; };
+    at::Tensor ad = as_real(ac).to(at::kDouble), ed = as_real(ec).to(at::kDouble);
     at::Tensor diff = (ad - ed).abs();
     at::Tensor allowed = at_ + rt * ed.abs();
     at::Tensor bad = ((diff > allowed) & ~(at::isnan(ad) & at::isnan(ed))) | (at::isnan(ad) != at::isnan(ed));
@@ -187,7 +189,8 @@ std::vector<std::string> compare_outputs(const std::vector<at::Tensor>& actual, 
       // the greatest difference, which a large value may have within its tolerance.
       at::Tensor excess = (diff / allowed).masked_fill(diff.isnan(), INFINITY).masked_fill(~bad, -1.0).reshape({-1});
       auto where = excess.argmax().item<int64_t>();
-      problems.push_back(thundercc::str("output ", i, ": ", n_bad, " of ", a.numel(), " elements differ beyond rtol=", rt, " atol=", at_,
+      problems.push_back(thundercc::str("output ", i, ": ", n_bad, " of ", ad.numel(), a.is_complex() ? " values (real and imaginary parts)" : " elements",
+                             " differ beyond rtol=", rt, " atol=", at_,
                              "; the furthest, at flat index ", where, ": got ", ad.reshape({-1})[where].item<double>(), ", expected ",
                              ed.reshape({-1})[where].item<double>(), " (a difference of ", diff.reshape({-1})[where].item<double>(),
                              ", ", allowed.reshape({-1})[where].item<double>(), " allowed)"));

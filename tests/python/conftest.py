@@ -9,7 +9,7 @@ import torch
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
-from thundercc_frontend import capture  # noqa: E402
+from thundercc_frontend import capture, saveable  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -49,9 +49,9 @@ def save_case(directory, name, fn, args, kwargs=None):
     kwargs = kwargs or {}
     captured = capture(fn, *args, **kwargs)
     captured.save(directory / f"{name}.json")
-    torch.save(tuple(t.detach() for t in captured.input_values_before()), directory / f"{name}.inputs.pt")
+    torch.save(tuple(saveable(t) for t in captured.input_values_before()), directory / f"{name}.inputs.pt")
     if captured.mutated_inputs():
-        torch.save(tuple(t.detach() for t in captured.input_values), directory / f"{name}.inputs_after.pt")
+        torch.save(tuple(saveable(t) for t in captured.input_values), directory / f"{name}.inputs_after.pt")
     torch.save(captured.expected_outputs(), directory / f"{name}.expected.pt")
     if any(t is not None and t.dtype in LOW_PRECISION for t in captured.output_values):
         # The program in float64, for Thunder's fallback comparison of low-precision results.
@@ -80,7 +80,7 @@ def compile_and_run(tmp_path, thundercc, model, args, compare=None):
     against float64 autograd's."""
     captured = capture(model, *args)
     captured.save(tmp_path / "m.json")
-    torch.save(tuple(t.detach() for t in captured.input_values), tmp_path / "inputs.pt")
+    torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "inputs.pt")
     thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
     options = ["--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt"]
     if compare:

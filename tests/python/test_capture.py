@@ -271,3 +271,24 @@ def test_check_lists_every_refused_call_in_one_run(tmp_path):
     assert "6 calls capture would refuse, 4 ops" in result.stdout
     assert "  torch.nonzero: 3 calls\n" in result.stdout and "(3 calls): torch.nonzero gives a result whose shape" in result.stdout
     assert not list(tmp_path.glob("*.json"))
+
+
+def test_complex_outputs_are_saved_resolved_and_compared_in_both_parts(tmp_path, thundercc):
+    """A lazy conjugate is saved as its values, views of one storage as two dtypes are saved apart,
+    and --expect compares a complex output's imaginary part as well as its real part."""
+    program = tmp_path / "prog.py"
+    program.write_text("import torch\n"
+                       "def make():\n"
+                       "    return (lambda c: (c.conj(), c.mH.imag, c * 2, (c * 2).real)), (torch.randn(2, 3, dtype=torch.complex64),)\n")
+    out = tmp_path / "f.json"
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
+    thundercc("compile", out, "-o", tmp_path)
+    inputs, expected = tmp_path / "f.inputs.pt", tmp_path / "f.expected.pt"
+    (c,) = torch.load(inputs)
+    torch.testing.assert_close(torch.load(expected)[0], c.conj().resolve_conj())
+    thundercc("run", tmp_path / "f.plan.json", "--inputs", inputs, "--expect", expected)
+    wrong = list(torch.load(expected))
+    wrong[2] = wrong[2] + 5j
+    torch.save(tuple(wrong), tmp_path / "wrong.pt")
+    result = thundercc("run", tmp_path / "f.plan.json", "--inputs", inputs, "--expect", tmp_path / "wrong.pt", check=False)
+    assert result.returncode == 1 and "output 2: 6 of 12 values (real and imaginary parts) differ" in result.stderr, result.stderr

@@ -9,13 +9,14 @@ import subprocess
 import torch
 
 from conftest import capture, flatten
+from thundercc_frontend import saveable
 from test_meta_vs_torch import SAMPLES
 
 RANDOM = ("dropout", "rand")
 # The samples whose complex inputs are differentiated too: the ops whose prims have rules declared
 # for complex values (others, such as exp of a complex tensor, are refused by name).
 COMPLEX_GRADS = ("abs_complex", "real_", "imag_", "view_as_real_", "conj_", "complex_mul_div_", "mH_", "H_", "angle_torch.complex",
-                 "stft_complex_input", "istft")
+                 "stft_complex_input", "istft", "index_select_complex", "cumsum_complex")
 # Gradients that finite differences cannot see: detach cuts a dependence the function has.
 NOT_BY_FINITE_DIFFERENCES = ("detach",)
 
@@ -60,10 +61,11 @@ def test_gradients_match_autograd_and_pass_the_vjp_check(tmp_path, thundercc):
         captured.save(tmp_path / f"{name}.json")
         cotangents = [torch.randn_like(o) for o in outputs]
         grads = torch.autograd.grad(outputs, wanted, cotangents, allow_unused=True)
-        torch.save(tuple(t.detach() for t in captured.input_values), tmp_path / f"{name}.inputs.pt")
+        torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / f"{name}.inputs.pt")
         torch.save(captured.expected_outputs(), tmp_path / f"{name}.expected.pt")
         torch.save(tuple(cotangents), tmp_path / f"{name}.cotangents.pt")
-        torch.save(tuple(None if g is None else g for g in grads), tmp_path / f"{name}.grads.pt")
+        # (Saved resolved: autograd gives a conjugate's gradient as a lazily conjugated view, which torch.save drops.)
+        torch.save(tuple(None if g is None else saveable(g) for g in grads), tmp_path / f"{name}.grads.pt")
         traces.append(tmp_path / f"{name}.json")
         # The finite-difference side needs float64 outputs defined around the point (no log of a
         # negative number, no -inf fill), and autograd's own gradients finite.

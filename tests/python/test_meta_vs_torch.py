@@ -798,3 +798,7 @@ sample("ctc_loss_repeats_zero_infinity", lambda a, tg: F.ctc_loss(a.log_softmax(
 sample("ctc_loss_unbatched", lambda a, tg: F.ctc_loss(a.log_softmax(1), tg, torch.tensor(9), torch.tensor(3)), t(9, 4), torch.tensor([1, 3, 3]))
 sample("ctc_loss_module", lambda a, tg: torch.nn.CTCLoss(blank=1)(a.log_softmax(2), tg, [6, 6], [2, 1]), t(6, 2, 3),
        torch.tensor([[2, 0], [0, 2]]))
+# Gradients of complex values through gathers, scans and a conversion to the same dtype.
+sample("index_select_complex", lambda z, i: torch.index_select(z, 1, i) * 2, t(2, 4, dtype=torch.complex128), torch.tensor([3, 0, 3]))
+sample("cumsum_complex", lambda z: torch.cumsum(z, 1).abs(), t(2, 4, dtype=torch.complex128))
+sample("complex_to_same_dtype", lambda a, b: torch.complex(a, b).to(torch.complex64).abs(), t(3), t(3))

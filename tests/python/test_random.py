@@ -44,7 +44,10 @@ for name, fn, args in [("randint", lambda: torch.randint(10, (5,)), ()), ("randi
                        ("multinomial", lambda a: torch.multinomial(a, 2), (torch.ones(2, 4),)),
                        ("multinomial_replacement", lambda a: a.multinomial(6, True), (torch.ones(3, dtype=torch.float64),)),
                        ("rand_empty", lambda: torch.rand(0, 3), ()), ("rand_0d", lambda: torch.rand(()), ()),
-                       ("dropout_empty", F.dropout, (torch.ones(0, 2),))]:
+                       ("dropout_empty", F.dropout, (torch.ones(0, 2),)),
+                       ("rand_complex", lambda: torch.rand(2, 3, dtype=torch.complex64), ()),
+                       ("rand_like_complex", torch.rand_like, (torch.ones(4, dtype=torch.complex128),)),
+                       ("randn_complex", lambda: torch.randn(3, dtype=torch.complex64), ())]:
     META_SAMPLES.append((name, fn, args))
 
 
