@@ -973,6 +973,15 @@ void register_shape_ops(SymbolTable& t) {
     const auto& a = x.tensor("a");
     return a.device().is_cpu() ? a : prims::device_put(a, Device::cpu());
   }});
+  // Tensor.cuda(device=None): an int, a device or None (CUDA device 0 here: a trace has no current device).
+  define(t, {{"torch.Tensor.cuda"}, "a, /, device=None, non_blocking=False, memory_format=None", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    Device cuda{Device::Type::CUDA, 0};
+    if (x["device"].is_int_like()) cuda.index = static_cast<int>(x.integer("device"));
+    else if (!x.is_none("device")) cuda = x["device"].as_any_device();
+    check(cuda.type == Device::Type::CUDA, [&] { return str("Invalid device, must be cuda device, but got ", cuda.str()); });
+    return a.device() == cuda ? a : prims::device_put(a, cuda);
+  }});
   define(t, {{"torch.Tensor.type"}, "a, /, dtype=None, non_blocking=False", [](const Args& x) -> Value {
     check(!x.is_none("dtype"), "Tensor.type() without a dtype returns a string: not a tensor a trace can hold", "NotImplementedError");
     const auto& a = x.tensor("a");

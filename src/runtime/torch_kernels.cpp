@@ -819,6 +819,11 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
 #include "thundercc/langs/dtype_methods.def"
   r.add("torch:torch.Tensor.cpu", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().cpu()); });
+  r.add("torch:torch.Tensor.cuda", [](KernelCall& c) {
+    at::Device device(at::kCUDA, 0);
+    if (!c.arg(1).is_none()) device = c.arg(1).value().is_int_like() ? at::Device(at::kCUDA, c.arg(1).integer()) : c.arg(1).device();
+    c.set_output(0, c.arg(0).tensor().to(device));
+  });
   r.add("torch:torch.Tensor.type_as", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().type_as(c.arg(1).tensor())); });
   auto triangle = [](bool lower) {
     return [lower](KernelCall& c) {

@@ -4,7 +4,7 @@ ids thundercc's torch language answers to (`thundercc ops --ids`). A symbol is c
 its callables (or torch.NAME, torch.nn.functional.NAME, torch.Tensor.NAME) is a thundercc id.
 The rest are listed below with the reason; the test fails when that list is no longer true, in
 either direction, so the count printed is the count."""
-from conftest import REPO
+from ops_table import thunder_candidates, thunder_symbols
 
 # What the front end does itself: no symbol in the trace, nothing for the compiler to cover.
 BY_THE_FRONT_END = {
@@ -19,7 +19,6 @@ BY_THE_FRONT_END = {
 }
 # Not covered, and why.
 NOT_YET = {
-    "cuda": "Tensor.cuda(): a capture on this machine has no CUDA device to move to",
     "all_gather": "distributed (issue 26)", "all_gather_": "distributed (issue 26)", "all_reduce": "distributed (issue 26)",
     "all_reduce_": "distributed (issue 26)", "broadcast": "distributed (issue 26)", "reduce_scatter": "distributed (issue 26)",
     "reduce_scatter_": "distributed (issue 26)", "wait": "distributed (issue 26)",
@@ -36,21 +35,10 @@ NOT_CALLABLE_HERE = {
 }
 
 
-def thunder_symbols():
-    rows = []
-    for line in (REPO / "tests" / "data" / "thunder_torchsymbols.tsv").read_text().splitlines():
-        if line.startswith("#"):
-            continue
-        name, _, ids = line.partition("\t")
-        rows.append((name, [i for i in ids.split(",") if i]))
-    return rows
-
-
 def test_thunder_torch_language_coverage(thundercc, capsys):
     ours = set(thundercc("ops", "--ids").stdout.split())
     symbols = thunder_symbols()
-    uncovered = {name for name, ids in symbols
-                 if not ours & {*ids, f"torch.{name}", f"torch.nn.functional.{name}", f"torch.Tensor.{name}"}}
+    uncovered = {name for name, ids in symbols if not ours & thunder_candidates(name, ids)}
     explained = {**BY_THE_FRONT_END, **NOT_YET, **NOT_CALLABLE_HERE}
     covered = len(symbols) - len(uncovered)
     with capsys.disabled():
@@ -59,3 +47,17 @@ def test_thunder_torch_language_coverage(thundercc, capsys):
               f"or Thunder-internal, {len(NOT_YET)} not yet ({', '.join(sorted(NOT_YET))})")
     assert uncovered == set(explained), (f"newly covered: {sorted(set(explained) - uncovered)}; "
                                          f"uncovered without a reason: {sorted(uncovered - set(explained))}")
+
+
+def test_tensor_cuda_is_a_device_put(tmp_path, thundercc):
+    """Tensor.cuda cannot be captured on a machine without CUDA; a trace written elsewhere validates."""
+    import json
+    trace = {"format": "thundercc.trace", "version": 1, "name": "f",
+             "inputs": [{"name": "x", "tensor": {"shape": [2], "dtype": "float32", "device": "cpu", "requires_grad": False}}],
+             "bound_symbols": [{"symbol": "torch.Tensor.cuda", "args": [{"ref": "x"}, 1], "kwargs": {},
+                                "output": {"tensor": {"name": "y", "shape": [2], "dtype": "float32", "device": "cuda:1",
+                                                      "requires_grad": False}}}],
+             "output": {"ref": "y"}}
+    (tmp_path / "f.json").write_text(json.dumps(trace))
+    thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--executors", "torch_prims")
+    assert 'prims.device_put(x, devices.Device("cuda:1"))' in (tmp_path / "f.trace.py").read_text()
