@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
 sys.path.insert(0, str(REPO / "tests" / "python"))
 
 from thundercc_frontend import capture, thundercc_binary  # noqa: E402

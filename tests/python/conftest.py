@@ -7,7 +7,7 @@ import pytest
 import torch
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
 
 from thundercc_frontend import capture, saveable  # noqa: E402
 

@@ -1,7 +1,9 @@
 """The front end: names, kinds, outputs, and the programs it must refuse (with the op and the line)."""
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -292,3 +294,20 @@ def test_complex_outputs_are_saved_resolved_and_compared_in_both_parts(tmp_path,
     torch.save(tuple(wrong), tmp_path / "wrong.pt")
     result = thundercc("run", tmp_path / "f.plan.json", "--inputs", inputs, "--expect", tmp_path / "wrong.pt", check=False)
     assert result.returncode == 1 and "output 2: 6 of 12 values (real and imaginary parts) differ" in result.stderr, result.stderr
+
+
+def test_the_front_end_is_a_package_run_from_the_checkout_or_installed(tmp_path):
+    program = tmp_path / "m.py"
+    program.write_text("import torch\ndef make():\n    return torch.nn.Linear(4, 3), (torch.randn(2, 4),)\n")
+    subprocess.run([sys.executable, "-m", "thundercc_frontend", f"{program}:make", "-o", tmp_path / "a.json"], cwd=REPO, check=True)
+    installed, source = tmp_path / "site", tmp_path / "source"  # (built from a copy: setuptools writes build/ beside it)
+    import shutil
+    shutil.copytree(REPO / "thundercc_frontend", source / "thundercc_frontend", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", source)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps", "--no-index",
+                    "--target", installed, source], check=True, capture_output=True)
+    # Installed, it finds thundercc through $THUNDERCC or PATH (no checkout around it).
+    env = {**os.environ, "PYTHONPATH": str(installed), "THUNDERCC": str(Path(os.environ["THUNDERCC"]).resolve())}
+    subprocess.run([sys.executable, "-m", "thundercc_frontend", f"{program}:make", "-o", tmp_path / "b.json"], cwd=tmp_path, env=env,
+                   check=True)
+    assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text().replace("b.json", "a.json")

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO
 
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
 import zoo  # noqa: E402
 
 EVERY_MODEL = os.environ.get("THUNDERCC_ZOO") == "all"
