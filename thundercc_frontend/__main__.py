@@ -98,8 +98,12 @@ def main() -> int:
         if opts.output or opts.save_io or opts.grad:
             parser.error("--check writes nothing: leave out -o, --save-io and --grad")
         fn, args, kwargs = load_factory(opts.program)
-        with torch.no_grad() if opts.inference else contextlib.nullcontext():
-            refusals = check(fn, *args, **kwargs)
+        try:
+            with torch.no_grad() if opts.inference else contextlib.nullcontext():
+                refusals = check(fn, *args, **kwargs)
+        except CaptureError as e:  # no thundercc binary to ask which ops it knows
+            print(f"capture: error: {e}", file=sys.stderr)
+            return 2
         print(check_report(refusals))
         return 1 if refusals else 0
     if not opts.output:

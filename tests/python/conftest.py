@@ -8,6 +8,7 @@ import torch
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
+sys.path.insert(0, str(REPO / "scripts"))  # zoo.py, ops_table.py
 
 from thundercc_frontend import capture, saveable  # noqa: E402
 

@@ -10,6 +10,7 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
+sys.path.insert(0, str(REPO / "scripts"))  # zoo.py, ops_table.py
 import zoo  # noqa: E402
 
 EVERY_MODEL = os.environ.get("THUNDERCC_ZOO") == "all"
