@@ -512,6 +512,19 @@ Tensor transpose_last(const Tensor& t) {
   return prims::transpose(t, perm);
 }
 
+// Collectives (Thunder's synchronize): the gradient of a value reduced over the ranks is the
+// gradients reduced the same way; a wait passes its gradient through.
+void register_collective_rules() {
+  register_grad("prims.all_reduce", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const std::string& op = x["op"].as_string();
+    Tensor reduced = prims::all_reduce(get_grad(out), op, x.flag("do_async"));
+    put_grad(x["a"], x.flag("do_async") ? prims::wait(reduced) : reduced);
+    return out;
+  });
+  linear_in_a("prims.wait", [](const Args&, const Tensor& g) { return g; });
+}
+
 void register_linear_algebra_rules() {
   register_grad("prims.matmul", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
@@ -669,6 +682,7 @@ void register_builtin_grad_rules() {
   register_reduction_rules();
   register_indexing_rules();
   register_linear_algebra_rules();
+  register_collective_rules();
   register_torch_rules();
 }
 

@@ -288,6 +288,11 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
   compile_cmd->add_option("--names", compile_options.names, names_help)->transform(CLI::CheckedTransformer(name_styles));
+  const std::map<std::string, Distributed> distributed_modes{{"ddp", Distributed::Ddp}};
+  compile_cmd
+      ->add_option("--distributed", compile_options.distributed,
+                   "ddp: a data-parallel training step (run under torchrun): the backward averages each gradient over the ranks")
+      ->transform(CLI::CheckedTransformer(distributed_modes));
 
   std::string diff_a, diff_b;
   int diff_context = 3;

@@ -54,7 +54,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     PhaseTimer timer("passes");
     // --print-after-all prints the traced program too; otherwise the passes take it over.
     program = compile_program(options.print_after_all ? Trace(loaded.traced) : std::move(loaded.traced), options.executors, options.mode,
-                              options.print_after_all);
+                              options.print_after_all, options.distributed);
   } catch (const ThunderError& e) {
     throw LoadError(path + ": " + e.what());
   }

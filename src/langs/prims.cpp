@@ -337,6 +337,20 @@ void register_shape_prims(SymbolTable& t) {
     check_same_device(from, to);
     return None{};
   }, {"DONT_DCE"}));
+  // Collectives over the ranks of a process group (thunder/distributed/prims.py): a tensor of the
+  // same shape, reduced over the ranks, started asynchronously when do_async, its value ready
+  // after prims.wait. op: 'sum', or 'avg' (the sum over the world size, which the run knows).
+  t.add(prim_symbol("all_reduce", "a, /, op, do_async", [](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    const Value& op = x["op"];
+    check(op.kind() == Value::Kind::String && (op.as_string() == "sum" || op.as_string() == "avg"),
+          "all_reduce: expected op 'sum' or 'avg'");
+    return Tensor::make(a.shape(), a.dtype().strong(), a.device());
+  }));
+  t.add(prim_symbol("wait", "a, /", [](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    return Tensor::make(a.shape(), a.dtype().strong(), a.device());
+  }));
   // A guard: `a`'s one element held `value` when the program was captured, and the trace was
   // specialized to it (.item(), int(t), bool(t) in an `if`). Running checks it, naming `read` (the
   // call and the user's line); it returns nothing and is never removed as dead code.
@@ -747,6 +761,8 @@ Tensor pad(const Tensor& a, const Value& padding_value, const std::vector<std::a
 }
 Tensor flip(const Tensor& a, const std::vector<int64_t>& dims) { return call_tensor("flip", {a, Value::ints(dims)}); }
 Tensor unfold(const Tensor& a, int64_t dim, int64_t size, int64_t step) { return call_tensor("unfold", {a, dim, size, step}); }
+Tensor all_reduce(const Tensor& a, const std::string& op, bool do_async) { return call_tensor("all_reduce", {a, op, do_async}); }
+Tensor wait(const Tensor& a) { return call_tensor("wait", {a}); }
 Tensor stride_order(const Tensor& a, const std::vector<int64_t>& order) {
   return call_tensor("stride_order", {a, Value::ints(order)});
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "thundercc/autodiff/autodiff.h"
+#include "thundercc/errors.h"
 #include "thundercc/passes/passes.h"
 #include "thundercc/support/phase_timer.h"
 
@@ -70,7 +71,7 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors) {
 }
 
 CompiledProgram compile_program(Trace captured, const std::vector<const Executor*>& executors, GradMode mode,
-                                bool keep_stages) {
+                                bool keep_stages, Distributed distributed) {
   CompiledProgram out;
   out.symbols = std::make_shared<SymbolTable>(&SymbolTable::global());
   PassContext context{executors, out.symbols.get(), keep_stages};
@@ -99,6 +100,9 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
     out.execution = result(execution_passes(executors).run(std::move(grad), context), "");
     return out;
   }
+  check(distributed == Distributed::None || (mode == GradMode::Auto && needs_backward(traced)),
+        "--distributed ddp spreads a training step over ranks: the program needs an input that requires grad and an "
+        "output that does (capture it without --inference)");
   if (!needs_backward(traced)) {
     out.execution = result(execution_passes(executors).run(std::move(traced), context), "");
     return out;
@@ -113,6 +117,10 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
   ForwardBackward fb = split_forward_backward(simplified);
   timer.reset();
   out.saved_bytes = fb.saved_bytes;
+  if (distributed == Distributed::Ddp) {
+    fb.backward = distributed_data_parallel(std::move(fb.backward));
+    keep("backward: " + fb.backward.provenance, fb.backward);
+  }
   out.execution = result(claiming_passes(executors).run(std::move(fb.forward), context), "forward: ");
   out.backward = result(claiming_passes(executors).run(std::move(fb.backward), context), "backward: ");
   return out;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "runtime/caching_allocator.h"
+#include "runtime/process_group.h"
 #include "thundercc/errors.h"
 #include "thundercc/plan/plan_codec.h"
 #include "thundercc/plugin.h"
@@ -22,7 +23,6 @@
 
 namespace thundercc::runtime {
 namespace {
-
 
 std::vector<at::Tensor> fill_inputs(const std::vector<InputSpec>& specs, const std::string& fill, uint64_t seed) {
   at::manual_seed(seed);
@@ -240,6 +240,11 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
+    // Under torchrun each rank reads and writes its own files: "{rank}" in a path becomes its rank.
+    for (std::string* path : {&o.inputs_path, &o.outputs_path, &o.expect_path, &o.cotangents_path, &o.grads_out_path,
+                              &o.expect_inputs_path, &o.expect_grads_path})
+      for (size_t at = path->find("{rank}"); at != std::string::npos; at = path->find("{rank}", at))
+        path->replace(at, 6, std::to_string(runtime::rank()));
     return runtime::run(o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());

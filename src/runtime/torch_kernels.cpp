@@ -8,6 +8,7 @@
 #include <ATen/TensorIndexing.h>
 
 #include "runtime/matrix_products.h"
+#include "runtime/process_group.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/runtime/kernels.h"
@@ -319,6 +320,18 @@ void register_prim_kernels(KernelRegistry& r) {
       throw std::runtime_error(thundercc::str("guard failed: ", c.arg(2).string(), " gave ", py_repr(captured),
                                               " when the program was captured, and the plan is specialized to that value, "
                                               "but it is ", seen, " now; capture the program again with these inputs"));
+  });
+  // Collectives: a copy of the operand, reduced in place over the ranks; its wait hands it on.
+  r.add("torch:prims.all_reduce", [](KernelCall& c) {
+    at::Tensor reduced = c.arg(0).tensor().clone(at::MemoryFormat::Contiguous);
+    start_all_reduce(reduced, c.arg(1).string() == "avg");
+    if (!c.arg(2).flag()) finish_collective(reduced);
+    c.set_output(0, reduced);
+  });
+  r.add("torch:prims.wait", [](KernelCall& c) {
+    const at::Tensor& reduced = c.arg(0).tensor();
+    finish_collective(reduced);
+    c.set_output(0, reduced);
   });
   r.add("torch:prims.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).ints())); });
   r.add("torch:prims.slice_prim", [](KernelCall& c) {

@@ -4,6 +4,7 @@
 // a call to the prim in the active trace.
 #pragma once
 
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -42,6 +43,11 @@ Tensor flip(const Tensor& a, const std::vector<int64_t>& dims);
 Tensor unfold(const Tensor& a, int64_t dim, int64_t size, int64_t step);
 // A copy of a whose memory is laid out in the given order of dimensions (outermost first).
 Tensor stride_order(const Tensor& a, const std::vector<int64_t>& order);
+
+// A collective over the process group's ranks: op 'sum' or 'avg'; with do_async, started here and
+// ready after wait (the value wait returns).
+Tensor all_reduce(const Tensor& a, const std::string& op, bool do_async);
+Tensor wait(const Tensor& a);
 
 Tensor sum(const Tensor& a, const std::vector<int64_t>& dims);
 Tensor prod(const Tensor& a, const std::vector<int64_t>& dims);

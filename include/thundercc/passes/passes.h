@@ -51,6 +51,10 @@ struct SavedForBackward {
 };
 SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward);
 
+// Data parallelism: the backward all-reduces (averages over the ranks) each gradient it returns,
+// started where it is computed, waited for at the end (distributed_data_parallel.cpp).
+Trace distributed_data_parallel(Trace backward);
+
 // The standard pass lists. Executors' own passes run right after claiming.
 PassManager execution_passes(const std::vector<const Executor*>& executors);  // DCE, CSE, claiming, DCE, DLU
 PassManager joint_passes();    // the grad transform's joint trace: DCE, CSE
@@ -59,6 +63,12 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors);  // 
 enum class GradMode {
   Auto,    // a training step (forward and backward) when an input requires grad, else inference
   Inputs,  // seed 001's grad: one trace returning the input gradients
+};
+
+// How a training step is spread over the ranks of a process group.
+enum class Distributed {
+  None,
+  Ddp,  // data parallel: each rank runs the whole step on its shard; gradients averaged
 };
 
 struct CompiledProgram {
@@ -73,6 +83,7 @@ struct CompiledProgram {
 
 // Takes the trace by value: a caller done with it moves it in.
 CompiledProgram compile_program(Trace traced, const std::vector<const Executor*>& executors,
-                                GradMode mode = GradMode::Auto, bool keep_stages = false);
+                                GradMode mode = GradMode::Auto, bool keep_stages = false,
+                                Distributed distributed = Distributed::None);
 
 }  // namespace thundercc

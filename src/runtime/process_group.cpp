@@ -1,0 +1,96 @@
+// The process group of a distributed run, joined on the first collective from torchrun's
+// environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT): a c10d TCPStore (torchrun's agent
+// hosts it where TORCHELASTIC_USE_AGENT_STORE says so, else rank 0 does), keys under a prefix of
+// thundercc's own, and Gloo over the loopback or the host's interface for CPU tensors.
+#define USE_C10D_GLOO
+#include "runtime/process_group.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include "thundercc/errors.h"
+
+namespace thundercc::runtime {
+namespace {
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  try {
+    return std::stoi(v);
+  } catch (const std::exception&) {
+    throw std::runtime_error(str("the environment variable ", name, " is '", v, "', not a number"));
+  }
+}
+
+std::string env_string(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+c10d::ProcessGroup& group() {
+  static c10::intrusive_ptr<c10d::ProcessGroup> joined = [] {
+    const int me = rank(), world = world_size();
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<uint16_t>(env_int("MASTER_PORT", 29500));
+    options.isServer = me == 0 && env_string("TORCHELASTIC_USE_AGENT_STORE", "") != "True";
+    options.numWorkers = world;
+    options.timeout = std::chrono::seconds(env_int("THUNDERCC_DISTRIBUTED_TIMEOUT", 300));
+    const std::string host = env_string("MASTER_ADDR", "127.0.0.1");
+    c10::intrusive_ptr<c10d::Store> store;
+    try {
+      store = c10::make_intrusive<c10d::PrefixStore>("thundercc", c10::make_intrusive<c10d::TCPStore>(host, options));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(str("rank ", me, " of ", world, " cannot reach the store at ", host, ":", options.port, ": ", e.what()));
+    }
+    auto gloo = c10d::ProcessGroupGloo::Options::create();
+    gloo->timeout = options.timeout;
+    gloo->devices.push_back(host == "127.0.0.1" || host == "localhost" ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                                                       : c10d::ProcessGroupGloo::createDefaultDevice());
+    return c10::intrusive_ptr<c10d::ProcessGroup>(c10::make_intrusive<c10d::ProcessGroupGloo>(store, me, world, gloo));
+  }();
+  return *joined;
+}
+
+struct InFlight {
+  c10::intrusive_ptr<c10d::Work> work;
+  bool average;
+};
+std::mutex in_flight_mutex;
+std::unordered_map<const void*, InFlight> in_flight;  // by the tensor's storage
+
+}  // namespace
+
+int rank() { return env_int("RANK", 0); }
+int world_size() { return env_int("WORLD_SIZE", 1); }
+
+void start_all_reduce(const at::Tensor& t, bool average) {
+  if (world_size() == 1) return;
+  check(t.device().is_cpu(), "all_reduce: only CPU tensors (Gloo) are supported yet", "NotImplementedError");
+  std::vector<at::Tensor> tensors{t};
+  auto work = group().allreduce(tensors, c10d::AllreduceOptions{});
+  std::lock_guard<std::mutex> lock(in_flight_mutex);
+  in_flight[t.storage().data()] = {work, average};
+}
+
+void finish_collective(const at::Tensor& t) {
+  InFlight pending;
+  {
+    std::lock_guard<std::mutex> lock(in_flight_mutex);
+    auto it = in_flight.find(t.storage().data());
+    if (it == in_flight.end()) return;  // alone: nothing was started
+    pending = it->second;
+    in_flight.erase(it);
+  }
+  pending.work->wait();
+  if (pending.average) t.div_(world_size());
+}
+
+}  // namespace thundercc::runtime

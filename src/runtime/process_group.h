@@ -1,0 +1,18 @@
+// The ranks a plan's collectives run over (prims.all_reduce, prims.wait): the process group joined
+// from torchrun's environment over c10d.
+#pragma once
+
+#include <ATen/ATen.h>
+
+namespace thundercc::runtime {
+
+// This process's rank and the world size: RANK and WORLD_SIZE as torchrun sets them (0 and 1 alone).
+int rank();
+int world_size();
+
+// Starts reducing `t` in place over the ranks (a sum, divided by the world size when `average`):
+// ready after finish_collective(t). Alone, there is nothing to reduce.
+void start_all_reduce(const at::Tensor& t, bool average);
+void finish_collective(const at::Tensor& t);
+
+}  // namespace thundercc::runtime

@@ -1,0 +1,96 @@
+"""Data parallelism on torch.distributed: a training step compiled with `--distributed ddp` and run by
+torchrun on 2 ranks (c10d's TCPStore, Gloo over the loopback), each rank on its half of the batch,
+gives every rank the gradients one process computes on the whole batch."""
+import os
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+import torch
+
+from conftest import capture, saveable
+
+TORCHRUN = shutil.which("torchrun")
+pytestmark = pytest.mark.skipif(TORCHRUN is None, reason="torchrun (python3-torch) is not installed")
+
+
+class TinyLanguageModel(torch.nn.Module):
+    """A GPT-style step: embeddings, one causal transformer layer, the next-token loss (a mean)."""
+
+    def __init__(self, vocabulary=11, width=16):
+        super().__init__()
+        self.embed = torch.nn.Embedding(vocabulary, width)
+        self.position = torch.nn.Parameter(torch.randn(6, width) * 0.1)
+        self.block = torch.nn.TransformerEncoderLayer(width, 2, 32, dropout=0.0, batch_first=True)
+        self.head = torch.nn.Linear(width, vocabulary)
+
+    def forward(self, tokens, targets):
+        causal = torch.triu(torch.full((6, 6), float("-inf")), 1)
+        h = self.block(self.embed(tokens) + self.position, src_mask=causal)
+        return torch.nn.functional.cross_entropy(self.head(h).flatten(0, 1), targets.flatten())
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def torchrun(ranks, tmp_path, *command):
+    """torchrun as this machine's needs it: --redirects 1 --tee 1 (Debian's torch 1.13 on Python
+    3.11 fails without, 'NoneType' object has no attribute 'get'), a free port, logs in tmp_path."""
+    return subprocess.run([TORCHRUN, "--no_python", "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1",
+                           "--master_port", str(free_port()), "--log_dir", tmp_path / "logs", *map(str, command)],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("ranks", [2])
+def test_ddp_gives_every_rank_the_whole_batch_gradients(ranks, tmp_path, thundercc):
+    torch.manual_seed(0)
+    model = TinyLanguageModel()
+    tokens, targets = torch.randint(0, 11, (2 * ranks, 6)), torch.randint(0, 11, (2 * ranks, 6))
+    captured = capture(model, tokens[:2], targets[:2])  # one rank's shard
+    captured.save(tmp_path / "lm.json")
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp")
+    backward = (tmp_path / "lm.backward.trace.py").read_text()
+    assert backward.count("torchex.all_reduce(") == len(list(model.parameters())) and "torchex.wait(" in backward
+    # Each rank's inputs: its shard of the batch, the same parameters.
+    parameters = [saveable(t) for t in captured.input_values[2:]]
+    for rank in range(ranks):
+        shard = slice(2 * rank, 2 * rank + 2)
+        torch.save((tokens[shard], targets[shard], *parameters), tmp_path / f"inputs.{rank}.pt")
+    # One process on the whole batch: the gradients every rank must get.
+    loss = model(tokens, targets)
+    whole = torch.autograd.grad(loss, list(model.parameters()))
+    torch.save(tuple(saveable(g) for g in whole), tmp_path / "grads.expected.pt")
+    result = torchrun(ranks, tmp_path, Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.{rank}.pt",
+                      "--grads-out", tmp_path / "grads.{rank}.pt", "--expect-grads", tmp_path / "grads.expected.pt",
+                      "--rtol", "1e-4", "--atol", "1e-6")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for rank in range(ranks):
+        grads = torch.load(tmp_path / f"grads.{rank}.pt")
+        assert len(grads) == len(whole)
+        for ours, expected in zip(grads, whole):
+            torch.testing.assert_close(ours, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_a_ddp_plan_alone_is_the_single_process_step(tmp_path, thundercc):
+    torch.manual_seed(0)
+    model = TinyLanguageModel()
+    tokens, targets = torch.randint(0, 11, (2, 6)), torch.randint(0, 11, (2, 6))
+    captured = capture(model, tokens, targets)
+    captured.save(tmp_path / "lm.json")
+    torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "inputs.pt")
+    torch.save(tuple(saveable(g) for g in torch.autograd.grad(model(tokens, targets), list(model.parameters()))), tmp_path / "g.pt")
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp")
+    thundercc("run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt")
+    for ours, expected in zip(torch.load(tmp_path / "grads.pt"), torch.load(tmp_path / "g.pt")):
+        torch.testing.assert_close(ours, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_ddp_needs_a_training_step(tmp_path, thundercc):
+    capture(torch.nn.Linear(3, 2).requires_grad_(False), torch.randn(4, 3)).save(tmp_path / "f.json")
+    result = thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--distributed", "ddp", check=False)
+    assert result.returncode == 1 and "--distributed ddp spreads a training step over ranks" in result.stderr
