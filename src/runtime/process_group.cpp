@@ -35,8 +35,13 @@ std::string env_string(const char* name, const char* fallback) {
   return v && *v ? v : fallback;
 }
 
-c10d::ProcessGroup& group() {
-  static c10::intrusive_ptr<c10d::ProcessGroup> joined = [] {
+struct Joined {
+  c10::intrusive_ptr<c10d::Store> store;
+  c10::intrusive_ptr<c10d::ProcessGroup> group;
+};
+
+const Joined& joined() {
+  static Joined ranks = [] {
     const int me = rank(), world = world_size();
     c10d::TCPStoreOptions options;
     options.port = static_cast<uint16_t>(env_int("MASTER_PORT", 29500));
@@ -44,20 +49,27 @@ c10d::ProcessGroup& group() {
     options.numWorkers = world;
     options.timeout = std::chrono::seconds(env_int("THUNDERCC_DISTRIBUTED_TIMEOUT", 300));
     const std::string host = env_string("MASTER_ADDR", "127.0.0.1");
-    c10::intrusive_ptr<c10d::Store> store;
+    const auto where = str("rank ", me, " of ", world, " (store ", host, ":", options.port, ", timeout ", options.timeout.count(),
+                           " ms, THUNDERCC_DISTRIBUTED_TIMEOUT)");
     try {
-      store = c10::make_intrusive<c10d::PrefixStore>("thundercc", c10::make_intrusive<c10d::TCPStore>(host, options));
+      Joined ranks;
+      ranks.store = c10::make_intrusive<c10d::PrefixStore>("thundercc", c10::make_intrusive<c10d::TCPStore>(host, options));
+      auto gloo = c10d::ProcessGroupGloo::Options::create();
+      gloo->timeout = options.timeout;
+      gloo->devices.push_back(host == "127.0.0.1" || host == "localhost" ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                                                         : c10d::ProcessGroupGloo::createDefaultDevice());
+      ranks.group = c10::make_intrusive<c10d::ProcessGroupGloo>(ranks.store, me, world, gloo);
+      return ranks;
+    } catch (const c10::Error& e) {
+      throw std::runtime_error(str(where, ": the ranks did not all join: ", e.what_without_backtrace()));
     } catch (const std::exception& e) {
-      throw std::runtime_error(str("rank ", me, " of ", world, " cannot reach the store at ", host, ":", options.port, ": ", e.what()));
+      throw std::runtime_error(str(where, ": the ranks did not all join: ", e.what()));
     }
-    auto gloo = c10d::ProcessGroupGloo::Options::create();
-    gloo->timeout = options.timeout;
-    gloo->devices.push_back(host == "127.0.0.1" || host == "localhost" ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                                                       : c10d::ProcessGroupGloo::createDefaultDevice());
-    return c10::intrusive_ptr<c10d::ProcessGroup>(c10::make_intrusive<c10d::ProcessGroupGloo>(store, me, world, gloo));
   }();
-  return *joined;
+  return ranks;
 }
+
+c10d::ProcessGroup& group() { return *joined().group; }
 
 struct InFlight {
   c10::intrusive_ptr<c10d::Work> work;
@@ -70,6 +82,19 @@ std::unordered_map<const void*, InFlight> in_flight;  // by the tensor's storage
 
 int rank() { return env_int("RANK", 0); }
 int world_size() { return env_int("WORLD_SIZE", 1); }
+
+void join_ranks(const std::string& plan_digest, std::vector<at::Tensor> parameters) {
+  if (world_size() == 1) return;
+  c10d::Store& store = *joined().store;
+  store.set(str("plan/", rank()), std::vector<uint8_t>(plan_digest.begin(), plan_digest.end()));
+  std::vector<uint8_t> first = store.get("plan/0");
+  check(std::string(first.begin(), first.end()) == plan_digest,
+        str("rank ", rank(), " was given another plan than rank 0 (their SHA-256 digests differ): every rank must run the same plan"));
+  for (auto& p : parameters) {
+    std::vector<at::Tensor> one{p};
+    group().broadcast(one, c10d::BroadcastOptions{})->wait();
+  }
+}
 
 void start_all_reduce(const at::Tensor& t, bool average) {
   if (world_size() == 1) return;
@@ -89,7 +114,12 @@ void finish_collective(const at::Tensor& t) {
     pending = it->second;
     in_flight.erase(it);
   }
-  pending.work->wait();
+  try {
+    pending.work->wait();
+  } catch (const c10::Error& e) {
+    throw std::runtime_error(str("rank ", rank(), " of ", world_size(), ": an all-reduce failed (has another rank died or hung?): ",
+                                 e.what_without_backtrace()));
+  }
   if (pending.average) t.div_(world_size());
 }
 

@@ -20,6 +20,7 @@
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/support/files.h"
+#include "thundercc/support/sha256.h"
 
 namespace thundercc::runtime {
 namespace {
@@ -95,6 +96,14 @@ bool writes_inputs(const PlanRunner& program) {
                      });
 }
 
+bool uses_collectives(const plan::Plan& plan) {
+  for (const plan::Program* program : {&plan.forward, plan.backward ? &*plan.backward : nullptr})
+    if (program)
+      for (const auto& i : program->instructions)
+        if (i.op == "torch:prims.all_reduce") return true;
+  return false;
+}
+
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s: %s\n", plan_path.c_str(), what.c_str(), p.c_str());
   return problems.empty();
@@ -118,6 +127,14 @@ int run(const RunOptions& o) {
     plan.forward_program().check_inputs(inputs);
   } catch (const ThunderError& e) {
     throw LoadError(thundercc::str(o.inputs_path.empty() ? o.plan_path : o.inputs_path, ": ", e.what()));
+  }
+  // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
+  // parameters (the inputs that require grad).
+  if (world_size() > 1 && uses_collectives(decoded)) {
+    std::vector<at::Tensor> parameters;
+    for (size_t i = 0; i < plan.inputs().size(); ++i)
+      if (plan.inputs()[i].meta.requires_grad) parameters.push_back(inputs[i]);
+    join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)), parameters);
   }
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
     throw LoadError(o.plan_path + ": the plan has no backward (no input of the trace requires grad), so it computes no gradients");
@@ -241,7 +258,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   }
   try {
     // Under torchrun each rank reads and writes its own files: "{rank}" in a path becomes its rank.
-    for (std::string* path : {&o.inputs_path, &o.outputs_path, &o.expect_path, &o.cotangents_path, &o.grads_out_path,
+    for (std::string* path : {&o.plan_path, &o.inputs_path, &o.outputs_path, &o.expect_path, &o.cotangents_path, &o.grads_out_path,
                               &o.expect_inputs_path, &o.expect_grads_path})
       for (size_t at = path->find("{rank}"); at != std::string::npos; at = path->find("{rank}", at))
         path->replace(at, 6, std::to_string(runtime::rank()));

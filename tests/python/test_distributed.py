@@ -46,8 +46,10 @@ def torchrun(ranks, tmp_path, *command):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("ranks", [2])
+@pytest.mark.parametrize("ranks", [2, 4])
 def test_ddp_gives_every_rank_the_whole_batch_gradients(ranks, tmp_path, thundercc):
+    """Each rank on its shard of the batch; ranks other than 0 are given other parameters, which
+    rank 0's replace (broadcast when the ranks join)."""
     torch.manual_seed(0)
     model = TinyLanguageModel()
     tokens, targets = torch.randint(0, 11, (2 * ranks, 6)), torch.randint(0, 11, (2 * ranks, 6))
@@ -60,7 +62,8 @@ def test_ddp_gives_every_rank_the_whole_batch_gradients(ranks, tmp_path, thunder
     parameters = [saveable(t) for t in captured.input_values[2:]]
     for rank in range(ranks):
         shard = slice(2 * rank, 2 * rank + 2)
-        torch.save((tokens[shard], targets[shard], *parameters), tmp_path / f"inputs.{rank}.pt")
+        given = parameters if rank == 0 else [p + torch.randn_like(p) for p in parameters]
+        torch.save((tokens[shard], targets[shard], *given), tmp_path / f"inputs.{rank}.pt")
     # One process on the whole batch: the gradients every rank must get.
     loss = model(tokens, targets)
     whole = torch.autograd.grad(loss, list(model.parameters()))
@@ -94,3 +97,54 @@ def test_ddp_needs_a_training_step(tmp_path, thundercc):
     capture(torch.nn.Linear(3, 2).requires_grad_(False), torch.randn(4, 3)).save(tmp_path / "f.json")
     result = thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--distributed", "ddp", check=False)
     assert result.returncode == 1 and "--distributed ddp spreads a training step over ranks" in result.stderr
+
+
+def step_on_one_shard(tmp_path, thundercc, *compile_options):
+    """A ddp plan of the language model on a shard of 2 sequences, and its inputs (inputs.pt)."""
+    torch.manual_seed(0)
+    captured = capture(TinyLanguageModel(), torch.randint(0, 11, (2, 6)), torch.randint(0, 11, (2, 6)))
+    captured.save(tmp_path / "lm.json")
+    torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "inputs.pt")
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp", *compile_options)
+
+
+def test_ranks_given_different_plans_refuse_to_run(tmp_path, thundercc):
+    step_on_one_shard(tmp_path, thundercc)
+    (tmp_path / "lm.0.plan.json").write_text((tmp_path / "lm.plan.json").read_text())
+    other = tmp_path / "other"
+    other.mkdir()
+    step_on_one_shard(other, thundercc, "--seed", "1")
+    (tmp_path / "lm.1.plan.json").write_text((other / "lm.plan.json").read_text())
+    result = torchrun(2, tmp_path, Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "lm.{rank}.plan.json",
+                      "--inputs", tmp_path / "inputs.pt")
+    assert result.returncode != 0
+    assert "rank 1 was given another plan than rank 0" in result.stdout + result.stderr
+
+
+def ranks_by_hand(tmp_path, thundercc, world, ranks, port, timeout):
+    """thundercc run of the ddp plan as the given ranks of `world`, started without torchrun."""
+    env = {**os.environ, "WORLD_SIZE": str(world), "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
+           "THUNDERCC_DISTRIBUTED_TIMEOUT": str(timeout)}
+    env.pop("TORCHELASTIC_USE_AGENT_STORE", None)
+    command = [Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.pt"]
+    return [subprocess.Popen(command, env={**env, "RANK": str(rank)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for rank in ranks]
+
+
+def test_a_missing_rank_is_an_error_within_the_timeout(tmp_path, thundercc):
+    step_on_one_shard(tmp_path, thundercc)
+    (alone,) = ranks_by_hand(tmp_path, thundercc, 2, [0], free_port(), 3)
+    _, stderr = alone.communicate(timeout=60)
+    assert alone.returncode == 1
+    assert "rank 0 of 2" in stderr and "the ranks did not all join" in stderr and "THUNDERCC_DISTRIBUTED_TIMEOUT" in stderr
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path, thundercc):
+    step_on_one_shard(tmp_path, thundercc)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        (first,) = ranks_by_hand(tmp_path, thundercc, 2, [0], taken.getsockname()[1], 3)
+        _, stderr = first.communicate(timeout=60)
+    assert first.returncode == 1
+    assert "rank 0 of 2" in stderr and "Address already in use" in stderr
