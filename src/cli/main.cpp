@@ -288,11 +288,14 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
   compile_cmd->add_option("--names", compile_options.names, names_help)->transform(CLI::CheckedTransformer(name_styles));
-  const std::map<std::string, Distributed> distributed_modes{{"ddp", Distributed::Ddp}};
+  const std::map<std::string, Distributed::Mode> distributed_modes{{"ddp", Distributed::Mode::Ddp}};
   compile_cmd
-      ->add_option("--distributed", compile_options.distributed,
+      ->add_option("--distributed", compile_options.distributed.mode,
                    "ddp: a data-parallel training step (run under torchrun): the backward averages each gradient over the ranks")
       ->transform(CLI::CheckedTransformer(distributed_modes));
+  double bucket_mb = 0;
+  compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 0: each gradient alone)")
+      ->check(CLI::NonNegativeNumber);
 
   std::string diff_a, diff_b;
   int diff_context = 3;
@@ -330,6 +333,7 @@ int main(int argc, char** argv) {
     if (*validate_cmd) return validate(validate_paths);
     if (*compile_cmd) {
       compile_options.mode = transform == "grad" ? GradMode::Inputs : GradMode::Auto;
+      compile_options.distributed.bucket_bytes = static_cast<int64_t>(bucket_mb * (1 << 20));
       compile_options.executors = executor_list(executor_names);
       return compile(compile_paths, compile_options);
     }

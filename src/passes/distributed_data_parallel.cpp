@@ -1,26 +1,65 @@
 // Data parallelism (Thunder's ddp transform, thunder/distributed/transforms/ddp_v2.py): every rank
 // runs the same training step on its own shard of the batch, and the backward averages each
-// parameter gradient over the ranks. Each gradient's all-reduce is started right after the
-// statement that computes it and waited for at the end, so that the communication of early
-// gradients overlaps the computation of later ones. The average (the sum over the world size) is
-// taken by the run, which knows the world size: the plan runs on any number of ranks, and alone as
-// it would without the transform.
+// parameter gradient over the ranks. A gradient's all-reduce is started right after the statement
+// that computes it and waited for at the end, so that the communication of early gradients
+// overlaps the computation of later ones. With buckets (Thunder's bucketing.py, PyTorch DDP's
+// bucket_cap_mb), gradients of one dtype and device are flattened into one tensor, reduced when it
+// holds bucket_bytes, and cut back apart after the wait: fewer, larger messages. The average (the
+// sum over the world size) is taken by the run, which knows the world size: the plan runs on any
+// number of ranks, and alone as it would without the transform.
+#include <map>
+
 #include "thundercc/langs/prims.h"
 #include "thundercc/passes/passes.h"
 
 namespace thundercc {
+namespace {
 
-Trace distributed_data_parallel(Trace backward) {
+struct Bucket {
+  std::vector<Tensor> gradients;
+  int64_t bytes = 0;
+};
+
+// All-reduces a bucket's gradients as one flat tensor (a lone gradient as it is).
+Tensor start_bucket(const Bucket& bucket) {
+  if (bucket.gradients.size() == 1) return prims::all_reduce(bucket.gradients[0], "avg", true);
+  std::vector<Tensor> flat;
+  for (const auto& g : bucket.gradients) flat.push_back(prims::reshape(g, {g.numel()}));
+  return prims::all_reduce(prims::cat(flat, 0), "avg", true);
+}
+
+// The reduced gradients, cut back out of their bucket's flat tensor.
+void finish_bucket(const Bucket& bucket, const Tensor& in_flight, ValueMap& averaged) {
+  Tensor reduced = prims::wait(in_flight);
+  if (bucket.gradients.size() == 1) return averaged.set(bucket.gradients[0], reduced);
+  int64_t offset = 0;
+  for (const auto& g : bucket.gradients) {
+    Tensor piece = prims::slice_prim(reduced, {offset}, {offset + g.numel()}, {1});
+    averaged.set(g, prims::reshape(piece, g.shape()));
+    offset += g.numel();
+  }
+}
+
+}  // namespace
+
+Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes) {
   std::unordered_set<const void*> gradients;
   for_each_proxy(backward.output, [&](const Value& v) { gradients.insert(proxy_key(v)); });
   Trace out = backward.derive("Distributed data parallel (all-reduce of the gradients)");
   TracingScope scope(out);
-  ValueMap started;  // gradient -> its all-reduce, in flight
-  std::vector<Value> in_flight;
-  auto start = [&](const Value& g) {
-    if (!gradients.count(proxy_key(g)) || started.contains(g)) return;
-    started.set(g, prims::all_reduce(g.as_tensor(), "avg", true));
-    in_flight.push_back(g);
+  std::unordered_set<const void*> seen;
+  std::map<std::pair<std::string, std::string>, Bucket> filling;  // by dtype and device
+  std::vector<std::pair<Bucket, Tensor>> in_flight;
+  auto start = [&](const Value& v) {
+    if (!gradients.count(proxy_key(v)) || !seen.insert(proxy_key(v)).second) return;
+    const Tensor& g = v.as_tensor();
+    Bucket& bucket = filling[{g.dtype().full_name(), g.device().str()}];
+    bucket.gradients.push_back(g);
+    bucket.bytes += g.numel() * g.dtype().bytes();
+    if (bucket.bytes >= bucket_bytes) {
+      in_flight.emplace_back(bucket, start_bucket(bucket));
+      bucket = {};
+    }
   };
   for (const auto& in : out.inputs) for_each_proxy(in.value, start);  // a cotangent passed through as a gradient
   for (auto& b : backward.bound_symbols) {
@@ -28,8 +67,10 @@ Trace distributed_data_parallel(Trace backward) {
     out.bound_symbols.push_back(std::move(b));
     for_each_proxy(made, start);
   }
+  for (auto& [key, bucket] : filling)
+    if (!bucket.gradients.empty()) in_flight.emplace_back(bucket, start_bucket(bucket));
   ValueMap averaged;
-  for (const auto& g : in_flight) averaged.set(g, prims::wait(started.apply(g).as_tensor()));
+  for (const auto& [bucket, reduced] : in_flight) finish_bucket(bucket, reduced, averaged);
   out.output = averaged.apply(backward.output);
   return out;
 }

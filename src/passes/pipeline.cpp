@@ -100,7 +100,7 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
     out.execution = result(execution_passes(executors).run(std::move(grad), context), "");
     return out;
   }
-  check(distributed == Distributed::None || (mode == GradMode::Auto && needs_backward(traced)),
+  check(distributed.mode == Distributed::Mode::None || (mode == GradMode::Auto && needs_backward(traced)),
         "--distributed ddp spreads a training step over ranks: the program needs an input that requires grad and an "
         "output that does (capture it without --inference)");
   if (!needs_backward(traced)) {
@@ -117,8 +117,8 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
   ForwardBackward fb = split_forward_backward(simplified);
   timer.reset();
   out.saved_bytes = fb.saved_bytes;
-  if (distributed == Distributed::Ddp) {
-    fb.backward = distributed_data_parallel(std::move(fb.backward));
+  if (distributed.mode == Distributed::Mode::Ddp) {
+    fb.backward = distributed_data_parallel(std::move(fb.backward), distributed.bucket_bytes);
     keep("backward: " + fb.backward.provenance, fb.backward);
   }
   out.execution = result(claiming_passes(executors).run(std::move(fb.forward), context), "forward: ");

@@ -18,7 +18,7 @@ struct CompileOptions {
   bool time_passes = false;                // phases timed on their own (printing not beside the kernels)
   int64_t seed = 0;                        // the plan's seed for its random ops
   NameStyle names = NameStyle::Thunder;    // how values and fusion regions are named (ir/trace.h)
-  Distributed distributed = Distributed::None;  // a training step spread over ranks (passes.h)
+  Distributed distributed;                 // a training step spread over ranks (passes.h)
 };
 
 // The executors named in `names` (comma separated), or the default list when it is empty

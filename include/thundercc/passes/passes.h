@@ -51,9 +51,10 @@ struct SavedForBackward {
 };
 SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward);
 
-// Data parallelism: the backward all-reduces (averages over the ranks) each gradient it returns,
-// started where it is computed, waited for at the end (distributed_data_parallel.cpp).
-Trace distributed_data_parallel(Trace backward);
+// Data parallelism: the backward all-reduces (averages over the ranks) the gradients it returns,
+// each started where it is computed (or, with buckets, where its bucket fills) and waited for at
+// the end (distributed_data_parallel.cpp).
+Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes);
 
 // The standard pass lists. Executors' own passes run right after claiming.
 PassManager execution_passes(const std::vector<const Executor*>& executors);  // DCE, CSE, claiming, DCE, DLU
@@ -66,9 +67,10 @@ enum class GradMode {
 };
 
 // How a training step is spread over the ranks of a process group.
-enum class Distributed {
-  None,
-  Ddp,  // data parallel: each rank runs the whole step on its shard; gradients averaged
+struct Distributed {
+  enum class Mode { None, Ddp };  // ddp: each rank runs the whole step on its shard; gradients averaged
+  Mode mode = Mode::None;
+  int64_t bucket_bytes = 0;  // ddp: gradients all-reduced together, up to this many bytes (0: each alone)
 };
 
 struct CompiledProgram {
@@ -84,6 +86,6 @@ struct CompiledProgram {
 // Takes the trace by value: a caller done with it moves it in.
 CompiledProgram compile_program(Trace traced, const std::vector<const Executor*>& executors,
                                 GradMode mode = GradMode::Auto, bool keep_stages = false,
-                                Distributed distributed = Distributed::None);
+                                Distributed distributed = {});
 
 }  // namespace thundercc
