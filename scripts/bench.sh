@@ -142,3 +142,6 @@ for program in inference_blocks.py:make_gpt2 inference_blocks.py:make_llama fusi
   done
   echo "$line"
 done
+
+# Data parallelism: 2 ranks of one thread under torchrun, against PyTorch's DistributedDataParallel.
+THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/ddp_step.py 10 2>/dev/null

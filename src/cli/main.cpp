@@ -293,8 +293,8 @@ int main(int argc, char** argv) {
       ->add_option("--distributed", compile_options.distributed.mode,
                    "ddp: a data-parallel training step (run under torchrun): the backward averages each gradient over the ranks")
       ->transform(CLI::CheckedTransformer(distributed_modes));
-  double bucket_mb = 0;
-  compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 0: each gradient alone)")
+  double bucket_mb = 25;
+  compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
       ->check(CLI::NonNegativeNumber);
 
   std::string diff_a, diff_b;

@@ -46,7 +46,7 @@ def torchrun(ranks, tmp_path, *command):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("ranks,bucket_mb", [(2, None), (4, None), (2, "0.002")], ids=["2_ranks", "4_ranks", "2_ranks_2kb_buckets"])
+@pytest.mark.parametrize("ranks,bucket_mb", [(2, "0"), (4, None), (2, "0.002")], ids=["2_ranks_each_alone", "4_ranks", "2_ranks_2kb_buckets"])
 def test_ddp_gives_every_rank_the_whole_batch_gradients(ranks, bucket_mb, tmp_path, thundercc):
     """Each rank on its shard of the batch; ranks other than 0 are given other parameters, which
     rank 0's replace (broadcast when the ranks join). With buckets, gradients are reduced together."""
@@ -55,14 +55,16 @@ def test_ddp_gives_every_rank_the_whole_batch_gradients(ranks, bucket_mb, tmp_pa
     tokens, targets = torch.randint(0, 11, (2 * ranks, 6)), torch.randint(0, 11, (2 * ranks, 6))
     captured = capture(model, tokens[:2], targets[:2])  # one rank's shard
     captured.save(tmp_path / "lm.json")
-    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp", *(["--bucket-mb", bucket_mb] if bucket_mb else []))
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp", *(["--bucket-mb", bucket_mb] if bucket_mb is not None else []))
     backward = (tmp_path / "lm.backward.trace.py").read_text()
     reductions = backward.count("torchex.all_reduce(")
     assert reductions == backward.count("torchex.wait(")
-    if bucket_mb:  # 2 KB buckets of float32 gradients: fewer reductions than gradients, but more than one
-        assert 1 < reductions < len(list(model.parameters()))
-    else:
+    if bucket_mb == "0":  # each gradient alone
         assert reductions == len(list(model.parameters()))
+    elif bucket_mb:  # 2 KB buckets of float32 gradients: fewer reductions than gradients, but more than one
+        assert 1 < reductions < len(list(model.parameters()))
+    else:  # the default 25 MB: one bucket
+        assert reductions == 1
     # Each rank's inputs: its shard of the batch, the same parameters.
     parameters = [saveable(t) for t in captured.input_values[2:]]
     for rank in range(ranks):

@@ -1,0 +1,156 @@
+"""The data-parallel benchmark: a GPT-2 block's training step (d256, 4 heads, 2 x 128 tokens per
+rank, a mean-square loss) on 2 ranks of one thread each, Gloo over the loopback, launched by
+torchrun: thundercc (`compile --distributed ddp`, `thundercc run`) against PyTorch's own
+DistributedDataParallel (bucket_cap_mb 25, its default) on the same shards, measured in the same
+run, both given OpenBLAS (Debian's libopenblas0-pthread, unpacked into ~/.cache/thundercc/openblas
+and put first on LD_LIBRARY_PATH: the reference BLAS Debian defaults to is no peer's choice). It also times the step on one rank alone (no communication) and a bare all-reduce of all the
+gradients' bytes, to say how much of the communication the backward hides:
+
+    hidden = 1 - (step on 2 ranks - step alone) / (the all-reduce alone)
+
+Usage: /usr/bin/python3 benchmarks/ddp_step.py [ROUNDS]   (THUNDERCC names the binary)
+Prints the figures; it asserts nothing about them."""
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "examples" / "models"))
+from gpt2_block import Block  # noqa: E402
+from thundercc_frontend import capture, saveable  # noqa: E402
+
+RANKS = 2
+
+
+class Step(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block = Block(embed=256, heads=4, block_size=128)
+
+    def forward(self, x, target):
+        return torch.nn.functional.mse_loss(self.block(x), target)
+
+
+def shards():
+    torch.manual_seed(0)
+    x, target = torch.randn(2 * RANKS, 128, 256), torch.randn(2 * RANKS, 128, 256)
+    return [(x[2 * r:2 * r + 2], target[2 * r:2 * r + 2]) for r in range(RANKS)]
+
+
+def median_ms(step, rounds):
+    times = []
+    for i in range(rounds + 1):
+        start = time.perf_counter()
+        step()
+        if i:
+            times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def worker(kind, rounds):
+    """One rank of PyTorch's DDP (kind 'ddp'), or a bare all-reduce of the gradients' bytes ('allreduce')."""
+    import torch.distributed as dist
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    model = Step()
+    x, target = shards()[rank]
+    if kind == "allreduce":
+        flat = torch.zeros(sum(p.numel() for p in model.parameters()))
+        ms = median_ms(lambda: dist.all_reduce(flat), rounds)
+    else:
+        ddp = torch.nn.parallel.DistributedDataParallel(model)
+
+        def step():
+            ddp.zero_grad(set_to_none=True)
+            ddp(x, target).backward()
+        ms = median_ms(step, rounds)
+    print(f"rank {rank}: median {ms:.3f} ms", flush=True)
+    dist.destroy_process_group()
+
+
+def openblas_environment():
+    """The environment that gives LibTorch OpenBLAS, one thread: Debian's libopenblas0-pthread
+    unpacked (once) into a cache folder, its libblas.so.3 first on LD_LIBRARY_PATH."""
+    cache = Path.home() / ".cache" / "thundercc" / "openblas"
+    lib = cache / "root" / "usr" / "lib" / "x86_64-linux-gnu" / "openblas-pthread"
+    if not (lib / "libblas.so.3").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["apt-get", "download", "libopenblas0-pthread"], cwd=cache, check=True, capture_output=True)
+        deb = next(cache.glob("libopenblas0-pthread_*.deb"))
+        subprocess.run(["dpkg", "-x", deb, cache / "root"], check=True)
+    return {**os.environ, "LD_LIBRARY_PATH": f"{lib}:{os.environ.get('LD_LIBRARY_PATH', '')}", "OPENBLAS_NUM_THREADS": "1",
+            "OMP_NUM_THREADS": "1"}
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def torchrun(log_dir, env, *command, python=False):
+    result = subprocess.run(["torchrun", *([] if python else ["--no_python"]), "--nproc_per_node", str(RANKS), "--redirects", "1",
+                             "--tee", "1", "--master_port", str(free_port()), "--log_dir", str(log_dir), *map(str, command)],
+                            capture_output=True, text=True, timeout=1200, env=env)
+    if result.returncode:
+        raise SystemExit(f"ddp_step: torchrun failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return max(float(m) for m in re.findall(r"median ([0-9.]+) ms", result.stdout))  # the slower rank
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+    thundercc = os.environ.get("THUNDERCC", str(REPO / "build" / "thundercc"))
+    work = Path(tempfile.mkdtemp(prefix="ddp_step."))
+    try:
+        torch.manual_seed(0)
+        model = Step()
+        captured = capture(model, *shards()[0])
+        captured.save(work / "step.json")
+        parameters = [saveable(t) for t in captured.input_values[2:]]
+        for rank, (x, target) in enumerate(shards()):
+            torch.save((x, target, *parameters), work / f"inputs.{rank}.pt")
+        subprocess.run([thundercc, "compile", work / "step.json", "-o", work / "ddp", "--distributed", "ddp"], check=True)
+        subprocess.run([thundercc, "compile", work / "step.json", "-o", work / "ddp_each", "--distributed", "ddp", "--bucket-mb", "0"],
+                       check=True)
+        subprocess.run([thundercc, "compile", work / "step.json", "-o", work / "alone"], check=True)
+        timed = ["--repeat", str(rounds), "--warmup", "2"]
+        env = openblas_environment()
+        alone = subprocess.run([thundercc, "run", work / "alone" / "step.plan.json", "--inputs", work / "inputs.0.pt", *timed],
+                               capture_output=True, text=True, check=True, env=env)
+        alone_ms = float(re.search(r"median ([0-9.]+) ms", alone.stdout + alone.stderr).group(1))
+        ours = torchrun(work / "logs1", env, thundercc, "run", work / "ddp" / "step.plan.json", "--inputs", work / "inputs.{rank}.pt", *timed)
+        each = torchrun(work / "logs0", env, thundercc, "run", work / "ddp_each" / "step.plan.json", "--inputs", work / "inputs.{rank}.pt",
+                        *timed)
+        theirs = torchrun(work / "logs2", env, Path(__file__).resolve(), "--worker", "ddp", rounds, python=True)
+        reduce_ms = torchrun(work / "logs3", env, Path(__file__).resolve(), "--worker", "allreduce", rounds, python=True)
+        grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
+        hidden = 1 - (ours - alone_ms) / reduce_ms
+        print(f"ddp_step: GPT-2 block d256, 2 x 128 tokens per rank, {RANKS} ranks x 1 thread, Gloo on the loopback, OpenBLAS, "
+              f"{grad_bytes / 2**20:.2f} MB of gradients all-reduced per step")
+        print(f"  thundercc --distributed ddp (25 MB buckets) {ours:8.2f} ms/step  (thundercc / PyTorch: {ours / theirs:.2f}x)")
+        print(f"  thundercc, each gradient alone (--bucket-mb 0) {each:5.2f} ms/step  ({each / theirs:.2f}x)")
+        print(f"  PyTorch DistributedDataParallel            {theirs:8.2f} ms/step")
+        print(f"  one rank alone, no communication           {alone_ms:8.2f} ms/step")
+        print(f"  all-reduce of the gradients alone          {reduce_ms:8.2f} ms: hidden behind the backward {100 * hidden:.0f}% "
+              f"(negative: the step grew by more than the all-reduce takes alone)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], int(sys.argv[3]))
+    else:
+        main()
