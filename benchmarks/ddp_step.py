@@ -14,11 +14,9 @@ import os
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import torch
@@ -28,6 +26,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "examples" / "models"))
 from gpt2_block import Block  # noqa: E402
 from thundercc_frontend import capture, saveable  # noqa: E402
+from train_step import median_ms  # noqa: E402
 
 RANKS = 2
 
@@ -45,16 +44,6 @@ def shards():
     torch.manual_seed(0)
     x, target = torch.randn(2 * RANKS, 128, 256), torch.randn(2 * RANKS, 128, 256)
     return [(x[2 * r:2 * r + 2], target[2 * r:2 * r + 2]) for r in range(RANKS)]
-
-
-def median_ms(step, rounds):
-    times = []
-    for i in range(rounds + 1):
-        start = time.perf_counter()
-        step()
-        if i:
-            times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
 
 
 def worker(kind, rounds):

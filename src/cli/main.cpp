@@ -289,13 +289,15 @@ int main(int argc, char** argv) {
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
   compile_cmd->add_option("--names", compile_options.names, names_help)->transform(CLI::CheckedTransformer(name_styles));
   const std::map<std::string, Distributed::Mode> distributed_modes{{"ddp", Distributed::Mode::Ddp}};
-  compile_cmd
-      ->add_option("--distributed", compile_options.distributed.mode,
-                   "ddp: a data-parallel training step (run under torchrun): the backward averages each gradient over the ranks")
-      ->transform(CLI::CheckedTransformer(distributed_modes));
+  auto* distributed_option =
+      compile_cmd
+          ->add_option("--distributed", compile_options.distributed.mode,
+                       "ddp: a data-parallel training step (run under torchrun): the backward averages each gradient over the ranks")
+          ->transform(CLI::CheckedTransformer(distributed_modes));
   double bucket_mb = 25;
   compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->needs(distributed_option);
 
   std::string diff_a, diff_b;
   int diff_context = 3;

@@ -130,6 +130,9 @@ int run(const RunOptions& o) {
   }
   // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
   // parameters (the inputs that require grad).
+  if (world_size() == 1 && uses_collectives(decoded))
+    std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
+                 "this process's, averaged over no other rank\n", o.plan_path.c_str());
   if (world_size() > 1 && uses_collectives(decoded)) {
     std::vector<at::Tensor> parameters;
     for (size_t i = 0; i < plan.inputs().size(); ++i)
@@ -264,7 +267,9 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
         path->replace(at, 6, std::to_string(runtime::rank()));
     return runtime::run(o);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
+    // Among ranks, whose error it is (torchrun prefixes only their standard output).
+    std::string rank = std::getenv("WORLD_SIZE") ? thundercc::str("rank ", std::getenv("RANK") ? std::getenv("RANK") : "?", ": ") : "";
+    std::fprintf(stderr, "error: %s%s\n", rank.c_str(), e.what());
     return 1;
   }
 }

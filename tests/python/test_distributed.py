@@ -95,7 +95,8 @@ def test_a_ddp_plan_alone_is_the_single_process_step(tmp_path, thundercc):
     torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "inputs.pt")
     torch.save(tuple(saveable(g) for g in torch.autograd.grad(model(tokens, targets), list(model.parameters()))), tmp_path / "g.pt")
     thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp")
-    thundercc("run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt")
+    alone = thundercc("run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt")
+    assert "is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun)" in alone.stderr
     for ours, expected in zip(torch.load(tmp_path / "grads.pt"), torch.load(tmp_path / "g.pt")):
         torch.testing.assert_close(ours, expected, rtol=1e-4, atol=1e-6)
 
@@ -104,6 +105,8 @@ def test_ddp_needs_a_training_step(tmp_path, thundercc):
     capture(torch.nn.Linear(3, 2).requires_grad_(False), torch.randn(4, 3)).save(tmp_path / "f.json")
     result = thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--distributed", "ddp", check=False)
     assert result.returncode == 1 and "--distributed ddp spreads a training step over ranks" in result.stderr
+    buckets_alone = thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--bucket-mb", "1", check=False)
+    assert buckets_alone.returncode == 2 and "--bucket-mb requires --distributed" in buckets_alone.stderr
 
 
 def step_on_one_shard(tmp_path, thundercc, *compile_options):
