@@ -177,7 +177,8 @@ void register_elementwise_rules() {
          [](auto& a, auto&, auto&, auto& g) { return ltorch::mul(g, conjugate(a)); });
   binary("div", [](auto&, auto& b, auto&, auto& g) { return ltorch::true_divide(g, conjugate(b)); },
          [](auto&, auto& b, auto& out, auto& g) {
-           return -ltorch::true_divide(ltorch::mul(g, conjugate(out)), conjugate(b));
+           Tensor scaled = ltorch::mul(g, conjugate(out));  // its own statement: C++ leaves the operands' order open
+           return -ltorch::true_divide(scaled, conjugate(b));
          });
   // zeta(s, q): -s zeta(s + 1, q) in q; PyTorch defines no derivative in s.
   binary("zeta",

@@ -14,8 +14,11 @@ namespace {
 
 Tensor real_part(const Tensor& z) { return z.dtype().is_complex() ? prims::real(z) : z; }
 Tensor imag_part(const Tensor& z) { return prims::imag(z); }
+// (Each call that records is a statement of its own: C++ leaves the order of arguments open.)
 Tensor conjugate(const Tensor& z) {
-  return z.dtype().is_complex() ? prims::complex(prims::real(z), neg(prims::imag(z))) : z;
+  if (!z.dtype().is_complex()) return z;
+  Tensor real = prims::real(z);
+  return prims::complex(real, neg(prims::imag(z)));
 }
 
 // torch.complex's and polar's operands: two float32 or float64 tensors of one dtype, broadcast.
@@ -133,7 +136,8 @@ Value stft(const Args& x) {
   DType real = to_real_dtype(a.dtype());
   auto [cosine, sine] = dft_bases(p.n_fft, p.n_fft, onesided ? p.n_fft / 2 + 1 : p.n_fft, a.device(), real);
   // (x_re + i x_im)(cos - i sin): real part x_re cos + x_im sin, imaginary part x_im cos - x_re sin.
-  Tensor re = matmul(real_part(frames), cosine), im = neg(matmul(real_part(frames), sine));
+  Tensor re = matmul(real_part(frames), cosine);
+  Tensor im = neg(matmul(real_part(frames), sine));
   if (a.dtype().is_complex()) {
     re = add(re, matmul(imag_part(frames), sine));
     im = add(im, matmul(imag_part(frames), cosine));
@@ -142,7 +146,8 @@ Value stft(const Args& x) {
     re = mul(re, 1.0 / std::sqrt(static_cast<double>(p.n_fft)));
     im = mul(im, 1.0 / std::sqrt(static_cast<double>(p.n_fft)));
   }
-  Tensor spectrum = make_complex(transpose(re, 1, 2), transpose(im, 1, 2));
+  Tensor re_by_frequency = transpose(re, 1, 2);
+  Tensor spectrum = make_complex(re_by_frequency, transpose(im, 1, 2));
   if (!batched) spectrum = squeeze(spectrum, {0});
   // PyTorch 1.13 still returns a real input's spectrum as view_as_real's pairs where return_complex is not given.
   bool return_complex = x.is_none("return_complex") ? a.dtype().is_complex() : x.flag("return_complex");
@@ -179,7 +184,10 @@ Value istft(const Args& x) {
   Tensor real_weight = mul(sub(2.0, edge_bin), scale);
   Tensor imag_weight = mul(sub(1.0, edge_bin), -2.0 * scale);
   auto [cosine, sine] = dft_bases(p.n_fft, half, p.n_fft, device, real);
-  Tensor frames = add(matmul(real_part(bins_used), mul(cosine, real_weight)), matmul(imag_part(bins_used), mul(sine, imag_weight)));
+  Tensor real_bins = real_part(bins_used), real_basis = mul(cosine, real_weight);
+  Tensor imag_bins = imag_part(bins_used), imag_basis = mul(sine, imag_weight);
+  Tensor from_real = matmul(real_bins, real_basis);
+  Tensor frames = add(from_real, matmul(imag_bins, imag_basis));
   Tensor window = p.window ? *p.window : prims::full({p.n_fft}, 1.0, device, real);
   if (p.window) frames = mul(frames, window);
   Tensor signal = overlap_add(frames, p.hop);
@@ -188,7 +196,8 @@ Value istft(const Args& x) {
   int64_t start = x.flag("center") ? p.n_fft / 2 : 0;
   int64_t end = !x.is_none("length") ? start + x.integer("length") : (x.flag("center") ? produced - p.n_fft / 2 : produced);
   int64_t kept = std::max<int64_t>(std::min(end, produced) - start, 0);
-  Tensor out = true_divide(narrow(signal, 1, start, kept), narrow(envelope, 1, start, kept));
+  Tensor kept_signal = narrow(signal, 1, start, kept);
+  Tensor out = true_divide(kept_signal, narrow(envelope, 1, start, kept));
   if (end > produced) out = op("torch.nn.functional.pad", {out, Value::ints({0, end - produced})});
   return batched ? out : squeeze(out, {0});
 }
@@ -202,7 +211,8 @@ void register_complex(SymbolTable& t) {
   }});
   define(t, {{"torch.polar"}, "abs, angle", [](const Args& x) -> Value {
     auto [magnitude, angle] = real_pair(x.tensor("abs"), x.tensor("angle"), "polar");
-    return make_complex(mul(magnitude, op("torch.cos", {angle})), mul(magnitude, op("torch.sin", {angle})));
+    Tensor real = mul(magnitude, op("torch.cos", {angle}));
+    return make_complex(real, mul(magnitude, op("torch.sin", {angle})));
   }});
   define(t, {{"torch.real", "torch.Tensor.real"}, "a, /", [](const Args& x) -> Value { return real_part(x.tensor("a")); }});
   define(t, {{"torch.imag", "torch.Tensor.imag"}, "a, /", [](const Args& x) -> Value {
@@ -221,7 +231,8 @@ void register_complex(SymbolTable& t) {
       return str("view_as_complex is only supported for float and double tensors, but got a tensor of scalar type: ", a.dtype().full_name());
     });
     check(a.ndim() > 0 && a.shape().back() == 2, "Tensor must have a last dimension of size 2");
-    return make_complex(op("torch.select", {a, -1, 0}), op("torch.select", {a, -1, 1}));
+    Tensor real = op("torch.select", {a, -1, 0});
+    return make_complex(real, op("torch.select", {a, -1, 1}));
   }});
   // Functionally a conjugate is a value of its own (PyTorch's conj is a lazily conjugated view).
   define(t, {{"torch.conj_physical", "torch.Tensor.conj_physical", "torch.conj", "torch.Tensor.conj"}, "a, /",

@@ -22,7 +22,8 @@ Tensor uniform_like(const Tensor& a, double low, double high, DType dtype) {
 Tensor uniform_unit(const Shape& shape, Device device, DType d) {
   if (!d.is_complex()) return prims::uniform(shape, 0.0, 1.0, device, d);
   DType part = to_real_dtype(d);
-  return prims::complex(prims::uniform(shape, 0.0, 1.0, device, part), prims::uniform(shape, 0.0, 1.0, device, part));
+  Tensor real = prims::uniform(shape, 0.0, 1.0, device, part);
+  return prims::complex(real, prims::uniform(shape, 0.0, 1.0, device, part));
 }
 
 // Integers uniform over [low, high): a float64 draw floored (and kept below high where rounding
