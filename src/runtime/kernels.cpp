@@ -115,8 +115,16 @@ const Value& ArgView::value() const {
 }
 
 int64_t ArgView::integer() const { return value().as_int(); }
+c10::optional<int64_t> ArgView::optional_integer() const {
+  if (is_none()) return c10::nullopt;
+  return integer();
+}
 double ArgView::real() const { return value().as_float(); }
 bool ArgView::flag() const { return value().as_bool(); }
+c10::optional<bool> ArgView::optional_flag() const {
+  if (is_none()) return c10::nullopt;
+  return flag();
+}
 std::vector<int64_t> ArgView::ints() const {
   const Value& v = value();
   // A var-positional shape arrives as a tuple of ints or a tuple holding one sequence.

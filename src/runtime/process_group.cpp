@@ -35,6 +35,12 @@ std::string env_string(const char* name, const char* fallback) {
   return v && *v ? v : fallback;
 }
 
+// An exception's message, without the C++ backtrace that c10's errors carry.
+std::string message_of(const std::exception& e) {
+  if (const auto* error = dynamic_cast<const c10::Error*>(&e)) return error->what_without_backtrace();
+  return e.what();
+}
+
 struct Joined {
   c10::intrusive_ptr<c10d::Store> store;
   c10::intrusive_ptr<c10d::ProcessGroup> group;
@@ -60,10 +66,8 @@ const Joined& joined() {
                                                                          : c10d::ProcessGroupGloo::createDefaultDevice());
       ranks.group = c10::make_intrusive<c10d::ProcessGroupGloo>(ranks.store, me, world, gloo);
       return ranks;
-    } catch (const c10::Error& e) {
-      throw std::runtime_error(str(where, ": the ranks did not all join: ", e.what_without_backtrace()));
     } catch (const std::exception& e) {
-      throw std::runtime_error(str(where, ": the ranks did not all join: ", e.what()));
+      throw std::runtime_error(str(where, ": the ranks did not all join: ", message_of(e)));
     }
   }();
   return ranks;
@@ -80,8 +84,15 @@ std::unordered_map<const void*, InFlight> in_flight;  // by the tensor's storage
 
 }  // namespace
 
-int rank() { return env_int("RANK", 0); }
-int world_size() { return env_int("WORLD_SIZE", 1); }
+// Read once: every collective asks.
+int rank() {
+  static const int me = env_int("RANK", 0);
+  return me;
+}
+int world_size() {
+  static const int world = env_int("WORLD_SIZE", 1);
+  return world;
+}
 
 void join_ranks(const std::string& plan_digest, std::vector<at::Tensor> parameters) {
   if (world_size() == 1) return;
@@ -118,7 +129,7 @@ void finish_collective(const at::Tensor& t) {
     pending.work->wait();
   } catch (const c10::Error& e) {
     throw std::runtime_error(str("rank ", rank(), " of ", world_size(), ": an all-reduce failed (has another rank died or hung?): ",
-                                 e.what_without_backtrace()));
+                                 message_of(e)));
   }
   if (pending.average) t.div_(world_size());
 }

@@ -130,14 +130,16 @@ int run(const RunOptions& o) {
   }
   // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
   // parameters (the inputs that require grad).
-  if (world_size() == 1 && uses_collectives(decoded))
-    std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
-                 "this process's, averaged over no other rank\n", o.plan_path.c_str());
-  if (world_size() > 1 && uses_collectives(decoded)) {
-    std::vector<at::Tensor> parameters;
-    for (size_t i = 0; i < plan.inputs().size(); ++i)
-      if (plan.inputs()[i].meta.requires_grad) parameters.push_back(inputs[i]);
-    join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)), parameters);
+  if (uses_collectives(decoded)) {
+    if (world_size() == 1) {
+      std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
+                   "this process's, averaged over no other rank\n", o.plan_path.c_str());
+    } else {
+      std::vector<at::Tensor> parameters;
+      for (size_t i = 0; i < plan.inputs().size(); ++i)
+        if (plan.inputs()[i].meta.requires_grad) parameters.push_back(inputs[i]);
+      join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)), parameters);
+    }
   }
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
     throw LoadError(o.plan_path + ": the plan has no backward (no input of the trace requires grad), so it computes no gradients");

@@ -415,10 +415,10 @@ void register_prim_kernels(KernelRegistry& r) {
     c.set_output(1, m);
   });
   r.add("torch:prims.argmax", [](KernelCall& c) {
-    c.set_output(0, at::argmax(orderable(c.arg(0).tensor()), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
+    c.set_output(0, at::argmax(orderable(c.arg(0).tensor()), c.arg(1).optional_integer()));
   });
   r.add("torch:prims.argmin", [](KernelCall& c) {
-    c.set_output(0, at::argmin(orderable(c.arg(0).tensor()), c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer())));
+    c.set_output(0, at::argmin(orderable(c.arg(0).tensor()), c.arg(1).optional_integer()));
   });
   r.add("torch:prims.topk", topk_kernel);
   r.add("torch:prims.take", [](KernelCall& c) {
@@ -671,7 +671,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
   auto arg_reduction = [](bool is_max) {
     return [is_max](KernelCall& c) {
-      auto dim = c.arg(1).is_none() ? c10::nullopt : c10::optional<int64_t>(c.arg(1).integer());
+      auto dim = c.arg(1).optional_integer();
       c.set_output(0, is_max ? at::argmax(c.arg(0).tensor(), dim, c.arg(2).flag()) : at::argmin(c.arg(0).tensor(), dim, c.arg(2).flag()));
     };
   };
@@ -709,16 +709,14 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.conj_physical", [](KernelCall& c) { c.set_output(0, at::conj_physical(c.arg(0).tensor())); });
   r.add("torch:torch.angle", [](KernelCall& c) { c.set_output(0, at::angle(c.arg(0).tensor())); });
   r.add("torch:torch.stft", [](KernelCall& c) {
-    auto optional_int = [](const ArgView& a) { return a.is_none() ? c10::nullopt : c10::optional<int64_t>(a.integer()); };
-    auto optional_flag = [](const ArgView& a) { return a.is_none() ? c10::nullopt : c10::optional<bool>(a.flag()); };
-    c.set_output(0, at::stft(c.arg(0).tensor(), c.arg(1).integer(), optional_int(c.arg(2)), optional_int(c.arg(3)), c.arg(4).optional_tensor(),
-                             c.arg(5).flag(), c.arg(6).string(), c.arg(7).flag(), optional_flag(c.arg(8)), optional_flag(c.arg(9))));
+    c.set_output(0, at::stft(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).optional_integer(), c.arg(3).optional_integer(),
+                             c.arg(4).optional_tensor(), c.arg(5).flag(), c.arg(6).string(), c.arg(7).flag(), c.arg(8).optional_flag(),
+                             c.arg(9).optional_flag()));
   });
   r.add("torch:torch.istft", [](KernelCall& c) {
-    auto optional_int = [](const ArgView& a) { return a.is_none() ? c10::nullopt : c10::optional<int64_t>(a.integer()); };
-    c.set_output(0, at::istft(c.arg(0).tensor(), c.arg(1).integer(), optional_int(c.arg(2)), optional_int(c.arg(3)), c.arg(4).optional_tensor(),
-                              c.arg(5).flag(), c.arg(6).flag(), c.arg(7).is_none() ? c10::nullopt : c10::optional<bool>(c.arg(7).flag()),
-                              optional_int(c.arg(8)), c.arg(9).flag()));
+    c.set_output(0, at::istft(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).optional_integer(), c.arg(3).optional_integer(),
+                              c.arg(4).optional_tensor(), c.arg(5).flag(), c.arg(6).flag(), c.arg(7).optional_flag(),
+                              c.arg(8).optional_integer(), c.arg(9).flag()));
   });
   r.add("torch:torch.nn.functional.ctc_loss", [](KernelCall& c) {
     c.set_output(0, at::ctc_loss(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).ints(), c.arg(3).ints(), c.arg(4).integer(),

@@ -40,8 +40,10 @@ class ArgView {
   std::vector<at::Tensor> tensors() const;
   const Value& value() const;  // a constant
   int64_t integer() const;
+  c10::optional<int64_t> optional_integer() const;
   double real() const;
   bool flag() const;
+  c10::optional<bool> optional_flag() const;
   std::vector<int64_t> ints() const;
   at::Scalar scalar() const;
   c10::optional<at::Scalar> optional_scalar() const;
