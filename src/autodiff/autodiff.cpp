@@ -104,9 +104,9 @@ class GradTransformer {
     for (const auto& in : b.input_proxies()) from_grad = from_grad || requires_grad(in);
     for (const auto& out : b.output_proxies()) to_grad = to_grad || requires_grad(out);
     if (!from_grad || !to_grad) return forward.push_back(std::move(b));
-    if (carries_complex_grad(b) && !b.subsymbols.empty() && !b.sym->is_prim) return differentiate_decomposition(b);  // its prims' rules decide
-    if (carries_complex_grad(b) && b.sym->is_prim) {
-      check(rules().complex.count(b.sym->id), [&] {
+    if (carries_complex_grad(b)) {
+      if (!b.sym->is_prim && !b.subsymbols.empty()) return differentiate_decomposition(b);  // its prims' rules decide
+      check(!b.sym->is_prim || rules().complex.count(b.sym->id), [&] {
         return str("the gradient of ", b.sym->id, " for complex tensors is not supported: ", print_bound_symbol(b, {.depth = 0}));
       }, "NotImplementedError");
     }

@@ -182,9 +182,8 @@ void register_elementwise_rules() {
          });
   // zeta(s, q): -s zeta(s + 1, q) in q; PyTorch defines no derivative in s.
   binary("zeta",
-         [](auto&, auto&, auto&, auto& g) {
-           check(false, "the derivative for 'zeta' is not implemented.", "NotImplementedError");
-           return g;
+         [](auto&, auto&, auto&, auto&) -> Tensor {
+           throw ThunderError("NotImplementedError", "the derivative for 'zeta' is not implemented.");
          },
          [](auto& s, auto& q, auto&, auto& g) {
            Value next = s.is_tensor() ? Value(ltorch::add(s, 1.0)) : Value(s.as_float() + 1.0);

@@ -78,8 +78,8 @@ Tensor overlap_add(const Tensor& frames, int64_t hop) {
 
 // The window zero-padded on both sides to n_fft samples (PyTorch centers a shorter window).
 Tensor centered_window(const Tensor& window, int64_t n_fft) {
+  if (window.shape()[0] == n_fft) return window;
   int64_t left = (n_fft - window.shape()[0]) / 2;
-  if (left == 0 && window.shape()[0] == n_fft) return window;
   return op("torch.nn.functional.pad", {window, Value::ints({left, n_fft - window.shape()[0] - left})});
 }
 
@@ -136,15 +136,18 @@ Value stft(const Args& x) {
   DType real = to_real_dtype(a.dtype());
   auto [cosine, sine] = dft_bases(p.n_fft, p.n_fft, onesided ? p.n_fft / 2 + 1 : p.n_fft, a.device(), real);
   // (x_re + i x_im)(cos - i sin): real part x_re cos + x_im sin, imaginary part x_im cos - x_re sin.
-  Tensor re = matmul(real_part(frames), cosine);
-  Tensor im = neg(matmul(real_part(frames), sine));
+  Tensor frames_re = real_part(frames);
+  Tensor re = matmul(frames_re, cosine);
+  Tensor im = neg(matmul(frames_re, sine));
   if (a.dtype().is_complex()) {
-    re = add(re, matmul(imag_part(frames), sine));
-    im = add(im, matmul(imag_part(frames), cosine));
+    Tensor frames_im = imag_part(frames);
+    re = add(re, matmul(frames_im, sine));
+    im = add(im, matmul(frames_im, cosine));
   }
   if (x.flag("normalized")) {
-    re = mul(re, 1.0 / std::sqrt(static_cast<double>(p.n_fft)));
-    im = mul(im, 1.0 / std::sqrt(static_cast<double>(p.n_fft)));
+    const double ortho = 1.0 / std::sqrt(static_cast<double>(p.n_fft));
+    re = mul(re, ortho);
+    im = mul(im, ortho);
   }
   Tensor re_by_frequency = transpose(re, 1, 2);
   Tensor spectrum = make_complex(re_by_frequency, transpose(im, 1, 2));

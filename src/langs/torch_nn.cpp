@@ -409,16 +409,23 @@ Value recurrent_impl(const Args& x, Cell cell) {
         const int64_t step = direction == 0 ? s : T - 1 - s;
         const int64_t running = packed ? sizes[step] : rows(h);
         Tensor gi = packed ? narrow(projected_inputs, 0, offsets[step], running) : at_index(projected_inputs, step);
-        Tensor state = direction == 0 ? first_rows(h, running) : s == 0 ? first_rows(initial_h, running) : joined(h, initial_h, running);
+        // What the step starts from: forward, the running rows of the state; in reverse, the state
+        // with the sequences whose last step this is joining from their initial state.
+        auto entering = [&](const Tensor& current, const Tensor& initial) {
+          if (direction == 0) return first_rows(current, running);
+          return s == 0 ? first_rows(initial, running) : joined(current, initial, running);
+        };
+        // Forward, the sequences that ended keep their last state below the running rows.
+        auto leaving = [&](const Tensor& next, const Tensor& current) { return direction == 0 ? rest_of(next, current) : next; };
+        Tensor state = entering(h, initial_h);
         std::optional<Tensor> cell_state;
-        if (lstm) cell_state = direction == 0 ? first_rows(*c, running) : s == 0 ? first_rows(*initial_c, running) : joined(*c, *initial_c, running);
+        if (lstm) cell_state = entering(*c, *initial_c);
         Tensor gh = op("torch.nn.functional.linear", {state, param(1), b_hh});
         Tensor next = cell_step(cell, gi, gh, state, cell_state);
         if (projected) next = op("torch.nn.functional.linear", {next, param(bias ? 4 : 2)});
         steps[step] = next;
-        // Forward, the sequences that ended keep their last state below the running rows.
-        h = direction == 0 ? rest_of(next, h) : next;
-        if (lstm) c = direction == 0 ? rest_of(*cell_state, *c) : *cell_state;
+        h = leaving(next, h);
+        if (lstm) c = leaving(*cell_state, *c);
       }
       Values stacked(steps.begin(), steps.end());
       outputs.push_back(packed ? op("torch.cat", {Value::list(std::move(stacked)), 0}) : op("torch.stack", {Value::list(std::move(stacked)), 0}));
@@ -472,22 +479,18 @@ Value pad_packed_sequence_impl(const Args& x) {
     return str("Expected total_length to be at least the length of the longest sequence input, but got total_length=", total,
                " and max sequence length being ", steps);
   });
-  const Value& fill = x["padding_value"];
+  // t with `more` rows of padding_value after its last along dim 0.
+  auto padded_rows = [&](const Tensor& t, int64_t more) {
+    if (more == 0) return t;
+    std::vector<int64_t> pad(2 * (t.ndim() - 1), 0);  // F.pad's amounts start from the last dim
+    pad.push_back(0);
+    pad.push_back(more);
+    return op("torch.nn.functional.pad", {t, Value::ints(pad), "constant", x["padding_value"]});
+  };
   std::vector<Tensor> padded_steps;
-  for (int64_t t = 0, offset = 0; t < steps; offset += sizes[t], ++t) {
-    Tensor rows_t = narrow(data, 0, offset, sizes[t]);
-    std::vector<int64_t> pad(2 * (data.ndim() - 1), 0);
-    pad.push_back(0);
-    pad.push_back(batch - sizes[t]);
-    padded_steps.push_back(batch == sizes[t] ? rows_t : op("torch.nn.functional.pad", {rows_t, Value::ints(pad), "constant", fill}));
-  }
-  Tensor out = op("torch.stack", {Value::list(Values(padded_steps.begin(), padded_steps.end())), 0});
-  if (total > steps) {
-    std::vector<int64_t> pad(2 * (out.ndim() - 1), 0);
-    pad.push_back(0);
-    pad.push_back(total - steps);
-    out = op("torch.nn.functional.pad", {out, Value::ints(pad), "constant", fill});
-  }
+  for (int64_t t = 0, offset = 0; t < steps; offset += sizes[t], ++t)
+    padded_steps.push_back(padded_rows(narrow(data, 0, offset, sizes[t]), batch - sizes[t]));
+  Tensor out = padded_rows(op("torch.stack", {Value::list(Values(padded_steps.begin(), padded_steps.end())), 0}), total - steps);
   Values lengths;
   for (int64_t i = 0; i < batch; ++i)
     lengths.push_back(static_cast<int64_t>(std::count_if(sizes.begin(), sizes.end(), [&](int64_t n) { return n > i; })));

@@ -43,15 +43,14 @@ void finish_bucket(const Bucket& bucket, const Tensor& in_flight, ValueMap& aver
 }  // namespace
 
 Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes) {
-  std::unordered_set<const void*> gradients;
+  std::unordered_set<const void*> gradients;  // those not yet started
   for_each_proxy(backward.output, [&](const Value& v) { gradients.insert(proxy_key(v)); });
   Trace out = backward.derive("Distributed data parallel (all-reduce of the gradients)");
   TracingScope scope(out);
-  std::unordered_set<const void*> seen;
   std::map<std::pair<std::string, std::string>, Bucket> filling;  // by dtype and device
   std::vector<std::pair<Bucket, Tensor>> in_flight;
   auto start = [&](const Value& v) {
-    if (!gradients.count(proxy_key(v)) || !seen.insert(proxy_key(v)).second) return;
+    if (!gradients.erase(proxy_key(v))) return;
     const Tensor& g = v.as_tensor();
     Bucket& bucket = filling[{g.dtype().full_name(), g.device().str()}];
     bucket.gradients.push_back(g);
