@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
 sys.path.insert(0, str(REPO / "tests" / "python"))
 
-from thundercc_frontend import capture, thundercc_binary  # noqa: E402
+from thundercc_frontend import capture, thundercc_binary, torch_language  # noqa: E402
 
 SHORT = {"bool8": "b8", "uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "float16": "f16",
          "bfloat16": "bf16", "float32": "f32", "float64": "f64", "complex64": "c64", "complex128": "c128"}
@@ -24,15 +24,7 @@ SHORT = {"bool8": "b8", "uint8": "u8", "int8": "i8", "int16": "i16", "int32": "i
 
 def canonical_ids() -> dict:
     """Every id thundercc's torch language answers to, mapped to its symbol's canonical id."""
-    out = subprocess.run([thundercc_binary(), "ops", "--torch"], check=True, capture_output=True, text=True).stdout
-    canonical = {}
-    for line in out.splitlines():
-        symbol = line.split("(", 1)[0]
-        canonical[symbol] = symbol
-        if "  aliases: " in line:
-            for alias in line.split("  aliases: ", 1)[1].split():
-                canonical[alias] = symbol
-    return canonical
+    return {i: canonical for canonical, aliases, _ in torch_language() for i in (canonical, *aliases)}
 
 
 def opinfo_samples() -> list:

@@ -99,16 +99,31 @@ def thundercc_binary() -> str:
     raise CaptureError("cannot find the thundercc binary: build it (scripts/setup.sh) or set THUNDERCC")
 
 
+_torch_language: list | None = None
+
+
+def torch_language() -> list:
+    """(id, aliases, the rest of its line) for each symbol of thundercc's torch language, as
+    `thundercc ops --torch` lists them (aliases last on a line; `[random]` marks the ops that draw)."""
+    global _torch_language
+    if _torch_language is None:
+        out = subprocess.run([thundercc_binary(), "ops", "--torch"], check=True, capture_output=True, text=True)
+        _torch_language = []
+        for line in out.stdout.splitlines():
+            head, _, aliases = line.partition("  aliases: ")
+            _torch_language.append((line.split("(", 1)[0], aliases.split(), head))
+    return _torch_language
+
+
 _known_ids: dict | None = None
 
 
 def known_ids() -> dict:
-    """Maps each torch callable thundercc knows to its symbol id (ids come from `thundercc ops --ids`)."""
+    """Maps each torch callable thundercc knows to its symbol id (an id or alias of its torch language)."""
     global _known_ids
     if _known_ids is None:
-        out = subprocess.run([thundercc_binary(), "ops", "--ids", "--torch"], check=True, capture_output=True, text=True)
         _known_ids = {}
-        for symbol_id in out.stdout.split():
+        for symbol_id in (i for canonical, aliases, _ in torch_language() for i in (canonical, *aliases)):
             obj = _resolve(symbol_id)
             if obj is not None:
                 _known_ids.setdefault(_key(obj), symbol_id)
@@ -122,13 +137,7 @@ def random_ids() -> set:
     """The ids of the torch-language ops that draw random values (`thundercc ops` marks them [random])."""
     global _random_ids
     if _random_ids is None:
-        out = subprocess.run([thundercc_binary(), "ops", "--torch"], check=True, capture_output=True, text=True)
-        _random_ids = set()
-        for line in out.stdout.splitlines():
-            if "  [random]" in line:
-                _random_ids.add(line.split("(", 1)[0])
-                if "  aliases: " in line:
-                    _random_ids.update(line.split("  aliases: ", 1)[1].split())
+        _random_ids = {i for canonical, aliases, head in torch_language() if "  [random]" in head for i in (canonical, *aliases)}
     return _random_ids
 
 
@@ -584,24 +593,23 @@ class Capture:
         each guarded; PyTorch's packed overload of a recurrent op, (data, batch_sizes, hx, params,
         has_biases, num_layers, dropout, train, bidirectional), as the padded one with batch_sizes."""
         if symbol_id in RECURRENT and len(args) == 9 and isinstance(args[3], (list, tuple)):
-            sizes = args[1]
-            self._record_guard(sizes, display, where, values=True)
-            with torch._C.DisableTorchFunction():
-                return [args[0], *args[2:], False], {**kwargs, "batch_sizes": sizes.tolist()}
+            sizes = self._record_guard(args[1], display, where, values=True)
+            return [args[0], *args[2:], False], {**kwargs, "batch_sizes": sizes}
+
+        def specialized(v):
+            return self._record_guard(v, display, where, values=v.dim() == 1) if isinstance(v, torch.Tensor) else v
         args, kwargs = list(args), dict(kwargs)
         for position, name in SIZE_ARGUMENTS.get(symbol_id, {}).items():
-            for where_held, key in ((args, position), (kwargs, name)):
-                held = where_held[key] if (key < len(args) if where_held is args else key in kwargs) else None
-                if isinstance(held, torch.Tensor):
-                    self._record_guard(held, display, where, values=held.dim() == 1)
-                    with torch._C.DisableTorchFunction():
-                        where_held[key] = held.tolist()
+            if position < len(args):
+                args[position] = specialized(args[position])
+            elif name in kwargs:
+                kwargs[name] = specialized(kwargs[name])
         return args, kwargs
 
     def _record_guard(self, tensor, display, where, values=False):
         """A read of `tensor`'s one value (.item(), int(t), bool(t) in an `if`, ...), or with `values`
         of a 1-d integer tensor's values: the trace goes on with the value seen now, so it records the
-        value and where it was read, for the plan to check."""
+        value and where it was read, for the plan to check. Returns the value."""
         with torch._C.DisableTorchFunction():
             value = tensor.tolist() if values else tensor.item()
         read = f"{display} at {where}{_source_text(where)}"
@@ -613,6 +621,7 @@ class Capture:
             "source": where,
             **self._scope(),
         })
+        return value
 
     def _record(self, symbol_id, args, kwargs, result, where, mutated=()):
         if mutated and symbol_id == "torch.nn.functional.batch_norm":
