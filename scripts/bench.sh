@@ -52,7 +52,7 @@ printf "  thundercc run, fused      %8.1f ns/op   %.2fx ATen direct (one generat
 # Fusion: regions that become one generated kernel, against eager's chain of ops and against
 # ATen's own fused kernel (into a preallocated buffer where PyTorch has out=).
 echo "fused regions, one thread, median of 5 runs after 2 warm-ups (eager: median of 5):"
-for program in gelu_8m gelu_32m gelu_bf16_8m softmax layer_norm; do
+for program in gelu_8m gelu_32m gelu_bf16_8m new_gelu_8m softmax layer_norm; do
   /usr/bin/python3 scripts/capture.py "benchmarks/fusion_programs.py:make_$program" -o "$work/$program.json" >/dev/null
   "$BUILD_DIR/thundercc" compile "$work/$program.json" -o "$work/fused" --executors fuser,torch
   ours=$(OMP_NUM_THREADS=1 "$BUILD_DIR/thundercc" run "$work/fused/$program.plan.json" --repeat 5 --warmup 2 | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')

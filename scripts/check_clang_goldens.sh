@@ -23,12 +23,16 @@ trap 'rm -rf "$work"' EXIT
 cp traces/*.json "$work/traces/"
 for build in gcc clang; do
   dir=$BUILD_DIR; [ $build = clang ] && dir=$CLANG_BUILD_DIR
-  mkdir -p "$work/$build" "$work/$build-grad"
+  mkdir -p "$work/$build" "$work/$build-grad" "$work/$build-optimizer"
   "$dir/thundercc" compile "$work"/traces/*.json -o "$work/$build"
   "$dir/thundercc" compile traces/*.json -o "$work/$build-grad" --transform grad
+  # The optimizers' steps, traced by the compiler itself.
+  "$dir/thundercc" compile traces/{mlp,gpt2_block,llama_block,cnn}.json -o "$work/$build-optimizer" --optimizer adamw
+  "$dir/thundercc" compile traces/mlp.json -o "$work/$build-optimizer/sgd" --optimizer sgd --lr 0.1 --momentum 0.9 --weight-decay 0.01
 done
-if ! diff -r "$work/gcc" "$work/clang" || ! diff -r "$work/gcc-grad" "$work/clang-grad"; then
+if ! diff -r "$work/gcc" "$work/clang" || ! diff -r "$work/gcc-grad" "$work/clang-grad" ||
+   ! diff -r "$work/gcc-optimizer" "$work/clang-optimizer"; then
   echo "check_clang_goldens: the output differs between the GCC and the Clang builds (above)" >&2
   exit 1
 fi
-echo "check_clang_goldens: $(ls "$work/gcc" "$work/gcc-grad" | wc -l) output files identical with GCC and Clang"
+echo "check_clang_goldens: $(ls "$work/gcc" "$work/gcc-grad" "$work/gcc-optimizer" | wc -l) output files identical with GCC and Clang"

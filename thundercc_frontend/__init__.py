@@ -303,8 +303,9 @@ class _Recorder(TorchFunctionMode):
 
 def saveable(t):
     """A tensor's values as torch.save must write them: PyTorch 1.13 drops a lazy conjugate or
-    negation (x.conj()) and refuses views of one storage as two dtypes (c and c.real)."""
-    return t.detach().resolve_conj().resolve_neg().clone()
+    negation (x.conj()) and refuses views of one storage as two dtypes (c and c.real); files hold
+    CPU tensors (`thundercc run` moves them to the plan's device)."""
+    return t.detach().resolve_conj().resolve_neg().cpu().clone()
 
 
 def _is_tensor_property(func) -> bool:

@@ -1,7 +1,7 @@
 """Captures a PyTorch program as trace.json: `python3 -m thundercc_frontend` (from the checkout, or
 wherever the package is installed; scripts/capture.py runs the same).
 
-    /usr/bin/python3 -m thundercc_frontend FILE.py:FACTORY -o trace.json [--save-io] [--grad | --inference]
+    /usr/bin/python3 -m thundercc_frontend FILE.py:FACTORY -o trace.json [--save-io] [--grad | --inference] [--device cuda]
     /usr/bin/python3 -m thundercc_frontend FILE.py:FACTORY --check [--inference]
 
 FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
@@ -27,7 +27,7 @@ import torch
 from thundercc_frontend import CaptureError, capture, check, saveable
 
 
-def load_factory(spec: str):
+def load_factory(spec: str, device: torch.device | None = None):
     path, _, factory = spec.rpartition(":")
     if not path or not factory:
         raise SystemExit(f"capture: expected FILE.py:FACTORY, got '{spec}'")
@@ -42,7 +42,23 @@ def load_factory(spec: str):
     made = getattr(module, factory)()
     fn, args = made[0], made[1]
     kwargs = made[2] if len(made) > 2 else {}
+    if device is not None:
+        try:
+            fn, args, kwargs = to_device((fn, tuple(args), kwargs), device)
+        except (RuntimeError, AssertionError) as e:  # PyTorch without CUDA asserts
+            raise SystemExit(f"capture: error: cannot move the program to {device}: {e}")
     return fn, tuple(args), kwargs
+
+
+def to_device(value, device: torch.device):
+    """FACTORY()'s module and argument tensors (in lists, tuples and dicts too) moved to device."""
+    if isinstance(value, (torch.nn.Module, torch.Tensor)):
+        return value.to(device)
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_device(v, device) for v in value)
+    if isinstance(value, dict):
+        return {k: to_device(v, device) for k, v in value.items()}
+    return value
 
 
 def write_all(files: dict) -> None:
@@ -91,13 +107,15 @@ def main() -> int:
     parser.add_argument("--grad", action="store_true", help="also save autograd's gradients of a scalar output")
     parser.add_argument("--inference", action="store_true",
                         help="capture under torch.no_grad(): an inference program even where parameters require grad")
+    parser.add_argument("--device", type=torch.device,
+                        help="move FACTORY()'s module and argument tensors to this device first (cuda: capture on the GPU)")
     opts = parser.parse_args()
     if opts.inference and opts.grad:
         parser.error("--inference computes no gradients: leave out --grad")
     if opts.check:
         if opts.output or opts.save_io or opts.grad:
             parser.error("--check writes nothing: leave out -o, --save-io and --grad")
-        fn, args, kwargs = load_factory(opts.program)
+        fn, args, kwargs = load_factory(opts.program, opts.device)
         try:
             with torch.no_grad() if opts.inference else contextlib.nullcontext():
                 refusals = check(fn, *args, **kwargs)
@@ -116,7 +134,7 @@ def main() -> int:
     if not existing.is_dir():
         print(f"capture: error: {existing} is not a directory", file=sys.stderr)
         return 1
-    fn, args, kwargs = load_factory(opts.program)
+    fn, args, kwargs = load_factory(opts.program, opts.device)
     try:
         with torch.no_grad() if opts.inference else contextlib.nullcontext():
             captured = capture(fn, *args, **kwargs)

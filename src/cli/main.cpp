@@ -298,6 +298,23 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
       ->check(CLI::NonNegativeNumber)
       ->needs(distributed_option);
+  const std::map<std::string, Optimizer::Kind> optimizers{{"sgd", Optimizer::Kind::Sgd}, {"adamw", Optimizer::Kind::AdamW}};
+  auto* optimizer_option =
+      compile_cmd
+          ->add_option("--optimizer", compile_options.optimizer.kind,
+                       "sgd or adamw: the training step ends with torch.optim's update of the parameters, in place (run --steps N trains)")
+          ->transform(CLI::CheckedTransformer(optimizers));
+  std::optional<double> lr, weight_decay;
+  std::vector<double> betas;
+  compile_cmd->add_option("--lr", lr, "the learning rate (adamw: default 0.001; sgd: required)")->check(CLI::PositiveNumber)->needs(optimizer_option);
+  compile_cmd->add_option("--momentum", compile_options.optimizer.momentum, "sgd: momentum (default 0)")
+      ->check(CLI::Range(0.0, 1.0))->needs(optimizer_option);
+  compile_cmd->add_option("--weight-decay", weight_decay, "weight decay (default: sgd 0, adamw 0.01, as torch.optim's)")
+      ->check(CLI::NonNegativeNumber)->needs(optimizer_option);
+  compile_cmd->add_option("--betas", betas, "adamw: B1,B2 (default 0.9,0.999)")->delimiter(',')->expected(2)
+      ->check(CLI::Range(0.0, 1.0))->needs(optimizer_option);
+  compile_cmd->add_option("--eps", compile_options.optimizer.eps, "adamw: added to the denominator (default 1e-8)")
+      ->check(CLI::PositiveNumber)->needs(optimizer_option);
 
   std::string diff_a, diff_b;
   int diff_context = 3;
@@ -323,6 +340,17 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+    // The optimizer's options that depend on which it is; torch.optim's defaults for the rest.
+    Optimizer& optimizer = compile_options.optimizer;
+    const bool sgd = optimizer.kind == Optimizer::Kind::Sgd;
+    if (sgd && !lr) throw CLI::ValidationError("--optimizer sgd needs --lr (torch.optim.SGD has no default learning rate)");
+    if (sgd && (!betas.empty() || compile_cmd->get_option("--eps")->count()))
+      throw CLI::ValidationError("--betas and --eps are AdamW's: --optimizer sgd takes --lr, --momentum and --weight-decay");
+    if (!sgd && compile_cmd->get_option("--momentum")->count())
+      throw CLI::ValidationError("--momentum is SGD's: --optimizer adamw takes --lr, --betas, --eps and --weight-decay");
+    optimizer.lr = lr.value_or(1e-3);
+    optimizer.weight_decay = weight_decay.value_or(sgd ? 0.0 : 1e-2);
+    if (!betas.empty()) std::tie(optimizer.beta1, optimizer.beta2) = std::pair(betas[0], betas[1]);
   } catch (const CLI::ParseError& e) {
     // Usage errors exit 2, as Python's argparse does; --help exits 0.
     return app.exit(e) == 0 ? 0 : 2;

@@ -54,7 +54,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     PhaseTimer timer("passes");
     // --print-after-all prints the traced program too; otherwise the passes take it over.
     program = compile_program(options.print_after_all ? Trace(loaded.traced) : std::move(loaded.traced), options.executors, options.mode,
-                              options.print_after_all, options.distributed);
+                              options.print_after_all, options.distributed, options.optimizer);
   } catch (const ThunderError& e) {
     throw LoadError(path + ": " + e.what());
   }
@@ -68,6 +68,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     if (program.backward) {
       printed.emplace_back((dir / (stem + ".forward.trace.py")).string(), print_trace(program.execution));
       printed.emplace_back((dir / (stem + ".backward.trace.py")).string(), print_trace(*program.backward));
+      if (program.update) printed.emplace_back((dir / (stem + ".optimizer.trace.py")).string(), print_trace(*program.update));
     } else {
       printed.emplace_back((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
     }
@@ -84,6 +85,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   }
   std::vector<const Trace*> traces{&program.execution};
   if (program.backward) traces.push_back(&*program.backward);
+  if (program.update) traces.push_back(&*program.update);
   fuser::PlanKernelBuild kernels;
   timer.emplace("fusion kernels");
   try {
@@ -109,8 +111,14 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
   }
   timer.emplace("build plan");
+  std::optional<plan::UpdateTrace> update;
+  if (program.update) {
+    std::vector<int64_t> parameters;
+    for (size_t i : optimized_parameters(program.execution)) parameters.push_back(static_cast<int64_t>(i));
+    update.emplace(plan::UpdateTrace{*program.update, std::move(parameters), options.optimizer.describe()});
+  }
   plan::Plan built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
-                                      &kernels.kernels);
+                                      &kernels.kernels, update ? &*update : nullptr);
   built.seed = options.seed;
   auto plan = plan::encode_plan(std::move(built));
   timer.emplace("write plan JSON");

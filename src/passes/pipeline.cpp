@@ -71,7 +71,7 @@ PassManager claiming_passes(const std::vector<const Executor*>& executors) {
 }
 
 CompiledProgram compile_program(Trace captured, const std::vector<const Executor*>& executors, GradMode mode,
-                                bool keep_stages, Distributed distributed) {
+                                bool keep_stages, Distributed distributed, Optimizer optimizer) {
   CompiledProgram out;
   out.symbols = std::make_shared<SymbolTable>(&SymbolTable::global());
   PassContext context{executors, out.symbols.get(), keep_stages};
@@ -103,10 +103,17 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
   check(distributed.mode == Distributed::Mode::None || (mode == GradMode::Auto && needs_backward(traced)),
         "--distributed ddp spreads a training step over ranks: the program needs an input that requires grad and an "
         "output that does (capture it without --inference)");
+  check(optimizer.kind == Optimizer::Kind::None || (mode == GradMode::Auto && needs_backward(traced)),
+        "--optimizer ends a training step: the program needs an input that requires grad and an output that does "
+        "(capture it without --inference)");
   if (!needs_backward(traced)) {
     out.execution = result(execution_passes(executors).run(std::move(traced), context), "");
     return out;
   }
+  // Traced now, from the parameters' signature; compiled last, into this compilation's symbols, so
+  // that its fusion regions are numbered after the backward's.
+  std::optional<Trace> update;
+  if (optimizer.kind != Optimizer::Kind::None) update = optimizer_step_trace(traced, optimizer);
   std::optional<PhaseTimer> timer;
   timer.emplace("joint forward-backward (grad transform)");
   Trace joint = joint_forward_backward(dead_code_elimination(std::move(traced)), executors);
@@ -123,6 +130,12 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
   }
   out.execution = result(claiming_passes(executors).run(std::move(fb.forward), context), "forward: ");
   out.backward = result(claiming_passes(executors).run(std::move(fb.backward), context), "backward: ");
+  if (update) {
+    keep("optimizer: traced", *update);
+    Trace functional_update = functionalization(*update);  // its write-backs become prims.copy_
+    keep("optimizer: Functionalization", functional_update);
+    out.update = result(execution_passes(executors).run(std::move(functional_update), context), "optimizer: ");
+  }
   return out;
 }
 

@@ -230,7 +230,8 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
 
 }  // namespace
 
-Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels) {
+Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels,
+                const UpdateTrace* update) {
   std::set<std::pair<std::string, std::string>> plugins;
   Plan plan;
   plan.name = execution.name;
@@ -240,6 +241,7 @@ Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
     plan.backward->saved = static_cast<int64_t>(tensors_in(backward->inputs.at(0).value).size());
     plan.backward->saved_bytes = saved_bytes;
   }
+  if (update) plan.update = Update{build_program(update->trace, plugins, kernels), update->parameters, update->optimizer};
   for (const auto& [name, version] : plugins) plan.plugins.push_back({name, version});
   if (kernels && !kernels->functions.empty())
     plan.kernels = KernelLibraryRecord{kernels->library, kernels->sha256, kernels->compiler, kernels->flags, kernels->isa};

@@ -317,6 +317,13 @@ json encode_plan(Plan plan) {
     backward["saved_bytes"] = plan.backward->saved_bytes;
     doc["backward"] = std::move(backward);
   }
+  if (plan.update) {
+    json update(json::value_t::object);
+    encode_program(plan.update->program, update);
+    update["parameters"] = plan.update->parameters;
+    update["optimizer"] = plan.update->optimizer;
+    doc["update"] = std::move(update);
+  }
   json plugins(json::value_t::array);
   for (const auto& p : plan.plugins) plugins.push_back({{"name", p.name}, {"version", p.version}});
   doc["plugins"] = std::move(plugins);
@@ -351,6 +358,18 @@ Plan decode_plan(const json& doc, const std::string& where) {
     if (plan.backward->saved > static_cast<int64_t>(plan.backward->inputs.size()))
       throw LoadError(str(where, ": /backward/saved: ", plan.backward->saved, " saved tensors, but the backward has ",
                           plan.backward->inputs.size(), " inputs"));
+  }
+  if (doc.contains("update")) {
+    const json& u = doc["update"];
+    plan.update = Update{decode_program(u, where + " (update)"), u.at("parameters").get<std::vector<int64_t>>(),
+                         u.value("optimizer", "")};
+    const int64_t parameters = static_cast<int64_t>(plan.update->parameters.size());
+    for (int64_t i : plan.update->parameters)
+      if (i < 0 || i >= static_cast<int64_t>(plan.forward.inputs.size()))
+        throw LoadError(str(where, ": /update/parameters: input ", i, " of a forward with ", plan.forward.inputs.size(), " inputs"));
+    if (!plan.backward || static_cast<int64_t>(plan.update->program.inputs.size()) < 2 * parameters)
+      throw LoadError(str(where, ": /update: an optimizer's step needs a backward and takes each of its ", parameters,
+                          " parameters and their gradients"));
   }
   for (const auto& p : doc.at("plugins")) plan.plugins.push_back({p.at("name").get<std::string>(), p.at("version").get<std::string>()});
   if (doc.contains("kernels")) {

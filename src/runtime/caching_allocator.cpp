@@ -2,6 +2,7 @@
 
 #include <c10/core/CPUAllocator.h>
 #include <c10/core/impl/alloc_cpu.h>
+#include <torch/version.h>
 
 #include <map>
 #include <mutex>
@@ -13,9 +14,22 @@ namespace {
 constexpr size_t kCachedFrom = size_t{1} << 20;  // smaller blocks: malloc reuses them well already
 constexpr size_t kGranule = size_t{64} << 10;
 
+// LibTorch 2.3 made Allocator::allocate non-const and added copy_data (a GPU machine's PyTorch
+// builds the runtime too: scripts/gpu_check.sh).
+#define THUNDERCC_TORCH_2_3 (TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3))
+#if THUNDERCC_TORCH_2_3
+#define THUNDERCC_ALLOCATE_CONST
+#else
+#define THUNDERCC_ALLOCATE_CONST const
+#endif
+
 class CachingAllocator final : public c10::Allocator {
  public:
-  c10::DataPtr allocate(size_t n) const override {
+#if THUNDERCC_TORCH_2_3
+  void copy_data(void* dest, const void* src, size_t count) const override { default_copy_data(dest, src, count); }
+#endif
+
+  c10::DataPtr allocate(size_t n) THUNDERCC_ALLOCATE_CONST override {
     size_t size = n >= kCachedFrom ? (n + kGranule - 1) / kGranule * kGranule : n;
     void* data = nullptr;
     {

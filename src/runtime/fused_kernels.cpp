@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -20,7 +21,8 @@
 namespace thundercc::runtime {
 namespace {
 
-using CpuFunction = void (*)(const void* const*, void* const*);
+// (inputs, outputs, part, parts): a generated CPU kernel computes its part of `parts`.
+using CpuFunction = void (*)(const void* const*, void* const*, int64_t, int64_t);
 using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // executors/fuser/cuda_emulation.h
 
 // The bytes of the file (a library, or the PTX module) named `name` in the plan's folder (the
@@ -125,8 +127,7 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
   SymbolTable symbols;
   Trace regions;
   std::vector<std::string> names;  // the plan's name of each region, in order
-  for (const plan::Program* program : {&plan.forward, plan.backward ? &*plan.backward : nullptr}) {
-    if (!program) continue;
+  for (const plan::Program* program : plan.programs()) {
     for (size_t i = 0; i < program->instructions.size(); ++i) {
       const auto& fusion = program->instructions[i].fusion;
       if (!fusion) continue;
@@ -233,8 +234,19 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
     const std::string& function = *fusion.function;
     auto f = reinterpret_cast<CpuFunction>(dlsym(cpu_->handle, function.c_str()));
     if (!f) throw missing("/function: " + cpu_->name + " has no kernel '" + function + "'");
-    return fusion_kernel(std::move(reads), std::move(writes), [f](void** pointers, size_t num_inputs) {
-      f(const_cast<const void* const*>(pointers), pointers + num_inputs);
+    // A part of at least kElementsPerPart elements per thread: fewer would not pay for waking it.
+    constexpr int64_t kElementsPerPart = 1 << 15;
+    int64_t elements = 0;
+    for (const auto* metas : {&reads, &writes})
+      for (const auto& m : *metas) elements = std::max(elements, thundercc::numel(m.shape));
+    return fusion_kernel(std::move(reads), std::move(writes), [f, elements](void** pointers, size_t num_inputs) {
+      const auto* in = const_cast<const void* const*>(pointers);
+      void* const* out = pointers + num_inputs;
+      const int64_t parts = std::clamp<int64_t>(elements / kElementsPerPart, 1, at::get_num_threads());
+      if (parts == 1) return f(in, out, 0, 1);
+      at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t part = begin; part < end; ++part) f(in, out, part, parts);
+      });
     });
   }
   if (!fusion.cuda_function) throw missing("no CUDA kernel (compile the trace again with --emit-cuda)");

@@ -9,6 +9,7 @@
 // each opcode takes from the stack. Anything else is refused with its offset.
 #include "runtime/pickle_check.h"
 
+#include <cstdint>
 #include <cstring>
 #include <set>
 #include <string>

@@ -250,12 +250,43 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
     backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
     num_saved_ = static_cast<size_t>(plan.backward->saved);
   }
+  if (plan.update) {
+    update_.emplace(plan.update->program, where + " (optimizer)", kernels_.get());
+    parameters_ = plan.update->parameters;
+    optimizer_ = plan.update->optimizer;
+  }
   set_seed(static_cast<uint64_t>(plan.seed));
 }
 
 void Plan::set_seed(uint64_t seed) {
   forward_.set_seed(seed);
   if (backward_) backward_->set_seed(seed);
+}
+
+void Plan::set_steps_done(uint64_t steps) {
+  forward_.set_runs(steps);
+  if (backward_) backward_->set_runs(steps);
+}
+
+std::vector<InputSpec> Plan::optimizer_state() const {
+  if (!update_) return {};
+  return std::vector<InputSpec>(update_->inputs().begin() + static_cast<std::ptrdiff_t>(2 * parameters_.size()), update_->inputs().end());
+}
+
+void Plan::update(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& grads, const std::vector<at::Tensor>& state) {
+  if (!update_) throw ThunderError("RuntimeError", "the plan has no optimizer: compile it with --optimizer sgd|adamw");
+  std::vector<at::Tensor> args;
+  for (int64_t i : parameters_) args.push_back(inputs.at(static_cast<size_t>(i)));
+  for (int64_t i : parameters_) {
+    const at::Tensor& g = grads.at(static_cast<size_t>(i));
+    if (!g.defined())
+      throw ThunderError("RuntimeError", thundercc::str("the optimizer's step needs every parameter's gradient, but ", forward_.inputs()[i].name,
+                                                        " gets none (torch.optim would skip it; capture it without requires_grad)"));
+    args.push_back(g);
+  }
+  args.insert(args.end(), state.begin(), state.end());
+  update_->check_inputs(args);
+  update_->run(args);
 }
 
 Plan::~Plan() = default;

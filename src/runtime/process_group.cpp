@@ -2,7 +2,9 @@
 // environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT): a c10d TCPStore (torchrun's agent
 // hosts it where TORCHELASTIC_USE_AGENT_STORE says so, else rank 0 does), keys under a prefix of
 // thundercc's own, and Gloo over the loopback or the host's interface for CPU tensors.
+#ifndef USE_C10D_GLOO  // LibTorch's CMake package defines it where c10d has Gloo; ProcessGroupGloo.hpp needs it
 #define USE_C10D_GLOO
+#endif
 #include "runtime/process_group.h"
 
 #include <cstdlib>
@@ -43,7 +45,7 @@ std::string message_of(const std::exception& e) {
 
 struct Joined {
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroup> group;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;  // a ProcessGroup in LibTorch 1.13, a Backend in 2.x
 };
 
 const Joined& joined() {
@@ -73,7 +75,7 @@ const Joined& joined() {
   return ranks;
 }
 
-c10d::ProcessGroup& group() { return *joined().group; }
+c10d::ProcessGroupGloo& group() { return *joined().group; }
 
 struct InFlight {
   c10::intrusive_ptr<c10d::Work> work;

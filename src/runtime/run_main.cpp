@@ -4,6 +4,9 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <sched.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "runtime/caching_allocator.h"
 #include "runtime/process_group.h"
@@ -47,12 +51,22 @@ std::vector<at::Tensor> on_devices(std::vector<at::Tensor> tensors, const std::v
   return tensors;
 }
 
+// CUDA kernels run asynchronously: a timed run ends when every CUDA device its inputs are on has
+// finished it (a plan's tensors are on its inputs' devices).
+void wait_for_devices(const std::vector<InputSpec>& specs) {
+  for (const auto& s : specs)
+    if (s.meta.device.type == Device::Type::CUDA) at::detail::getCUDAHooks().deviceSynchronize(s.meta.device.index);
+}
+
 struct RunOptions {
   std::string plan_path, inputs_path, outputs_path, expect_path, fill = "random";
   std::string cotangents_path, grads_out_path, expect_grads_path, expect_inputs_path;
   std::optional<int64_t> seed;  // of the random ops (default: the plan's) and of --fill random (default: 0)
   std::optional<double> rtol, atol;
   int repeat = 1, warmup = 0;
+  int64_t steps = 0;  // --steps: training steps with the plan's optimizer (0: one run, no update)
+  std::optional<int> threads;  // --threads (default: OMP_NUM_THREADS where set, else every core the process may use)
+  std::string checkpoint_path, resume_path;
   bool profile = false, cuda_emulate = false, trust_kernels = false;
   std::vector<std::string> plugins;
 };
@@ -97,16 +111,101 @@ bool writes_inputs(const PlanRunner& program) {
 }
 
 bool uses_collectives(const plan::Plan& plan) {
-  for (const plan::Program* program : {&plan.forward, plan.backward ? &*plan.backward : nullptr})
-    if (program)
-      for (const auto& i : program->instructions)
-        if (i.op == "torch:prims.all_reduce") return true;
+  for (const plan::Program* program : plan.programs())
+    for (const auto& i : program->instructions)
+      if (i.op == "torch:prims.all_reduce") return true;
   return false;
+}
+
+// The cores this process may run on: its affinity mask (what taskset or a container allows).
+int available_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// "{step}" in a path: the training step's number, from 0.
+std::string for_step(std::string path, int64_t step) {
+  for (size_t at = path.find("{step}"); at != std::string::npos; at = path.find("{step}", at)) path.replace(at, 6, std::to_string(step));
+  return path;
+}
+
+// A training checkpoint (run --checkpoint, --resume): a tuple of the parameters, the optimizer's
+// state, then the number of steps done (an int64 0-d tensor), each checked against the plan.
+struct Checkpoint {
+  std::vector<at::Tensor> parameters, state;
+  int64_t steps = 0;
+};
+
+std::vector<InputSpec> checkpoint_specs(Plan& plan) {
+  std::vector<InputSpec> specs;
+  for (int64_t i : plan.parameters()) specs.push_back(plan.inputs()[static_cast<size_t>(i)]);
+  for (const auto& s : plan.optimizer_state()) specs.push_back(s);
+  specs.push_back({"steps done", 0, TensorMeta{{}, dtypes::int64, Device{}, false}});
+  return specs;
+}
+
+Checkpoint read_checkpoint(const std::string& path, Plan& plan) {
+  std::vector<InputSpec> specs = checkpoint_specs(plan);
+  std::vector<at::Tensor> tensors = read_tensor_file(path, specs);
+  if (tensors.size() != specs.size())
+    throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", plan.parameters().size(),
+                                   " parameters, ", specs.size() - plan.parameters().size() - 1, " of the optimizer's state, the steps done), not ",
+                                   tensors.size()));
+  for (size_t k = 0; k < specs.size(); ++k) {
+    const TensorMeta& want = specs[k].meta;
+    if (!tensors[k].defined() || tensors[k].sizes() != at::IntArrayRef(want.shape) || tensors[k].scalar_type() != to_aten(want.dtype))
+      throw LoadError(thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") is not ", want.type_string(),
+                                     ": was it written for another plan?"));
+    if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));
+  }
+  Checkpoint out;
+  const size_t parameters = plan.parameters().size();
+  out.parameters.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(parameters));
+  out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(parameters), tensors.end() - 1);
+  out.steps = tensors.back().item<int64_t>();
+  return out;
+}
+
+void write_checkpoint(const std::string& path, Plan& plan, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& state,
+                      int64_t steps) {
+  std::vector<at::Tensor> tensors;
+  for (int64_t i : plan.parameters()) tensors.push_back(inputs[static_cast<size_t>(i)]);
+  tensors.insert(tensors.end(), state.begin(), state.end());
+  tensors.push_back(at::scalar_tensor(steps, at::kLong));
+  write_tensor_file(path, tensors);
 }
 
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
   for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s: %s\n", plan_path.c_str(), what.c_str(), p.c_str());
   return problems.empty();
+}
+
+// The last run's outputs and gradients: compared (--expect, --expect-inputs, --expect-grads), then
+// written (--outputs, --grads-out).
+int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs,
+           const std::vector<at::Tensor>& grads) {
+  bool ok = true;
+  if (!o.expect_path.empty()) {
+    ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_optional_tensor_file(o.expect_path), o.rtol, o.atol)) && ok;
+    if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
+  }
+  if (!o.expect_inputs_path.empty()) {
+    bool inputs_ok = report(o.plan_path, "inputs after the run",
+                            compare_outputs(inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol));
+    if (inputs_ok) std::printf("%s: inputs after the run match %s\n", o.plan_path.c_str(), o.expect_inputs_path.c_str());
+    ok = ok && inputs_ok;
+  }
+  if (!o.expect_grads_path.empty()) {
+    bool grads_ok = report(o.plan_path, "gradients",
+                           compare_outputs(input_grads(plan, grads), read_optional_tensor_file(o.expect_grads_path), o.rtol, o.atol));
+    if (grads_ok) std::printf("%s: gradients match %s\n", o.plan_path.c_str(), o.expect_grads_path.c_str());
+    ok = ok && grads_ok;
+  }
+  if (!ok) return 1;
+  if (!o.outputs_path.empty()) write_tensor_file(o.outputs_path, outputs);
+  if (!o.grads_out_path.empty()) write_tensor_file(o.grads_out_path, input_grads(plan, grads));
+  return 0;
 }
 
 int run(const RunOptions& o) {
@@ -119,14 +218,64 @@ int run(const RunOptions& o) {
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
   install_caching_allocator();
+  // ATen, oneDNN and the generated kernels share these threads (LibTorch alone would take one
+  // where OMP_NUM_THREADS is unset).
+  if (o.threads) at::set_num_threads(*o.threads);
+  else if (!std::getenv("OMP_NUM_THREADS")) at::set_num_threads(available_cores());
   Plan plan(decoded, o.plan_path, {.emulate_cuda = o.cuda_emulate, .trust_kernels = o.trust_kernels});
   if (o.seed) plan.set_seed(static_cast<uint64_t>(*o.seed));
-  std::vector<at::Tensor> inputs = o.inputs_path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
-                                                         : on_devices(read_tensor_file(o.inputs_path, plan.inputs()), plan.inputs());
-  try {
-    plan.forward_program().check_inputs(inputs);
-  } catch (const ThunderError& e) {
-    throw LoadError(thundercc::str(o.inputs_path.empty() ? o.plan_path : o.inputs_path, ": ", e.what()));
+  if (o.steps && !plan.has_optimizer())
+    throw LoadError(o.plan_path + ": --steps trains with the plan's optimizer, and it has none: compile it with --optimizer sgd|adamw");
+  // Training: the optimizer's state starts as zeros, or as a checkpoint left it.
+  std::optional<Checkpoint> resumed;
+  if (!o.resume_path.empty()) {
+    resumed = read_checkpoint(o.resume_path, plan);
+    plan.set_steps_done(static_cast<uint64_t>(resumed->steps));
+  }
+  const int64_t first_step = resumed ? resumed->steps : 0;
+  std::vector<at::Tensor> inputs;
+  // A training step's file after the first (or a resumed run's first) holds the batch: every input
+  // (the parameters in it are ignored: the steps before updated them), or only the inputs other
+  // than the parameters.
+  std::vector<size_t> batch_inputs;
+  std::vector<InputSpec> batch_specs;
+  for (size_t i = 0; i < plan.inputs().size(); ++i)
+    if (std::find(plan.parameters().begin(), plan.parameters().end(), static_cast<int64_t>(i)) == plan.parameters().end()) {
+      batch_inputs.push_back(i);
+      batch_specs.push_back(plan.inputs()[i]);
+    }
+  auto read_batch = [&](int64_t s) {
+    const std::string path = for_step(o.inputs_path, s);
+    std::vector<at::Tensor> batch = read_tensor_file(path, batch_specs);
+    const bool whole = batch.size() == plan.inputs().size();
+    if (!whole && batch.size() != batch_inputs.size())
+      throw LoadError(thundercc::str(path, ": a step's batch holds the program's ", plan.inputs().size(), " inputs, or the ",
+                                     batch_inputs.size(), " that are not parameters, not ", batch.size()));
+    for (size_t k = 0; k < batch_inputs.size(); ++k) {
+      const InputSpec& spec = plan.inputs()[batch_inputs[k]];
+      at::Tensor t = batch[whole ? batch_inputs[k] : k];
+      inputs[batch_inputs[k]] = spec.meta.device.is_cpu() ? t : t.to(to_aten(spec.meta.device));
+    }
+    try {
+      plan.forward_program().check_inputs(inputs);
+    } catch (const ThunderError& e) {
+      throw LoadError(thundercc::str(path, ": ", e.what()));
+    }
+  };
+  if (resumed) {
+    inputs = fill_inputs(plan.inputs(), "zeros", 0);
+    for (size_t k = 0; k < plan.parameters().size(); ++k) inputs[static_cast<size_t>(plan.parameters()[k])] = resumed->parameters[k];
+    read_batch(first_step);
+  } else {
+    // "{step}" in the path: a file per training step, from 0.
+    const std::string path = for_step(o.inputs_path, first_step);
+    inputs = path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
+                          : on_devices(read_tensor_file(path, plan.inputs()), plan.inputs());
+    try {
+      plan.forward_program().check_inputs(inputs);
+    } catch (const ThunderError& e) {
+      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what()));
+    }
   }
   // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
   // parameters (the inputs that require grad).
@@ -149,6 +298,25 @@ int run(const RunOptions& o) {
 
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> grads;
+  std::vector<at::Tensor> outputs;
+  if (o.steps) {
+    std::vector<at::Tensor> state = resumed ? resumed->state : fill_inputs(plan.optimizer_state(), "zeros", 0);
+    const bool batches = o.inputs_path.find("{step}") != std::string::npos;
+    for (int64_t s = first_step; s < first_step + o.steps; ++s) {
+      if (batches && s != first_step) read_batch(s);
+      outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);
+      plan.update(inputs, grads, state);
+      // The loss: the first output, where it is one number.
+      if (!outputs.empty() && outputs[0].defined() && outputs[0].numel() == 1)
+        std::printf("step %lld: loss %.9g\n", static_cast<long long>(s), outputs[0].item<double>());
+      else
+        std::printf("step %lld\n", static_cast<long long>(s));
+      std::fflush(stdout);
+    }
+    if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, plan, inputs, state, first_step + o.steps);
+    std::printf("%s: %lld steps of %s\n", o.plan_path.c_str(), static_cast<long long>(o.steps), plan.optimizer().c_str());
+    return finish(plan, o, inputs, outputs, grads);
+  }
   // A program that modifies its inputs gets them as given at every run, so runs agree.
   std::vector<at::Tensor> given;
   if (writes_inputs(plan.forward_program()) && o.warmup + std::max(o.repeat, 1) > 1)
@@ -156,11 +324,11 @@ int run(const RunOptions& o) {
   auto restore = [&] {
     for (size_t i = 0; i < given.size(); ++i) inputs[i].copy_(given[i]);
   };
-  std::vector<at::Tensor> outputs;
   for (int i = 0; i < o.warmup; ++i) {
     restore();
     outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);  // held, as a caller would, while the next run starts
   }
+  wait_for_devices(plan.inputs());
   std::vector<double> run_ns;
   std::vector<double> forward_ns(plan.forward_program().instructions().size(), 0.0);
   std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
@@ -170,6 +338,7 @@ int run(const RunOptions& o) {
     restore();
     auto start = std::chrono::steady_clock::now();
     outputs = step(plan, inputs, cotangents, grads, o.profile ? &forward_ns : nullptr, o.profile ? &backward_ns : nullptr);
+    wait_for_devices(plan.inputs());
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
   std::vector<double> sorted = run_ns;
@@ -192,27 +361,7 @@ int run(const RunOptions& o) {
     print_profile(plan.has_backward() ? "forward" : "", plan.forward_program(), forward_ns, run_ns.size());
     if (plan.has_backward()) print_profile("backward", *plan.backward_program(), backward_ns, run_ns.size());
   }
-  bool ok = true;
-  if (!o.expect_path.empty()) {
-    ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_optional_tensor_file(o.expect_path), o.rtol, o.atol)) && ok;
-    if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
-  }
-  if (!o.expect_inputs_path.empty()) {
-    bool inputs_ok = report(o.plan_path, "inputs after the run",
-                            compare_outputs(inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol));
-    if (inputs_ok) std::printf("%s: inputs after the run match %s\n", o.plan_path.c_str(), o.expect_inputs_path.c_str());
-    ok = ok && inputs_ok;
-  }
-  if (!o.expect_grads_path.empty()) {
-    bool grads_ok = report(o.plan_path, "gradients",
-                           compare_outputs(input_grads(plan, grads), read_optional_tensor_file(o.expect_grads_path), o.rtol, o.atol));
-    if (grads_ok) std::printf("%s: gradients match %s\n", o.plan_path.c_str(), o.expect_grads_path.c_str());
-    ok = ok && grads_ok;
-  }
-  if (!ok) return 1;
-  if (!o.outputs_path.empty()) write_tensor_file(o.outputs_path, outputs);
-  if (!o.grads_out_path.empty()) write_tensor_file(o.grads_out_path, input_grads(plan, grads));
-  return 0;
+  return finish(plan, o, inputs, outputs, grads);
 }
 
 }  // namespace
@@ -250,7 +399,20 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   app.add_flag("--profile", o.profile, "print the time of each instruction");
+  app.add_option("--threads", o.threads,
+                 "threads for ATen, oneDNN and the generated kernels (default: OMP_NUM_THREADS where set, else every core the "
+                 "process may use)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--plugin", o.plugins, "a plugin library to load (repeatable)");
+  auto* steps = app.add_option("--steps", o.steps,
+                                "train N steps with the plan's optimizer (compile --optimizer), printing the loss of each; "
+                                "--inputs may name a batch per step with {step} (from 0), parameters kept from step to step")
+                    ->check(CLI::PositiveNumber)->excludes(app.get_option("--repeat"))->excludes(app.get_option("--warmup"))
+                    ->excludes(app.get_option("--profile"));
+  app.add_option("--checkpoint", o.checkpoint_path, "after the steps, write the parameters, the optimizer's state and the steps done")
+      ->needs(steps);
+  app.add_option("--resume", o.resume_path, "start from a checkpoint: its parameters and optimizer state, at the step after its last")
+      ->needs(steps);
   app.add_flag("--trust-kernels", o.trust_kernels,
                "load the kernel libraries compiled beside the plan (native code from whoever wrote it) instead of building its "
                "fusion regions' kernels here");
@@ -264,7 +426,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   try {
     // Under torchrun each rank reads and writes its own files: "{rank}" in a path becomes its rank.
     for (std::string* path : {&o.plan_path, &o.inputs_path, &o.outputs_path, &o.expect_path, &o.cotangents_path, &o.grads_out_path,
-                              &o.expect_inputs_path, &o.expect_grads_path})
+                              &o.expect_inputs_path, &o.expect_grads_path, &o.checkpoint_path, &o.resume_path})
       for (size_t at = path->find("{rank}"); at != std::string::npos; at = path->find("{rank}", at))
         path->replace(at, 6, std::to_string(runtime::rank()));
     return runtime::run(o);

@@ -1,4 +1,5 @@
 """The front end: names, kinds, outputs, and the programs it must refuse (with the op and the line)."""
+import inspect
 import json
 import os
 import subprocess
@@ -171,7 +172,38 @@ def test_capture_command_checks_before_writing(tmp_path):
     no_grad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "t.json",
                               "--save-io", "--grad"], capture_output=True, text=True)
     assert no_grad.returncode == 1 and "--grad needs an output that requires grad" in no_grad.stderr
+    # A device this PyTorch lacks is an error naming it, before the program runs.
+    if not torch.cuda.is_available():
+        no_gpu = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "t.json",
+                                 "--device", "cuda"], capture_output=True, text=True)
+        assert no_gpu.returncode == 1 and "capture: error: cannot move the program to cuda:" in no_gpu.stderr, no_gpu.stderr
+        assert "Traceback" not in no_gpu.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "new", "prog.py"]
+
+
+def test_capture_on_a_device_moves_the_module_and_arguments(tmp_path, thundercc):
+    """--device moves FACTORY()'s module and argument tensors first; the saved files hold CPU
+    tensors whatever the device (here the CPU: scripts/gpu_check.sh runs --device cuda on a GPU)."""
+    program = tmp_path / "prog.py"
+    program.write_text("import torch\n"
+                       "class Head(torch.nn.Module):\n"
+                       "    def __init__(self):\n"
+                       "        super().__init__()\n"
+                       "        self.fc = torch.nn.Linear(4, 3)\n"
+                       "    def forward(self, xs):\n"
+                       "        return self.fc(xs[0]) * xs[1]\n"
+                       "def make():\n"
+                       "    torch.manual_seed(0)\n"
+                       "    return Head(), ([torch.randn(2, 4), torch.randn(3)],)\n")
+    out = tmp_path / "t.json"
+    subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io", "--device", "cpu"],
+                   check=True, capture_output=True)
+    trace = json.loads(out.read_text())
+    assert {i["tensor"]["device"] for i in trace["inputs"] if "tensor" in i} == {"cpu"}
+    assert all(t.device.type == "cpu" for t in torch.load(tmp_path / "t.inputs.pt"))
+    thundercc("compile", out, "-o", tmp_path)
+    result = thundercc("run", tmp_path / "t.plan.json", "--inputs", tmp_path / "t.inputs.pt", "--expect", tmp_path / "t.expected.pt")
+    assert "outputs match" in result.stdout
 
 
 def test_a_module_captured_under_no_grad_is_inference(tmp_path, thundercc):
@@ -261,7 +293,8 @@ def test_check_lists_every_refused_call_in_one_run(tmp_path):
     ops = [op for op, _, _ in refusals]
     assert ops == ["torch.cummax", "torch.cummin", "torch.nonzero", "torch.nonzero", "torch.nonzero",
                    "torch.Tensor.__getitem__"], refusals
-    assert all(where.endswith(tuple(f"test_capture.py:{n}" for n in range(240, 260))) for _, where, _ in refusals), refusals
+    lines, first = inspect.getsourcelines(_Refused.forward)
+    assert all(where.endswith(tuple(f"test_capture.py:{n}" for n in range(first, first + len(lines)))) for _, where, _ in refusals), refusals
     assert check(torch.nn.Linear(4, 2), torch.randn(3, 4)) == []
 
     program = tmp_path / "prog.py"

@@ -158,3 +158,93 @@ def test_a_port_in_use_is_a_clear_error(tmp_path, thundercc):
         _, stderr = first.communicate(timeout=60)
     assert first.returncode == 1
     assert "rank 0 of 2" in stderr and "Address already in use" in stderr
+
+
+PYTORCH_DDP_TRAINING = '''
+import sys
+from pathlib import Path
+
+import torch
+import torch.distributed as dist
+
+{model}
+
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+folder, steps, optimizer = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+model = TinyLanguageModel()
+with torch.no_grad():
+    for p, value in zip(model.parameters(), torch.load(folder / "parameters.pt")):
+        p.copy_(value)
+ddp = torch.nn.parallel.DistributedDataParallel(model)
+make = {{"sgd": lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), "adamw": lambda p: torch.optim.AdamW(p, lr=0.01)}}[optimizer]
+step = make(ddp.parameters())
+losses = []
+for s in range(steps):
+    tokens, targets = torch.load(folder / f"batch.{{s}}.{{rank}}.pt")[:2]
+    step.zero_grad()
+    loss = ddp(tokens, targets)
+    loss.backward()
+    step.step()
+    losses.append(loss.item())
+torch.save(torch.tensor(losses, dtype=torch.float64), folder / f"pytorch_losses.{{rank}}.pt")
+'''
+
+
+def rank_losses(stdout, ranks):
+    """Each rank's `step S: loss L` lines, as torchrun's --tee prefixes them ([default0]:step 0: loss ...)."""
+    losses = {rank: [] for rank in range(ranks)}
+    for line in stdout.splitlines():
+        prefix, _, rest = line.partition("]:")
+        if rest.startswith("step ") and prefix.startswith("[default"):
+            losses[int(prefix[len("[default"):])].append(float(rest.split()[-1]))
+    return losses
+
+
+@pytest.mark.parametrize("optimizer,flags", [("sgd", ["--optimizer", "sgd", "--lr", "0.1", "--momentum", "0.9"]),
+                                             ("adamw", ["--optimizer", "adamw", "--lr", "0.01"])])
+def test_ddp_training_follows_pytorch_distributed_data_parallel(optimizer, flags, tmp_path, thundercc):
+    """20 steps on 2 ranks, a batch per step and rank: each rank's loss curve is the one PyTorch's
+    DistributedDataParallel (Gloo) gives on the same shards; 10 steps, a checkpoint per rank and
+    10 resumed steps end where the 20 did, bit for bit."""
+    import inspect
+    steps, ranks = 20, 2
+    torch.manual_seed(0)
+    model = TinyLanguageModel()
+    g = torch.Generator().manual_seed(1)
+    data = [[(torch.randint(0, 11, (2, 6), generator=g), torch.randint(0, 11, (2, 6), generator=g)) for _ in range(ranks)]
+            for _ in range(steps)]
+    captured = capture(model, *data[0][0])
+    captured.save(tmp_path / "lm.json")
+    parameters = [saveable(t) for t in captured.input_values[2:]]
+    torch.save(tuple(parameters), tmp_path / "parameters.pt")
+    for s in range(steps):
+        for rank in range(ranks):
+            torch.save((*data[s][rank], *parameters), tmp_path / f"batch.{s}.{rank}.pt")
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp", *flags)
+    binary = Path(os.environ["THUNDERCC"]).resolve()
+    run = [binary, "run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "batch.{step}.{rank}.pt"]
+    whole = torchrun(ranks, tmp_path, *run, "--steps", steps, "--checkpoint", tmp_path / "whole.{rank}.pt")
+    assert whole.returncode == 0, whole.stdout[-3000:] + whole.stderr[-3000:]
+    ours = rank_losses(whole.stdout, ranks)
+
+    script = tmp_path / "pytorch_ddp.py"
+    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(TinyLanguageModel)))
+    reference = subprocess.run([TORCHRUN, "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1", "--master_port", str(free_port()),
+                                "--log_dir", tmp_path / "pytorch_logs", script, tmp_path, str(steps), optimizer],
+                               capture_output=True, text=True, timeout=300)
+    assert reference.returncode == 0, reference.stdout[-3000:] + reference.stderr[-3000:]
+    for rank in range(ranks):
+        theirs = torch.load(tmp_path / f"pytorch_losses.{rank}.pt")
+        assert len(ours[rank]) == steps
+        torch.testing.assert_close(torch.tensor(ours[rank], dtype=torch.float64), theirs, rtol=1e-4, atol=1e-5)
+
+    first = torchrun(ranks, tmp_path, *run, "--steps", 10, "--checkpoint", tmp_path / "half.{rank}.pt")
+    assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
+    rest = torchrun(ranks, tmp_path, *run, "--steps", steps - 10, "--resume", tmp_path / "half.{rank}.pt",
+                    "--checkpoint", tmp_path / "resumed.{rank}.pt")
+    assert rest.returncode == 0, rest.stdout[-3000:] + rest.stderr[-3000:]
+    assert rank_losses(rest.stdout, ranks) == {rank: losses[10:] for rank, losses in ours.items()}
+    for rank in range(ranks):
+        for a, b in zip(torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"resumed.{rank}.pt")):
+            assert torch.equal(a, b)

@@ -38,6 +38,20 @@ def mixed(a, i, m):
     return torch.where(m & (i > 0), a * i, -a.abs()), (i * 3 - 1).bitwise_xor(i), a.amin(-1), a.var(-1, correction=2)
 
 
+def new_gelu(x):
+    """GPT-2's NewGELU, with torch.pow: the kernel multiplies, as eager does."""
+    return 0.5 * x * (1.0 + torch.tanh(0.7978845608028654 * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
+def powers(x):
+    """The exponents ATen computes without pow, and one it does not: the same results as eager's,
+    at negative numbers, zeros, infinities and NaN too."""
+    return tuple(x.pow(e) for e in (0, 1, 2, 3, 0.5, -0.5, -1, -2, 2.5))
+
+
+SPECIAL_VALUES = torch.tensor([-3.0, -1.5, -0.0, 0.0, 0.25, 1.0, 2.0, 7.5, float("inf"), float("-inf"), float("nan")])
+
+
 def with_nan(a):
     a = a.clone()
     return torch.maximum(a, torch.zeros_like(a)).amax(-1), torch.softmax(a, -1)
@@ -59,6 +73,8 @@ PROGRAMS = [
     ("empty", lambda x: torch.exp(x).sum(-1), (torch.randn(3, 0),), 1),
     ("float64", lambda x: torch.softmax(x * 2, -1), (torch.randn(4, 8, dtype=torch.float64),), 1),
     ("mixed", mixed, (torch.randn(4, 6), torch.randint(-3, 3, (4, 6)), torch.rand(4, 6) > 0.5), 1),
+    ("new_gelu", new_gelu, (torch.randn(3, 50),), 1),
+    ("powers", powers, (torch.cat([SPECIAL_VALUES, torch.randn(30)]),), 1),
     # int64 beyond 2^53, and a product that wraps around as ATen's does
     ("int64_reductions", lambda x, y: ((x + 1).amax(-1), (x - 1).amin(-1), (y + 1).prod(-1), (x // 4).sum(-1)),
      (torch.randint(-2**62, 2**62, (3, 700)), torch.randint(1, 1000, (3, 9))), 3),
@@ -379,3 +395,33 @@ def test_trusted_emulation_library_is_checked_and_needs_emit_cuda(tmp_path, thun
     library.write_bytes(library.read_bytes() + b"\0")
     result = thundercc("run", tmp_path / "gelu.plan.json", "--cuda-emulate", "--trust-kernels", check=False)
     assert result.returncode == 1 and "not the library this plan was compiled with" in result.stderr, result.stderr
+
+
+def test_pow_by_a_constant_multiplies(tmp_path, thundercc):
+    """pow(x, 3.0) in NewGELU is x * x * x in the generated kernel (26x faster than powf per
+    element on 8M floats); 2.5 keeps the call."""
+    thundercc("compile", save_case(tmp_path, "new_gelu", new_gelu, (torch.randn(8),)), "-o", tmp_path, "--emit-cuda")
+    assert "pow" not in (tmp_path / "new_gelu.kernels.cu").read_text()
+    thundercc("compile", save_case(tmp_path, "p", lambda x: x.pow(2.5), (torch.randn(8),)), "-o", tmp_path, "--emit-cuda")
+    assert "powf(" in (tmp_path / "p.kernels.cu").read_text()
+
+
+THREADED = [
+    ("elementwise", new_gelu, (torch.randn(300_001),)),  # one row: its columns split, parts of 16-element multiples
+    ("rows", lambda x: torch.softmax(x, -1) * 2, (torch.randn(67, 2049),)),  # rows split
+    ("one_row_reduced", lambda x: (x - x.mean(-1, keepdim=True)).exp(), (torch.randn(1, 100_000),)),  # part 0 alone
+    ("broadcast_row", lambda x, b: (torch.tanh(x + b), b * 3), (torch.randn(1, 99_999), torch.randn(1, 1))),
+]
+
+
+@pytest.mark.parametrize("name,fn,args", THREADED, ids=[t[0] for t in THREADED])
+def test_kernels_on_threads_equal_one_thread(name, fn, args, tmp_path, thundercc):
+    """run --threads 2: each thread computes a part of a generated kernel's rows or columns; the
+    outputs equal one thread's bit for bit, and eager's."""
+    trace = save_case(tmp_path, name, fn, args)
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    for threads in (1, 2):
+        thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt", "--threads", threads,
+                  "--expect", tmp_path / f"{name}.expected.pt", "--outputs", tmp_path / f"out{threads}.pt")
+    for one, two in zip(torch.load(tmp_path / "out1.pt"), torch.load(tmp_path / "out2.pt")):
+        assert torch.equal(one, two)

@@ -19,6 +19,7 @@ struct CompileOptions {
   int64_t seed = 0;                        // the plan's seed for its random ops
   NameStyle names = NameStyle::Thunder;    // how values and fusion regions are named (ir/trace.h)
   Distributed distributed;                 // a training step spread over ranks (passes.h)
+  Optimizer optimizer;                     // the parameters' update after the backward (passes.h)
 };
 
 // The executors named in `names` (comma separated), or the default list when it is empty

@@ -1,6 +1,7 @@
 // Devices as Thunder prints them: "cpu", "meta", "cuda:N" (CUDA always carries an index).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>

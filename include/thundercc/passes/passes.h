@@ -73,11 +73,29 @@ struct Distributed {
   int64_t bucket_bytes = 0;  // ddp: gradients all-reduced together, up to this many bytes (0: each alone)
 };
 
+// The optimizer a training step's plan ends with (compile --optimizer): torch.optim's SGD (with
+// momentum and weight decay) or AdamW, with their hyper-parameters' defaults.
+struct Optimizer {
+  enum class Kind { None, Sgd, AdamW };
+  Kind kind = Kind::None;
+  double lr = 1e-3, momentum = 0, weight_decay = 0, beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  std::string describe() const;  // as torch.optim's constructor call
+};
+
+// The inputs of `program` the optimizer updates: those that require grad, in input order.
+std::vector<size_t> optimized_parameters(const Trace& program);
+
+// The optimizer's step as a trace (optimizer_step.cpp): its inputs are the parameters, their
+// gradients (`grad_<name>`), then the optimizer's state (per parameter: SGD's momentum buffer,
+// AdamW's two averages; then AdamW's step count), all updated in place.
+Trace optimizer_step_trace(const Trace& program, const Optimizer& optimizer);
+
 struct CompiledProgram {
   // With keep_stages, every trace made, in order (names prefixed "forward: ", "backward: ").
   std::vector<PassStage> stages;
   Trace execution;                // the inference trace, or the training step's forward
   std::optional<Trace> backward;  // the training step's backward
+  std::optional<Trace> update;    // the optimizer's step, after the backward (compile --optimizer)
   int64_t saved_bytes = 0;        // what the forward saves for the backward
   // The symbols this compilation made (its traces may refer to them): alive as long as the program.
   std::shared_ptr<SymbolTable> symbols;
@@ -86,6 +104,6 @@ struct CompiledProgram {
 // Takes the trace by value: a caller done with it moves it in.
 CompiledProgram compile_program(Trace traced, const std::vector<const Executor*>& executors,
                                 GradMode mode = GradMode::Auto, bool keep_stages = false,
-                                Distributed distributed = {});
+                                Distributed distributed = {}, Optimizer optimizer = {});
 
 }  // namespace thundercc

@@ -112,19 +112,43 @@ struct CudaKernelsRecord {
   std::optional<LibraryFile> emulation;  // the emulation library (with --emit-cuda)
 };
 
+// The optimizer's step (compile --optimizer), run after the backward. Its inputs: the forward's
+// inputs at `parameters` (updated in place), their gradients, then the optimizer's state (zeros
+// before the first step), also updated in place.
+struct Update {
+  Program program;
+  std::vector<int64_t> parameters;
+  std::string optimizer;  // as torch.optim's constructor call, for messages
+};
+
 struct Plan {
   std::string name;
   int64_t seed = 0;  // of the random ops (compile --seed; run --seed overrides)
   Program forward;  // with a backward, it returns (outputs, saved_for_backward)
   std::optional<Program> backward;
+  std::optional<Update> update;
   std::vector<PluginExecutor> plugins;  // the plugin executors it needs
   std::optional<KernelLibraryRecord> kernels;
   std::optional<CudaKernelsRecord> cuda_kernels;
+
+  // Its programs in the order a training step runs them: the forward, the backward, the update.
+  std::vector<const Program*> programs() const {
+    std::vector<const Program*> out{&forward};
+    if (backward) out.push_back(&*backward);
+    if (update) out.push_back(&update->program);
+    return out;
+  }
 };
 
-// Builds the plan of an execution trace and, for a training step, its backward trace; a trace
+// Builds the plan of an execution trace and, for a training step, its backward trace (and the
+// optimizer's step, whose first inputs are the forward's inputs at `update->parameters`); a trace
 // with fusion regions needs `kernels`, the records of their generated kernels.
+struct UpdateTrace {
+  const Trace& trace;
+  std::vector<int64_t> parameters;
+  std::string optimizer;
+};
 Plan build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0,
-                const PlanKernels* kernels = nullptr);
+                const PlanKernels* kernels = nullptr, const UpdateTrace* update = nullptr);
 
 }  // namespace thundercc::plan

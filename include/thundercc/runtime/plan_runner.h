@@ -39,6 +39,8 @@ class PlanRunner {
     seed_ = seed;
     runs_ = 0;
   }
+  // Continues the random ops' draws as after `runs` runs (a resumed training).
+  void set_runs(uint64_t runs) { runs_ = runs; }
   // Runs once; returns the outputs, flattened in order (undefined tensors for None). With
   // `instruction_ns`, also times each instruction (summed into it).
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
@@ -89,11 +91,27 @@ class Plan {
   PlanRunner* backward_program() { return backward_ ? &*backward_ : nullptr; }
   // Overrides the plan's seed of its random ops (run --seed).
   void set_seed(uint64_t seed);
+  // The random ops draw as they would after `steps` forwards and backwards (run --resume).
+  void set_steps_done(uint64_t steps);
+
+  // The optimizer's step (compile --optimizer): whether the plan has one, which, the inputs it
+  // updates (indices into inputs()), and the specifications of its state (zeros before the first
+  // step).
+  bool has_optimizer() const { return update_.has_value(); }
+  const std::string& optimizer() const { return optimizer_; }
+  const std::vector<int64_t>& parameters() const { return parameters_; }
+  std::vector<InputSpec> optimizer_state() const;
+  // Updates the parameters among `inputs` and the optimizer's `state` in place, from the gradients
+  // `backward` returned.
+  void update(const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& grads, const std::vector<at::Tensor>& state);
 
  private:
   std::unique_ptr<FusedKernels> kernels_;  // declared first: the runners use it
   PlanRunner forward_;
   std::optional<PlanRunner> backward_;
+  std::optional<PlanRunner> update_;
+  std::vector<int64_t> parameters_;
+  std::string optimizer_;
   size_t num_saved_ = 0;
   std::vector<at::Tensor> saved_;
 };

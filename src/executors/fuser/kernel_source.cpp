@@ -383,6 +383,22 @@ class Emitter {
     return input_read(v, str("in", input_index_.at(proxy_key(v)), v.as_tensor().ndim() == 0 ? "[0]" : "[row]"));
   }
 
+  // A float power by one of the exponents ATen computes without pow (its pow_tensor_scalar kernel
+  // and pow_out's 0 and 1): multiplications, sqrt, reciprocals, with eager's results. A GPT-2
+  // NewGELU's pow(x, 3.0) is then as fast as x * x * x.
+  static std::optional<std::string> pow_by_constant(const std::string& x, double exponent, DType in) {
+    const std::string one = str("((", c_type(in), ")1)");
+    if (exponent == 0) return one;
+    if (exponent == 1) return x;
+    if (exponent == 2) return str("(", x, " * ", x, ")");
+    if (exponent == 3) return str("(", x, " * ", x, " * ", x, ")");
+    if (exponent == 0.5) return str(math("sqrt", in), "(", x, ")");
+    if (exponent == -0.5) return str("(", one, " / ", math("sqrt", in), "(", x, "))");
+    if (exponent == -1) return str("(", one, " / ", x, ")");
+    if (exponent == -2) return str("(", one, " / (", x, " * ", x, "))");
+    return std::nullopt;
+  }
+
   // The expression of an elementwise prim over operand expressions.
   std::string expression(const BoundSymbol& b, const std::function<std::string(const Value&)>& read) const {
     const std::string& id = b.sym->id;
@@ -396,6 +412,11 @@ class Emitter {
       return a.is_tensor() ? read(a) : literal(number_of(a), id == "prims.where" && k == 0 ? DType(ScalarType::Bool8) : in);
     };
     std::string x = operand(0);
+    if (id == "prims.pow" && in.is_float() && !b.args.at(1).is_tensor()) {
+      Value exponent = number_of(b.args.at(1));
+      if (exponent.kind() != Value::Kind::Complex)
+        if (auto reduced = pow_by_constant(x, exponent.as_float(), in)) return *reduced;
+    }
     const BinaryC* binary = binary_c(id);
     if (binary && binary->spelling == BinarySpelling::Infix) return str("(", x, " ", binary->infix, " ", operand(1), ")");
     if (binary && binary->spelling == BinarySpelling::Call)
@@ -553,16 +574,26 @@ class Emitter {
   }
 };
 
+bool reduces(const RegionAnalysis& region) {
+  return std::any_of(region.statements().begin(), region.statements().end(), [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); });
+}
+
 // A C++ function for GCC or Clang: buffers passed as arrays of pointers, a loop over rows, the
-// columns' loops vectorized by `omp simd`.
+// columns' loops vectorized by `omp simd`. The runner's threads (run --threads) each call it for
+// one part of `tcc_parts`: a part of the rows, or of the columns of a region that is one row
+// and does not reduce (an elementwise region), in multiples of 16 elements so that no two
+// threads write one cache line; a single row that reduces is part 0's alone.
 class CpuEmitter final : public Emitter {
  public:
-  explicit CpuEmitter(const BoundSymbol& fusion) : Emitter(fusion) {}
+  explicit CpuEmitter(const BoundSymbol& fusion)
+      : Emitter(fusion), split_columns_(region_.rows() <= 1 && !reduces(region_)) {}
 
  private:
+  const bool split_columns_;
+
   const std::string& prelude() const override { return cpu_prelude(); }
   std::string signature(const std::string& function) const override {
-    return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out)";
+    return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out, int64_t tcc_part, int64_t tcc_parts)";
   }
   std::string open_row_loop() const override {
     std::string s;
@@ -574,9 +605,17 @@ class CpuEmitter final : public Emitter {
       const char* t = storage_type(v.as_tensor().dtype());
       s += str("  ", t, "*", output_qualifier(v), " out", k, " = static_cast<", t, "*>(tcc_out[", k, "]);\n");
     });
-    return s + str("  for (int64_t row = 0; row < ", region_.rows(), "LL; ++row) {\n");
+    const int64_t rows = region_.rows(), columns = region_.columns();
+    if (split_columns_)
+      return s + str("  const int64_t tcc_chunk = ((", columns, "LL + tcc_parts - 1) / tcc_parts + 15) & ~15LL;\n",
+                     "  const int64_t tcc_begin = tcc_part * tcc_chunk < ", columns, "LL ? tcc_part * tcc_chunk : ", columns, "LL;\n",
+                     "  const int64_t tcc_end = tcc_begin + tcc_chunk < ", columns, "LL ? tcc_begin + tcc_chunk : ", columns, "LL;\n",
+                     "  for (int64_t row = 0; row < ", rows, "LL; ++row) {\n");
+    if (rows <= 1) return s + str("  if (tcc_part != 0) return;\n  for (int64_t row = 0; row < ", rows, "LL; ++row) {\n");
+    return s + str("  for (int64_t row = ", rows, "LL * tcc_part / tcc_parts; row < ", rows, "LL * (tcc_part + 1) / tcc_parts; ++row) {\n");
   }
   std::string column_loop(const std::string& clauses) const override {
+    if (split_columns_) return str("#pragma omp simd", clauses, "\n    for (int64_t j = tcc_begin; j < tcc_end; ++j)");
     return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", region_.columns(), "LL; ++j)");
   }
   const char* restrict_keyword() const override { return " __restrict"; }
@@ -584,7 +623,7 @@ class CpuEmitter final : public Emitter {
     return str(" reduction(", op, ":", acc, ")", track_nan ? str(" reduction(|:", acc, "_nan)") : "");
   }
   std::string combine_partials(const std::string&, const std::string&, const std::string&, bool) const override { return ""; }
-  const char* row_store_guard() const override { return ""; }
+  const char* row_store_guard() const override { return split_columns_ ? "if (tcc_part == 0) " : ""; }
   std::string float_exp(const std::string& x) const override { return str("tcc_expf(", x, ")"); }
 };
 
@@ -595,8 +634,7 @@ class CudaEmitter final : public Emitter {
  public:
   explicit CudaEmitter(const BoundSymbol& fusion)
       : Emitter(fusion),
-        flat_(region_.columns() > 0 && std::none_of(region_.statements().begin(), region_.statements().end(),
-                                                    [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); })) {}
+        flat_(region_.columns() > 0 && !reduces(region_)) {}
 
   // A row each where rows reduce, else an element each thread, up to kMaxBlocks (the kernels
   // stride over the rest, so any grid computes the same result).
