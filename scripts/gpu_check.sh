@@ -13,8 +13,8 @@
 #                  run on cuda:0: outputs against eager and gradients against autograd on the GPU;
 #   cpu-captured   the committed CPU trace moved to cuda:0: outputs against the committed CPU eager
 #                  outputs, gradients against the same plan compiled for and run on the CPU;
-#   steps          5 AdamW steps in the plan (compile --optimizer adamw, run --steps 5): the GPU's
-#                  losses against the same plan's on the CPU;
+#   steps          5 SGD steps in the plan (compile --optimizer sgd, run --steps 5) of mlp and cnn:
+#                  the parameters and momentum buffers after them against the same plan's on the CPU;
 #   timing         the GPU plan's step against eager PyTorch's forward and backward on the GPU.
 # Exit 0 when every check passed.
 set -uo pipefail
@@ -106,17 +106,19 @@ for model in mlp gpt2_block llama_block cnn; do
     $thundercc compile $work/moved/$model.json -o $work/moved &&
     $thundercc run $work/moved/$model.plan.json --inputs traces/$model.inputs.pt --expect traces/$model.expected.pt \
       --expect-grads $work/cpu/$model.grads.pt"
-  # Training in the plan: the optimizer's update runs on the GPU too.
-  attempt "$model.steps" bash -c "
-    $thundercc compile traces/$model.json -o $work/cpu/adamw --optimizer adamw &&
-    $thundercc compile $work/moved/$model.json -o $work/moved/adamw --optimizer adamw &&
-    $thundercc run $work/cpu/adamw/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 >$work/cpu/adamw/losses.txt &&
-    $thundercc run $work/moved/adamw/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 >$work/moved/adamw/losses.txt &&
-    cat $work/cpu/adamw/losses.txt $work/moved/adamw/losses.txt &&
-    '$python' -c 'import math, sys
-losses = [[float(l.split()[-1]) for l in open(f) if l.startswith(\"step \")] for f in sys.argv[1:]]
-assert len(losses[0]) == len(losses[1]) == 5 and all(math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-5) for a, b in zip(*losses)), losses' \
-      $work/cpu/adamw/losses.txt $work/moved/adamw/losses.txt"
+  # Training in the plan: the optimizer's update runs on the GPU too; the parameters after 5 steps
+  # (the checkpoints) equal the CPU's. Not the transformer blocks: they return activations, and
+  # descending their sum (cotangents of ones) diverges to 1e12 and NaN within 5 steps.
+  [ "$model" = mlp ] || [ "$model" = cnn ] && attempt "$model.steps" bash -c "
+    $thundercc compile traces/$model.json -o $work/cpu/sgd --optimizer sgd --lr 0.01 --momentum 0.9 &&
+    $thundercc compile $work/moved/$model.json -o $work/moved/sgd --optimizer sgd --lr 0.01 --momentum 0.9 &&
+    $thundercc run $work/cpu/sgd/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/cpu/sgd/end.pt &&
+    $thundercc run $work/moved/sgd/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/moved/sgd/end.pt &&
+    '$python' -c 'import sys, torch
+cpu, gpu = (torch.load(f, map_location=\"cpu\") for f in sys.argv[1:])
+assert len(cpu) == len(gpu)
+for a, b in zip(cpu, gpu): torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
+print(len(cpu), \"checkpoint tensors equal\")' $work/cpu/sgd/end.pt $work/moved/sgd/end.pt"
   # The step's time on the GPU against eager's.
   attempt "$model.timing" bash -c "
     $thundercc run $work/moved/$model.plan.json --inputs traces/$model.inputs.pt --warmup 5 --repeat 50 &&
