@@ -696,14 +696,15 @@ class Capture:
             # from x, and requires grad when x does (nothing differentiates it: it is only written back).
             self.bound_symbols[-1]["output"]["tensor"]["requires_grad"] = value.requires_grad
 
-    def _add_input(self, name: str, value) -> None:
+    def _add_input(self, name: str, value, fqn=None) -> None:
+        """fqn: a module's parameter or buffer, the state_dict keys that hold it."""
         name = self._unique(name)
         if isinstance(value, torch.Tensor):
             self._name_input(value, name)
             meta = self._meta(value)
             if meta["requires_grad"]:
                 self._recorded_grad.add(id(value))
-            self.inputs.append({"name": name, "tensor": meta})
+            self.inputs.append({"name": name, "tensor": meta, **({"fqn": fqn} if fqn else {})})
             self.input_values.append(value)
         elif isinstance(value, bool) or isinstance(value, (int, float)):
             kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
@@ -802,8 +803,12 @@ def _capture(fn, args, kwargs, check: bool) -> Capture:
     for param, value in arguments:
         cap._add_input(param, value)
     if module is not None:
+        # Each tensor's keys in the state_dict (a tied weight has several; a non-persistent buffer none).
+        keys = {}
+        for key, tensor in module.state_dict(keep_vars=True).items():
+            keys.setdefault(id(tensor), []).append(key)
         for path, tensor in list(module.named_parameters()) + list(module.named_buffers()):
-            cap._add_input("t_" + path.replace(".", "_"), tensor)
+            cap._add_input("t_" + path.replace(".", "_"), tensor, keys.get(id(tensor)))
     known_ids()  # resolve the ids before the program runs, outside the mode
     _dunder_symbols()  # and the operators, by the identity they have before the wrapping below
     # PyTorch 1.13 does not report indexing with a single slice, int or tensor to the mode, so

@@ -96,7 +96,10 @@ json encode_instruction(Instruction& ins) {
 // A program's members, into `out` (the plan itself for the forward).
 void encode_program(Program& p, json& out) {
   json inputs(json::value_t::array);
-  for (const auto& in : p.inputs) inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
+  for (const auto& in : p.inputs) {
+    inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
+    if (!in.fqn.empty()) inputs.back()["fqn"] = in.fqn;
+  }
   json instructions(json::value_t::array);
   for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins));
   out["inputs"] = std::move(inputs);
@@ -274,7 +277,7 @@ Program decode_program(const json& j, const std::string& where) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string at = "/inputs/" + std::to_string(i);
     p.inputs.push_back({inputs[i].at("name").get<std::string>(), d.slot(inputs[i].at("slot"), "/inputs"),
-                        d.meta(inputs[i].at("tensor"), at + "/tensor")});
+                        d.meta(inputs[i].at("tensor"), at + "/tensor"), inputs[i].value("fqn", std::vector<std::string>{})});
   }
   if (j.contains("free_at_start")) p.free_at_start = d.slots(j["free_at_start"], "/free_at_start");
   const json& instructions = j.at("instructions");

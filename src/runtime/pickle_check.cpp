@@ -27,6 +27,13 @@ struct Item {
   Kind kind;
   std::string global;        // for Global: "module name"
   std::vector<Kind> fields;  // for Tuple: its elements' kinds
+  size_t start = 0;          // the offset of the opcode that began it (a global's, for a REDUCE's result)
+};
+
+// A part of the pickle LibTorch 1.13's unpickler cannot read, and what it reads instead.
+struct Rewrite {
+  size_t begin, end;
+  std::string with;
 };
 
 const std::set<std::string>& allowed_globals() {
@@ -44,13 +51,14 @@ class PickleMachine {
  public:
   PickleMachine(const std::string& path, const char* data, size_t size) : path_(path), data_(data), size_(size) {}
 
-  void run() {
+  // Checks the pickle; returns it as LibTorch's unpickler must be given it.
+  std::string run() {
     while (pos_ < size_) {
       at_ = pos_;
       const auto op = static_cast<unsigned char>(data_[pos_++]);
       if (op == '.') {
         if (stack_.size() != 1 || stack_[0].kind == Kind::Mark) fail("STOP with a stack of " + std::to_string(stack_.size()) + " values");
-        return;
+        return rewritten();
       }
       step(op);
     }
@@ -63,6 +71,18 @@ class PickleMachine {
   size_t size_, pos_ = 0, at_ = 0;
   std::vector<Item> stack_;
   std::unordered_map<uint64_t, Item> memo_;
+  std::vector<Rewrite> rewrites_;  // in order, none inside another
+
+  std::string rewritten() const {
+    std::string out;
+    size_t from = 0;
+    for (const auto& r : rewrites_) {
+      out.append(data_ + from, r.begin - from);
+      out += r.with;
+      from = r.end;
+    }
+    return out.append(data_ + from, size_ - from);
+  }
 
   [[noreturn]] void fail(const std::string& what) const {
     throw LoadError(thundercc::str(path_, ": data.pkl: ", what, " at offset ", at_, " (not what torch.save writes for tensors)"));
@@ -107,9 +127,9 @@ class PickleMachine {
     if (stack_.empty() || stack_.back().kind == Kind::Mark) fail(std::string(what) + " on an empty stack");
     return stack_.back();
   }
-  void push(Kind k) { stack_.push_back({k, {}, {}}); }
+  void push(Kind k) { stack_.push_back({k, {}, {}, at_}); }
   void push_tuple(const std::vector<Item>& items) {
-    Item t{Kind::Tuple, {}, {}};
+    Item t{Kind::Tuple, {}, {}, at_};
     for (const auto& i : items) t.fields.push_back(i.kind);
     stack_.push_back(std::move(t));
   }
@@ -122,6 +142,7 @@ class PickleMachine {
     auto it = memo_.find(index);
     if (it == memo_.end()) fail(thundercc::str("GET of memo index ", index, ", which was never PUT"));
     stack_.push_back(it->second);
+    stack_.back().start = at_;
   }
 
   void reduce() {
@@ -140,8 +161,12 @@ class PickleMachine {
       return push(Kind::Tensor);
     }
     if (callable.global == "collections OrderedDict") {
+      // A state_dict: LibTorch 1.13 makes None of OrderedDict(), so it is given an empty dict.
       if (!f.empty()) fail("OrderedDict with arguments");
-      return push(Kind::Dict);
+      rewrites_.push_back({callable.start, pos_, "}"});
+      push(Kind::Dict);
+      stack_.back().start = callable.start;
+      return;
     }
     fail("REDUCE of " + callable.global);
   }
@@ -153,7 +178,7 @@ class PickleMachine {
         std::string module = line(), name = line();
         std::string global = module + " " + name;
         if (!allowed_globals().count(global)) fail("the global " + global);
-        stack_.push_back({Kind::Global, global, {}});
+        stack_.push_back({Kind::Global, global, {}, at_});
         return;
       }
       case 'q': return put(read(1));
@@ -172,6 +197,15 @@ class PickleMachine {
       case 'a': pop("APPEND"); if (top("APPEND").kind != Kind::List) fail("APPEND to something other than a list"); return;
       case 'e': pop_to_mark("APPENDS"); if (top("APPENDS").kind != Kind::List) fail("APPENDS to something other than a list"); return;
       case '}': return push(Kind::Dict);
+      // A state_dict's OrderedDict carries its `_metadata` attribute (a dict) as BUILD state,
+      // which LibTorch cannot apply: the state and the BUILD are left out (with what they rewrote).
+      case 'b': {
+        Item state = pop("BUILD");
+        if (state.kind != Kind::Dict || top("BUILD").kind != Kind::Dict) fail("BUILD of something other than a dict's state");
+        while (!rewrites_.empty() && rewrites_.back().begin >= state.start) rewrites_.pop_back();
+        rewrites_.push_back({state.start, pos_, ""});
+        return;
+      }
       case 's': pop("SETITEM"); pop("SETITEM"); if (top("SETITEM").kind != Kind::Dict) fail("SETITEM on something other than a dict"); return;
       case 'u': {
         if (pop_to_mark("SETITEMS").size() % 2) fail("SETITEMS with a key without its value");
@@ -208,6 +242,6 @@ class PickleMachine {
 
 }  // namespace
 
-void check_tensor_pickle(const std::string& path, const char* data, size_t size) { PickleMachine(path, data, size).run(); }
+std::string check_tensor_pickle(const std::string& path, const char* data, size_t size) { return PickleMachine(path, data, size).run(); }
 
 }  // namespace thundercc::runtime

@@ -7,6 +7,8 @@
 
 namespace thundercc::runtime {
 
-void check_tensor_pickle(const std::string& path, const char* data, size_t size);
+// Returns the pickle as LibTorch's unpickler must be given it: a state_dict's OrderedDict (which
+// LibTorch 1.13 reads as None) as a dict, without its `_metadata`.
+std::string check_tensor_pickle(const std::string& path, const char* data, size_t size);
 
 }  // namespace thundercc::runtime

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "runtime/caching_allocator.h"
 #include "runtime/fused_kernels.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
@@ -55,7 +56,7 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
   num_slots_ = static_cast<size_t>(program.slots);
   for (size_t i = 0; i < program.inputs.size(); ++i) {
     const plan::Input& in = program.inputs[i];
-    inputs_.push_back({in.name, in.slot, in.tensor});
+    inputs_.push_back({in.name, in.slot, in.tensor, in.fqn});
     if (in.tensor.device.type == Device::Type::CUDA && !at::hasCUDA())  // before any tensor is made for it
       throw LoadError(where + ": /inputs/" + std::to_string(i) + "/tensor: the plan runs on " + in.tensor.device.str() +
                       ", but this LibTorch was built without CUDA");
@@ -160,6 +161,7 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   for (size_t i = 0; i < inputs_.size(); ++i) slots_[inputs_[i].slot] = inputs[i];
   for (int s : free_at_start_) slots_[s].reset();
   const uint64_t draw_seed = mix_seed(seed_, runs_++);
+  if (instruction_ns) spans_.assign(instructions_.size(), {});
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction& ins = instructions_[i];
     KernelCall call(ins, slots_, draw_seed);
@@ -167,7 +169,10 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
       if (instruction_ns) {
         auto start = std::chrono::steady_clock::now();
         (*ins.kernel)(call);
-        (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+        auto end = std::chrono::steady_clock::now();
+        (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(end - start).count();
+        spans_[i] = {std::chrono::duration<double, std::nano>(start.time_since_epoch()).count(),
+                     std::chrono::duration<double, std::nano>(end - start).count(), allocator_stats().live_bytes};
       } else {
         (*ins.kernel)(call);
       }

@@ -4,6 +4,7 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <sched.h>
@@ -13,6 +14,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <functional>
+#include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -66,7 +70,7 @@ struct RunOptions {
   int repeat = 1, warmup = 0;
   int64_t steps = 0;  // --steps: training steps with the plan's optimizer (0: one run, no update)
   std::optional<int> threads;  // --threads (default: OMP_NUM_THREADS where set, else every core the process may use)
-  std::string checkpoint_path, resume_path;
+  std::string checkpoint_path, resume_path, weights_path, profile_json_path;
   bool profile = false, cuda_emulate = false, trust_kernels = false;
   std::vector<std::string> plugins;
 };
@@ -130,39 +134,60 @@ std::string for_step(std::string path, int64_t step) {
   return path;
 }
 
-// A training checkpoint (run --checkpoint, --resume): a tuple of the parameters, the optimizer's
-// state, then the number of steps done (an int64 0-d tensor), each checked against the plan.
+// The inputs a training run carries from step to step, rather than reading them per step: the
+// optimizer's parameters and the module's other state (its buffers: a batch norm's statistics),
+// in input order.
+std::vector<size_t> carried_inputs(Plan& plan) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < plan.inputs().size(); ++i)
+    if (!plan.inputs()[i].fqn.empty() ||
+        std::find(plan.parameters().begin(), plan.parameters().end(), static_cast<int64_t>(i)) != plan.parameters().end())
+      out.push_back(i);
+  return out;
+}
+
+// A training checkpoint (run --checkpoint, --resume): a tuple of the carried inputs, the
+// optimizer's state, then the number of steps done (an int64 0-d tensor), each checked against
+// the plan.
 struct Checkpoint {
-  std::vector<at::Tensor> parameters, state;
+  std::vector<at::Tensor> carried, state;
   int64_t steps = 0;
 };
 
 std::vector<InputSpec> checkpoint_specs(Plan& plan) {
   std::vector<InputSpec> specs;
-  for (int64_t i : plan.parameters()) specs.push_back(plan.inputs()[static_cast<size_t>(i)]);
+  for (size_t i : carried_inputs(plan)) specs.push_back(plan.inputs()[i]);
   for (const auto& s : plan.optimizer_state()) specs.push_back(s);
-  specs.push_back({"steps done", 0, TensorMeta{{}, dtypes::int64, Device{}, false}});
+  specs.push_back({"steps done", 0, TensorMeta{{}, dtypes::int64, Device{}, false}, {}});
   return specs;
+}
+
+// Each of `tensors` against its spec (a tensor of its dtype and shape, moved to its device);
+// `what(k)` names entry k in the message.
+void check_entries(std::vector<at::Tensor>& tensors, const std::vector<InputSpec>& specs, const std::function<std::string(size_t)>& what) {
+  for (size_t k = 0; k < specs.size(); ++k) {
+    const TensorMeta& want = specs[k].meta;
+    if (!tensors[k].defined() || tensors[k].sizes() != at::IntArrayRef(want.shape) || tensors[k].scalar_type() != to_aten(want.dtype))
+      throw LoadError(thundercc::str(what(k), " is not ", want.type_string(),
+                                     tensors[k].defined() ? thundercc::str(" (it is ", tensors[k].scalar_type(), tensors[k].sizes(), ")") : ""));
+    if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));
+  }
 }
 
 Checkpoint read_checkpoint(const std::string& path, Plan& plan) {
   std::vector<InputSpec> specs = checkpoint_specs(plan);
   std::vector<at::Tensor> tensors = read_tensor_file(path, specs);
+  const size_t carried = carried_inputs(plan).size();
   if (tensors.size() != specs.size())
-    throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", plan.parameters().size(),
-                                   " parameters, ", specs.size() - plan.parameters().size() - 1, " of the optimizer's state, the steps done), not ",
+    throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried,
+                                   " parameters and buffers, ", specs.size() - carried - 1, " of the optimizer's state, the steps done), not ",
                                    tensors.size()));
-  for (size_t k = 0; k < specs.size(); ++k) {
-    const TensorMeta& want = specs[k].meta;
-    if (!tensors[k].defined() || tensors[k].sizes() != at::IntArrayRef(want.shape) || tensors[k].scalar_type() != to_aten(want.dtype))
-      throw LoadError(thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") is not ", want.type_string(),
-                                     ": was it written for another plan?"));
-    if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));
-  }
+  check_entries(tensors, specs, [&](size_t k) {
+    return thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") was written for another plan: it");
+  });
   Checkpoint out;
-  const size_t parameters = plan.parameters().size();
-  out.parameters.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(parameters));
-  out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(parameters), tensors.end() - 1);
+  out.carried.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(carried));
+  out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(carried), tensors.end() - 1);
   out.steps = tensors.back().item<int64_t>();
   return out;
 }
@@ -170,10 +195,73 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan) {
 void write_checkpoint(const std::string& path, Plan& plan, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& state,
                       int64_t steps) {
   std::vector<at::Tensor> tensors;
-  for (int64_t i : plan.parameters()) tensors.push_back(inputs[static_cast<size_t>(i)]);
+  for (size_t i : carried_inputs(plan)) tensors.push_back(inputs[i]);
   tensors.insert(tensors.end(), state.begin(), state.end());
   tensors.push_back(at::scalar_tensor(steps, at::kLong));
   write_tensor_file(path, tensors);
+}
+
+// run --weights: a state_dict, by its keys, into the inputs that are the module's parameters and
+// buffers; strict, as load_state_dict is: a missing, extra or mismatched key is an error naming it.
+void load_weights(const std::string& path, Plan& plan, std::vector<at::Tensor>& inputs) {
+  if (std::none_of(plan.inputs().begin(), plan.inputs().end(), [](const InputSpec& s) { return !s.fqn.empty(); }))
+    throw LoadError(path + ": the plan has no parameters or buffers by name: --weights needs a program captured from an nn.Module");
+  std::map<std::string, at::Tensor> by_key;
+  for (auto& [key, tensor] : read_state_dict(path)) by_key[key] = std::move(tensor);
+  std::vector<std::string> missing;
+  std::set<std::string> used;
+  for (size_t i = 0; i < plan.inputs().size(); ++i) {
+    const InputSpec& spec = plan.inputs()[i];
+    if (spec.fqn.empty()) continue;
+    for (const auto& key : spec.fqn) {
+      used.insert(key);
+      if (!by_key.count(key)) missing.push_back(key);
+    }
+    if (!by_key.count(spec.fqn[0])) continue;
+    std::vector<at::Tensor> one{by_key[spec.fqn[0]]};
+    check_entries(one, {spec}, [&](size_t) { return thundercc::str(path, ": '", spec.fqn[0], "' (the plan's ", spec.name, ")"); });
+    inputs[i] = one[0];
+  }
+  std::vector<std::string> extra;
+  for (const auto& [key, tensor] : by_key)
+    if (!used.count(key)) extra.push_back(key);
+  auto listed = [](const std::vector<std::string>& keys) {
+    std::string out;
+    for (const auto& k : keys) out += (out.empty() ? "'" : ", '") + k + "'";
+    return out;
+  };
+  if (!missing.empty() || !extra.empty())
+    throw LoadError(thundercc::str(path, ": the state_dict does not fit the plan:", missing.empty() ? "" : " missing keys " + listed(missing),
+                                   !missing.empty() && !extra.empty() ? ";" : "", extra.empty() ? "" : " unexpected keys " + listed(extra)));
+}
+
+// run --profile-json: the last timed run as Chrome trace events, which chrome://tracing and
+// Perfetto open: one complete event ("X") per instruction, the forward on thread 1 and the
+// backward on thread 2, each with its op, executor and statement, and a counter ("C") of the
+// memory the caching allocator held after each.
+void write_profile_json(const std::string& path, const std::string& plan_path, Plan& plan) {
+  std::vector<std::pair<const char*, PlanRunner*>> programs{{"forward", &plan.forward_program()}};
+  if (plan.backward_program()) programs.emplace_back("backward", plan.backward_program());
+  const double origin = plan.forward_program().last_timed_run().empty() ? 0 : plan.forward_program().last_timed_run()[0].start_ns;
+  nlohmann::json events = nlohmann::json::array();
+  events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "thundercc run " + plan_path}}}});
+  for (size_t p = 0; p < programs.size(); ++p) {
+    const auto& [name, runner] = programs[p];
+    const int thread = static_cast<int>(p) + 1;
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", thread}, {"args", {{"name", name}}}});
+    const auto& spans = runner->last_timed_run();
+    for (size_t i = 0; i < spans.size(); ++i) {
+      const Instruction& ins = runner->instructions()[i];
+      const double ts = (spans[i].start_ns - origin) / 1e3;
+      std::string statement = ins.statement.substr(0, ins.statement.find("  #"));
+      events.push_back({{"name", ins.op}, {"cat", name}, {"ph", "X"}, {"pid", 1}, {"tid", thread}, {"ts", ts},
+                        {"dur", spans[i].duration_ns / 1e3},
+                        {"args", {{"statement", statement}, {"executor", ins.executor}, {"index", i}}}});
+      events.push_back({{"name", "memory"}, {"ph", "C"}, {"pid", 1}, {"ts", ts + spans[i].duration_ns / 1e3},
+                        {"args", {{"live MB", static_cast<double>(spans[i].live_bytes) / 1e6}}}});
+    }
+  }
+  write_file_atomically(path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump(1) + "\n");
 }
 
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
@@ -234,23 +322,24 @@ int run(const RunOptions& o) {
   }
   const int64_t first_step = resumed ? resumed->steps : 0;
   std::vector<at::Tensor> inputs;
-  // A training step's file after the first (or a resumed run's first) holds the batch: every input
-  // (the parameters in it are ignored: the steps before updated them), or only the inputs other
-  // than the parameters.
+  // The inputs a file gives when the module's parameters and buffers come from elsewhere (the
+  // steps before, a checkpoint, --weights): its batch. The file holds every input (the others in it
+  // are ignored) or only these.
+  const std::vector<size_t> carried = carried_inputs(plan);
   std::vector<size_t> batch_inputs;
   std::vector<InputSpec> batch_specs;
   for (size_t i = 0; i < plan.inputs().size(); ++i)
-    if (std::find(plan.parameters().begin(), plan.parameters().end(), static_cast<int64_t>(i)) == plan.parameters().end()) {
+    if (std::find(carried.begin(), carried.end(), i) == carried.end()) {
       batch_inputs.push_back(i);
       batch_specs.push_back(plan.inputs()[i]);
     }
   auto read_batch = [&](int64_t s) {
     const std::string path = for_step(o.inputs_path, s);
-    std::vector<at::Tensor> batch = read_tensor_file(path, batch_specs);
-    const bool whole = batch.size() == plan.inputs().size();
+    std::vector<at::Tensor> batch = path.empty() ? fill_inputs(batch_specs, o.fill, o.seed.value_or(0)) : read_tensor_file(path, batch_specs);
+    const bool whole = batch.size() == plan.inputs().size() && batch.size() != batch_inputs.size();
     if (!whole && batch.size() != batch_inputs.size())
-      throw LoadError(thundercc::str(path, ": a step's batch holds the program's ", plan.inputs().size(), " inputs, or the ",
-                                     batch_inputs.size(), " that are not parameters, not ", batch.size()));
+      throw LoadError(thundercc::str(path, ": holds ", batch.size(), " tensors: the program's ", plan.inputs().size(), " inputs, or the ",
+                                     batch_inputs.size(), " that are not the module's parameters and buffers, were expected"));
     for (size_t k = 0; k < batch_inputs.size(); ++k) {
       const InputSpec& spec = plan.inputs()[batch_inputs[k]];
       at::Tensor t = batch[whole ? batch_inputs[k] : k];
@@ -259,12 +348,14 @@ int run(const RunOptions& o) {
     try {
       plan.forward_program().check_inputs(inputs);
     } catch (const ThunderError& e) {
-      throw LoadError(thundercc::str(path, ": ", e.what()));
+      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what()));
     }
   };
-  if (resumed) {
+  if (resumed || !o.weights_path.empty()) {
     inputs = fill_inputs(plan.inputs(), "zeros", 0);
-    for (size_t k = 0; k < plan.parameters().size(); ++k) inputs[static_cast<size_t>(plan.parameters()[k])] = resumed->parameters[k];
+    if (!o.weights_path.empty()) load_weights(o.weights_path, plan, inputs);
+    if (resumed)
+      for (size_t k = 0; k < carried.size(); ++k) inputs[carried[k]] = resumed->carried[k];
     read_batch(first_step);
   } else {
     // "{step}" in the path: a file per training step, from 0.
@@ -337,7 +428,8 @@ int run(const RunOptions& o) {
   for (int i = 0; i < std::max(o.repeat, 1); ++i) {
     restore();
     auto start = std::chrono::steady_clock::now();
-    outputs = step(plan, inputs, cotangents, grads, o.profile ? &forward_ns : nullptr, o.profile ? &backward_ns : nullptr);
+    const bool timed = o.profile || !o.profile_json_path.empty();
+    outputs = step(plan, inputs, cotangents, grads, timed ? &forward_ns : nullptr, timed ? &backward_ns : nullptr);
     wait_for_devices(plan.inputs());
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
@@ -351,6 +443,7 @@ int run(const RunOptions& o) {
   else
     std::printf("%s, %zu runs after %d warm-up: median %.3f ms, min %.3f ms, max %.3f ms\n", program.c_str(), run_ns.size(), o.warmup,
                 sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
+  if (!o.profile_json_path.empty()) write_profile_json(o.profile_json_path, o.plan_path, plan);
   if (o.profile) {
     AllocatorStats memory = allocator_stats();
     // Working memory: what a run holds beyond its inputs and the previous run's outputs, the arenas
@@ -399,6 +492,9 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
   app.add_flag("--profile", o.profile, "print the time of each instruction");
+  app.add_option("--profile-json", o.profile_json_path,
+                 "write the last timed run as Chrome trace events (chrome://tracing, Perfetto): an event per instruction, forward "
+                 "and backward, and the memory held after each");
   app.add_option("--threads", o.threads,
                  "threads for ATen, oneDNN and the generated kernels (default: OMP_NUM_THREADS where set, else every core the "
                  "process may use)")
@@ -408,9 +504,12 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
                                 "train N steps with the plan's optimizer (compile --optimizer), printing the loss of each; "
                                 "--inputs may name a batch per step with {step} (from 0), parameters kept from step to step")
                     ->check(CLI::PositiveNumber)->excludes(app.get_option("--repeat"))->excludes(app.get_option("--warmup"))
-                    ->excludes(app.get_option("--profile"));
+                    ->excludes(app.get_option("--profile"))->excludes(app.get_option("--profile-json"));
   app.add_option("--checkpoint", o.checkpoint_path, "after the steps, write the parameters, the optimizer's state and the steps done")
       ->needs(steps);
+  app.add_option("--weights", o.weights_path,
+                 "the module's parameters and buffers by name, from what torch.save(module.state_dict()) wrote (strict: a "
+                 "missing, extra or mismatched key is an error); --inputs then holds the other inputs");
   app.add_option("--resume", o.resume_path, "start from a checkpoint: its parameters and optimizer state, at the step after its last")
       ->needs(steps);
   app.add_flag("--trust-kernels", o.trust_kernels,
@@ -426,7 +525,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   try {
     // Under torchrun each rank reads and writes its own files: "{rank}" in a path becomes its rank.
     for (std::string* path : {&o.plan_path, &o.inputs_path, &o.outputs_path, &o.expect_path, &o.cotangents_path, &o.grads_out_path,
-                              &o.expect_inputs_path, &o.expect_grads_path, &o.checkpoint_path, &o.resume_path})
+                              &o.expect_inputs_path, &o.expect_grads_path, &o.checkpoint_path, &o.resume_path, &o.weights_path, &o.profile_json_path})
       for (size_t at = path->find("{rank}"); at != std::string::npos; at = path->find("{rank}", at))
         path->replace(at, 6, std::to_string(runtime::rank()));
     return runtime::run(o);

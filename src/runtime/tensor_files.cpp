@@ -69,19 +69,39 @@ class BytesReader : public caffe2::serialize::ReadAdapterInterface {
 // torch.load's reading, except that each storage is made from its record with the record's true
 // size: LibTorch would size it from the pickle's element count, so a pickle claiming more elements
 // than its record holds would read past the record.
+// The archive with another data.pkl, its other records as they were.
+std::string with_pickle(caffe2::serialize::PyTorchStreamReader& reader, const std::string& pickle) {
+  std::string zip;
+  caffe2::serialize::PyTorchStreamWriter writer([&](const void* data, size_t size) {
+    zip.append(static_cast<const char*>(data), size);
+    return size;
+  });
+  writer.writeRecord("data.pkl", pickle.data(), pickle.size());
+  for (const auto& record : reader.getAllRecords())
+    if (record.rfind("data/", 0) == 0) {
+      auto [data, size] = reader.getRecord(record);
+      writer.writeRecord(record, data.get(), size);
+    }
+  writer.writeEndOfFile();
+  return zip;
+}
+
 c10::IValue load_archive(const std::string& path) {
-  caffe2::serialize::PyTorchStreamReader reader(std::make_shared<BytesReader>(read_file(path, limits::kTensorFileBytes)));
+  auto reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReader>(read_file(path, limits::kTensorFileBytes)));
   {
-    auto [pickle, pickle_size] = reader.getRecord("data.pkl");
-    check_tensor_pickle(path, static_cast<const char*>(pickle.get()), pickle_size);
+    auto [pickle, pickle_size] = reader->getRecord("data.pkl");
+    std::string readable = check_tensor_pickle(path, static_cast<const char*>(pickle.get()), pickle_size);
+    if (readable.size() != pickle_size || std::memcmp(readable.data(), pickle.get(), pickle_size) != 0)
+      reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReader>(with_pickle(*reader, readable)));
   }
+  caffe2::serialize::PyTorchStreamReader& archive = *reader;
   auto storages = std::make_shared<torch::jit::DeserializationStorageContext>();
-  for (const auto& record : reader.getAllRecords()) {
+  for (const auto& record : archive.getAllRecords()) {
     if (record.rfind("data/", 0) != 0) continue;
-    auto [data, size] = reader.getRecord(record);
+    auto [data, size] = archive.getRecord(record);
     storages->addStorage(record.substr(5), c10::Storage(c10::Storage::use_byte_size_t(), size, std::move(data), nullptr, false));
   }
-  return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, reader,
+  return torch::jit::readArchiveAndTensors("data", "", "", c10::nullopt, c10::nullopt, c10::nullopt, archive,
                                            torch::jit::Unpickler::defaultTypeParser, storages);
 }
 
@@ -119,6 +139,17 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
     return out;
   }
   throw LoadError(path + ": expected a list of tensors or a dict of them by input name");
+}
+
+std::vector<std::pair<std::string, at::Tensor>> read_state_dict(const std::string& path) {
+  c10::IValue value = unpickle(path);
+  if (!value.isGenericDict()) throw LoadError(path + ": expected a state_dict (torch.save(module.state_dict())): a dict of tensors by key");
+  std::vector<std::pair<std::string, at::Tensor>> out;
+  for (const auto& item : value.toGenericDict()) {
+    if (!item.key().isString()) throw LoadError(path + ": a state_dict's keys are strings");
+    out.emplace_back(item.key().toStringRef(), checked_tensor(item.value(), path, out.size()));
+  }
+  return out;
 }
 
 std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {

@@ -161,7 +161,12 @@ Trace decode_trace(const json& doc, const std::string& where) {
     } else {
       v = d.definition(in.at("collection"), at + "/collection");
     }
-    trace.inputs.push_back({name, v});
+    std::vector<std::string> fqn;
+    if (in.contains("fqn")) {
+      if (!v.is_tensor()) d.fail(at + "/fqn", "only a tensor input is a module's parameter or buffer");
+      fqn = in["fqn"].get<std::vector<std::string>>();
+    }
+    trace.inputs.push_back({name, v, std::move(fqn)});
   }
   const auto& bsyms = doc.at("bound_symbols");
   for (size_t i = 0; i < bsyms.size(); ++i) {
@@ -203,6 +208,7 @@ json encode_trace(const Trace& recorded) {
     } else {
       j["collection"] = encode_definition(in.value);
     }
+    if (!in.fqn.empty()) j["fqn"] = in.fqn;
     inputs.push_back(j);
   }
   doc["inputs"] = inputs;

@@ -118,7 +118,7 @@ def test_optimizer_errors(tmp_path, thundercc):
     # A later step's file with neither every input nor just the batch.
     torch.save(batches(1)[0][:1], tmp_path / "short.1.pt")
     torch.save(torch.load(tmp_path / "batch.0.pt"), tmp_path / "short.0.pt")
-    assert "a step's batch holds the program's 8 inputs, or the 2 that are not parameters, not 1" in fails(
+    assert "holds 1 tensors: the program's 8 inputs, or the 2 that are not the module's parameters and buffers, were expected" in fails(
         "run", tmp_path / "sgd" / "clf.plan.json", "--inputs", tmp_path / "short.{step}.pt", "--steps", 2)
     # An inference program has nothing to update.
     with torch.no_grad():

@@ -41,6 +41,8 @@ class NameSet {
 struct TraceInput {
   std::string name;
   Value value;  // a tensor proxy, a number proxy, or a collection of them
+  // A module's parameter or buffer: the state_dict keys that hold it (several for a tied weight).
+  std::vector<std::string> fqn;
 };
 
 struct Trace {

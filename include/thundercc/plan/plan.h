@@ -71,6 +71,7 @@ struct Input {
   std::string name;
   int slot = 0;
   TensorMeta tensor;
+  std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys (run --weights)
 };
 
 // The arena memory planning laid out, and what it saved (for `compile -v`).

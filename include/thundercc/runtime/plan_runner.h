@@ -45,6 +45,13 @@ class PlanRunner {
   // `instruction_ns`, also times each instruction (summed into it).
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
   const std::vector<Instruction>& instructions() const { return instructions_; }
+  // A timed run's instructions (a run given `instruction_ns`): when each started and how long it
+  // took (steady clock, ns), and the bytes the caching allocator held after it (run --profile-json).
+  struct Span {
+    double start_ns, duration_ns;
+    size_t live_bytes;
+  };
+  const std::vector<Span>& last_timed_run() const { return spans_; }
   // The bytes of the arena the plan's memory plan laid out (0: none), allocated at load.
   int64_t arena_bytes() const { return arena_.defined() ? arena_.numel() : 0; }
 
@@ -66,6 +73,7 @@ class PlanRunner {
   std::vector<at::Tensor> slots_;
   at::Tensor arena_;  // what the instructions' buffers point into
   uint64_t seed_ = 0, runs_ = 0;
+  std::vector<Span> spans_;
 };
 
 // A whole plan: its forward program and, for a training step, its backward. The forward of a

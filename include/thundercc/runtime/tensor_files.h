@@ -18,10 +18,13 @@ struct InputSpec {
   std::string name;
   int slot;
   TensorMeta meta;
+  std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys
 };
 
 // What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
 std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
+// What torch.save(module.state_dict()) wrote: tensors by key, in the file's order.
+std::vector<std::pair<std::string, at::Tensor>> read_state_dict(const std::string& path);
 // A list or tuple of tensors and Nones (gradients); None reads as an undefined tensor.
 std::vector<at::Tensor> read_optional_tensor_file(const std::string& path);
 // Writes tensors (undefined ones as None) as a tuple, for torch.load.
