@@ -155,7 +155,6 @@ def main() -> int:
         files[out.with_name(stem + ".grads.pt")] = lambda path: torch.save(
             tuple(None if g is None else saveable(g) for g in grads), path)
     if opts.save_io:
-        # Tuples: LibTorch 1.13 cannot unpickle a one-element list (pickle's APPEND opcode).
         files[out.with_name(stem + ".inputs.pt")] = lambda path: torch.save(
             tuple(saveable(t) for t in captured.input_values_before()), path)
         files[out.with_name(stem + ".expected.pt")] = lambda path: torch.save(

@@ -9,6 +9,7 @@
 // each opcode takes from the stack. Anything else is refused with its offset.
 #include "runtime/pickle_check.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -71,12 +72,14 @@ class PickleMachine {
   size_t size_, pos_ = 0, at_ = 0;
   std::vector<Item> stack_;
   std::unordered_map<uint64_t, Item> memo_;
-  std::vector<Rewrite> rewrites_;  // in order, none inside another
+  std::vector<Rewrite> rewrites_;  // none inside another
 
   std::string rewritten() const {
+    std::vector<Rewrite> in_order = rewrites_;
+    std::stable_sort(in_order.begin(), in_order.end(), [](const Rewrite& a, const Rewrite& b) { return a.begin < b.begin; });
     std::string out;
     size_t from = 0;
-    for (const auto& r : rewrites_) {
+    for (const auto& r : in_order) {
       out.append(data_ + from, r.begin - from);
       out += r.with;
       from = r.end;
@@ -123,6 +126,17 @@ class PickleMachine {
     stack_.resize(mark - 1);
     return items;
   }
+  // The offset of the topmost mark.
+  size_t mark_start(const char* what) const {
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+      if (it->kind == Kind::Mark) return it->start;
+    fail(std::string(what) + " without a MARK");
+  }
+  // The opcode at at_, which took the values from `from` on, as a MARK before them and `batch`.
+  void as_batch(size_t from, char batch) {
+    rewrites_.push_back({from, from, "("});
+    rewrites_.push_back({at_, at_ + 1, std::string(1, batch)});
+  }
   Item& top(const char* what) {
     if (stack_.empty() || stack_.back().kind == Kind::Mark) fail(std::string(what) + " on an empty stack");
     return stack_.back();
@@ -145,28 +159,31 @@ class PickleMachine {
     stack_.back().start = at_;
   }
 
+  // A REDUCE's result begins where its callable did.
   void reduce() {
     Item args = pop("REDUCE");
     Item callable = pop("REDUCE");
+    push(reduced(callable, args));
+    stack_.back().start = callable.start;
+  }
+  Kind reduced(const Item& callable, const Item& args) {
     if (callable.kind != Kind::Global || args.kind != Kind::Tuple) fail("REDUCE of something other than a global and a tuple");
     const auto& f = args.fields;
     if (callable.global == "torch._utils _rebuild_tensor_v2") {
       // (storage, offset, size, stride, requires_grad, backward_hooks[, metadata])
       if (f.size() < 6 || f[0] != Kind::Storage || f[1] != Kind::Int || f[2] != Kind::Tuple || f[3] != Kind::Tuple || f[4] != Kind::Bool)
         fail("_rebuild_tensor_v2 with arguments of the wrong kinds");
-      return push(Kind::Tensor);
+      return Kind::Tensor;
     }
     if (callable.global == "torch._utils _rebuild_parameter") {
       if (f.size() != 3 || f[0] != Kind::Tensor || f[1] != Kind::Bool) fail("_rebuild_parameter with arguments of the wrong kinds");
-      return push(Kind::Tensor);
+      return Kind::Tensor;
     }
     if (callable.global == "collections OrderedDict") {
       // A state_dict: LibTorch 1.13 makes None of OrderedDict(), so it is given an empty dict.
       if (!f.empty()) fail("OrderedDict with arguments");
       rewrites_.push_back({callable.start, pos_, "}"});
-      push(Kind::Dict);
-      stack_.back().start = callable.start;
-      return;
+      return Kind::Dict;
     }
     fail("REDUCE of " + callable.global);
   }
@@ -187,14 +204,27 @@ class PickleMachine {
       case 'j': return get(read(4));
       case '(': return push(Kind::Mark);
       case ')': return push_tuple({});
-      case 't': return push_tuple(pop_to_mark("TUPLE"));
+      case 't': {
+        size_t mark = mark_start("TUPLE");
+        push_tuple(pop_to_mark("TUPLE"));
+        stack_.back().start = mark;
+        return;
+      }
       case 0x85: case 0x86: case 0x87: {
         std::vector<Item> items(op - 0x84);
         for (auto it = items.rbegin(); it != items.rend(); ++it) *it = pop("TUPLE");
-        return push_tuple(items);
+        push_tuple(items);
+        stack_.back().start = items[0].start;
+        return;
       }
       case ']': return push(Kind::List);
-      case 'a': pop("APPEND"); if (top("APPEND").kind != Kind::List) fail("APPEND to something other than a list"); return;
+      // LibTorch 1.13 cannot read APPEND or SETITEM (a one-element list or dict): they are given
+      // to it as APPENDS and SETITEMS of one.
+      case 'a': {
+        Item item = pop("APPEND");
+        if (top("APPEND").kind != Kind::List) fail("APPEND to something other than a list");
+        return as_batch(item.start, 'e');
+      }
       case 'e': pop_to_mark("APPENDS"); if (top("APPENDS").kind != Kind::List) fail("APPENDS to something other than a list"); return;
       case '}': return push(Kind::Dict);
       // A state_dict's OrderedDict carries its `_metadata` attribute (a dict) as BUILD state,
@@ -202,11 +232,17 @@ class PickleMachine {
       case 'b': {
         Item state = pop("BUILD");
         if (state.kind != Kind::Dict || top("BUILD").kind != Kind::Dict) fail("BUILD of something other than a dict's state");
-        while (!rewrites_.empty() && rewrites_.back().begin >= state.start) rewrites_.pop_back();
+        rewrites_.erase(std::remove_if(rewrites_.begin(), rewrites_.end(), [&](const Rewrite& r) { return r.begin >= state.start; }),
+                        rewrites_.end());
         rewrites_.push_back({state.start, pos_, ""});
         return;
       }
-      case 's': pop("SETITEM"); pop("SETITEM"); if (top("SETITEM").kind != Kind::Dict) fail("SETITEM on something other than a dict"); return;
+      case 's': {
+        pop("SETITEM");
+        Item key = pop("SETITEM");
+        if (top("SETITEM").kind != Kind::Dict) fail("SETITEM on something other than a dict");
+        return as_batch(key.start, 'u');
+      }
       case 'u': {
         if (pop_to_mark("SETITEMS").size() % 2) fail("SETITEMS with a key without its value");
         if (top("SETITEMS").kind != Kind::Dict) fail("SETITEMS on something other than a dict");

@@ -230,6 +230,16 @@ void load_weights(const std::string& path, Plan& plan, std::vector<at::Tensor>& 
     for (const auto& k : keys) out += (out.empty() ? "'" : ", '") + k + "'";
     return out;
   };
+  // Every key with one prefix more than the plan's (DistributedDataParallel's "module."): said once.
+  if (!missing.empty() && missing.size() == extra.size() && extra[0].size() > missing[0].size()) {
+    const std::string prefix = extra[0].substr(0, extra[0].find('.') + 1);
+    if (!prefix.empty() && std::all_of(extra.begin(), extra.end(), [&](const std::string& k) {
+          return k.rfind(prefix, 0) == 0 && std::find(missing.begin(), missing.end(), k.substr(prefix.size())) != missing.end();
+        }))
+      throw LoadError(thundercc::str(path, ": every key of the state_dict has the prefix '", prefix, "' the plan's do not (",
+                                     extra[0], " for ", extra[0].substr(prefix.size()),
+                                     "): save the wrapped module's state_dict (ddp.module.state_dict()), or strip the prefix"));
+  }
   if (!missing.empty() || !extra.empty())
     throw LoadError(thundercc::str(path, ": the state_dict does not fit the plan:", missing.empty() ? "" : " missing keys " + listed(missing),
                                    !missing.empty() && !extra.empty() ? ";" : "", extra.empty() ? "" : " unexpected keys " + listed(extra)));
@@ -365,7 +375,11 @@ int run(const RunOptions& o) {
     try {
       plan.forward_program().check_inputs(inputs);
     } catch (const ThunderError& e) {
-      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what()));
+      const bool only_batch = !carried.empty() && inputs.size() == batch_inputs.size();
+      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what(),
+                                     only_batch ? " (the file holds the inputs other than the module's parameters and buffers: give "
+                                                  "those with --weights FILE, what torch.save(model.state_dict()) wrote)"
+                                                : ""));
     }
   }
   // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
@@ -507,11 +521,11 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
                     ->excludes(app.get_option("--profile"))->excludes(app.get_option("--profile-json"));
   app.add_option("--checkpoint", o.checkpoint_path, "after the steps, write the parameters, the optimizer's state and the steps done")
       ->needs(steps);
-  app.add_option("--weights", o.weights_path,
+  auto* weights = app.add_option("--weights", o.weights_path,
                  "the module's parameters and buffers by name, from what torch.save(module.state_dict()) wrote (strict: a "
                  "missing, extra or mismatched key is an error); --inputs then holds the other inputs");
-  app.add_option("--resume", o.resume_path, "start from a checkpoint: its parameters and optimizer state, at the step after its last")
-      ->needs(steps);
+  app.add_option("--resume", o.resume_path, "start from a checkpoint: its parameters, buffers and optimizer state, at the step after its last")
+      ->needs(steps)->excludes(weights);
   app.add_flag("--trust-kernels", o.trust_kernels,
                "load the kernel libraries compiled beside the plan (native code from whoever wrote it) instead of building its "
                "fusion regions' kernels here");

@@ -109,8 +109,7 @@ c10::IValue unpickle(const std::string& path) {
   try {
     return load_archive(path);
   } catch (const c10::Error& e) {
-    throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() +
-                    "); note that LibTorch 1.13 cannot read a one-element list or dict: save a tuple");
+    throw LoadError(path + ": cannot be read as torch.save output (" + e.what_without_backtrace() + ")");
   } catch (const LoadError&) {
     throw;
   } catch (const std::exception& e) {
@@ -147,6 +146,9 @@ std::vector<std::pair<std::string, at::Tensor>> read_state_dict(const std::strin
   std::vector<std::pair<std::string, at::Tensor>> out;
   for (const auto& item : value.toGenericDict()) {
     if (!item.key().isString()) throw LoadError(path + ": a state_dict's keys are strings");
+    if (item.value().isGenericDict())
+      throw LoadError(path + ": '" + item.key().toStringRef() + "' holds a dict, not a tensor: a training checkpoint? Save the module's "
+                      "state_dict itself (torch.save(checkpoint['" + item.key().toStringRef() + "'], FILE))");
     out.emplace_back(item.key().toStringRef(), checked_tensor(item.value(), path, out.size()));
   }
   return out;

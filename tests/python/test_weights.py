@@ -86,6 +86,10 @@ def test_a_state_dict_that_does_not_fit_is_refused(tmp_path, thundercc):
     assert "unexpected keys '2.weight'" in refused(extra)
     assert "'0.weight' (the plan's t_0_weight) is not cpu f32[3, 4]" in refused({**state, "0.weight": torch.ones(4, 3)})
     assert "expected a state_dict" in refused((torch.ones(3),))
+    assert "'model' holds a dict, not a tensor: a training checkpoint?" in refused({"model": state, "epoch": 3})
+    assert "every key of the state_dict has the prefix 'module.'" in refused({"module." + k: v for k, v in state.items()})
+    forgot = thundercc("run", plan, "--inputs", tmp_path / "x.pt", check=False)
+    assert forgot.returncode == 1 and "give those with --weights FILE" in forgot.stderr
     # A program captured from a function has no parameters by name.
     capture(lambda a, b: a @ b, torch.randn(2, 4), torch.randn(4, 3)).save(tmp_path / "f.json")
     thundercc("compile", tmp_path / "f.json", "-o", tmp_path)
@@ -129,3 +133,19 @@ def test_weights_then_training_steps(order, tmp_path, thundercc):
         optimizer.step()
         theirs.append(value.item())
     torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-5, atol=1e-6)
+
+
+def test_one_element_files(tmp_path, thundercc):
+    """A state_dict of one key and a dict of one input, which LibTorch 1.13's unpickler cannot read
+    as written (SETITEM), and a one-element list (APPEND)."""
+    torch.manual_seed(0)
+    plan = compiled(tmp_path, thundercc, torch.nn.Linear(4, 3, bias=False), torch.randn(2, 4))
+    other = torch.nn.Linear(4, 3, bias=False)
+    torch.save(other.state_dict(), tmp_path / "w.pt")
+    x = torch.randn(2, 4)
+    with torch.no_grad():
+        torch.save((other(x),), tmp_path / "expected.pt")
+    torch.save({"input": x}, tmp_path / "x_dict.pt")
+    torch.save([x], tmp_path / "x_list.pt")
+    for given in ("x_dict.pt", "x_list.pt"):
+        thundercc("run", plan, "--weights", tmp_path / "w.pt", "--inputs", tmp_path / given, "--expect", tmp_path / "expected.pt")
