@@ -103,8 +103,13 @@ void join_ranks(const std::string& plan_digest, std::vector<at::Tensor> paramete
   std::vector<uint8_t> first = store.get("plan/0");
   check(std::string(first.begin(), first.end()) == plan_digest,
         str("rank ", rank(), " was given another plan than rank 0 (their SHA-256 digests differ): every rank must run the same plan"));
-  for (auto& p : parameters) {
-    std::vector<at::Tensor> one{p};
+  broadcast_from_first_rank(std::move(parameters));
+}
+
+void broadcast_from_first_rank(std::vector<at::Tensor> tensors) {
+  if (world_size() == 1) return;
+  for (auto& t : tensors) {
+    std::vector<at::Tensor> one{t};
     group().broadcast(one, c10d::BroadcastOptions{})->wait();
   }
 }

@@ -16,6 +16,9 @@ int world_size();
 // (its digest is compared with rank 0's through the store), and the parameters (the tensors in
 // `parameters`) become rank 0's, broadcast in place.
 void join_ranks(const std::string& plan_digest, std::vector<at::Tensor> parameters);
+// Every rank's tensors become rank 0's, in place (a data-parallel step's buffers, as PyTorch's
+// DistributedDataParallel broadcasts them before each forward).
+void broadcast_from_first_rank(std::vector<at::Tensor> tensors);
 
 // Starts reducing `t` in place over the ranks (a sum, divided by the world size when `average`):
 // ready after finish_collective(t). Alone, there is nothing to reduce.

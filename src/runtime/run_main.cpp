@@ -383,7 +383,16 @@ int run(const RunOptions& o) {
     }
   }
   // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
-  // parameters (the inputs that require grad).
+  // parameters (the inputs that require grad); before each step, the module's buffers (a batch
+  // norm's statistics) become rank 0's, as DistributedDataParallel's broadcast_buffers makes them.
+  const bool data_parallel = uses_collectives(decoded) && world_size() > 1;
+  auto synchronize_buffers = [&] {
+    if (!data_parallel) return;
+    std::vector<at::Tensor> buffers;
+    for (size_t i = 0; i < plan.inputs().size(); ++i)
+      if (!plan.inputs()[i].fqn.empty() && !plan.inputs()[i].meta.requires_grad) buffers.push_back(inputs[i]);
+    broadcast_from_first_rank(std::move(buffers));
+  };
   if (uses_collectives(decoded)) {
     if (world_size() == 1) {
       std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
@@ -409,6 +418,7 @@ int run(const RunOptions& o) {
     const bool batches = o.inputs_path.find("{step}") != std::string::npos;
     for (int64_t s = first_step; s < first_step + o.steps; ++s) {
       if (batches && s != first_step) read_batch(s);
+      synchronize_buffers();
       outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);
       plan.update(inputs, grads, state);
       // The loss: the first output, where it is one number.
@@ -431,6 +441,7 @@ int run(const RunOptions& o) {
   };
   for (int i = 0; i < o.warmup; ++i) {
     restore();
+    synchronize_buffers();
     outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);  // held, as a caller would, while the next run starts
   }
   wait_for_devices(plan.inputs());
@@ -443,6 +454,7 @@ int run(const RunOptions& o) {
     restore();
     auto start = std::chrono::steady_clock::now();
     const bool timed = o.profile || !o.profile_json_path.empty();
+    synchronize_buffers();
     outputs = step(plan, inputs, cotangents, grads, timed ? &forward_ns : nullptr, timed ? &backward_ns : nullptr);
     wait_for_devices(plan.inputs());
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());

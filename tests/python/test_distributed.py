@@ -1,6 +1,7 @@
 """Data parallelism on torch.distributed: a training step compiled with `--distributed ddp` and run by
 torchrun on 2 ranks (c10d's TCPStore, Gloo over the loopback), each rank on its half of the batch,
 gives every rank the gradients one process computes on the whole batch."""
+import json
 import os
 import shutil
 import socket
@@ -172,7 +173,7 @@ import torch.distributed as dist
 dist.init_process_group("gloo")
 rank = dist.get_rank()
 folder, steps, optimizer = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-model = TinyLanguageModel()
+model = {cls}()
 with torch.no_grad():
     for p, value in zip(model.parameters(), torch.load(folder / "parameters.pt")):
         p.copy_(value)
@@ -188,6 +189,7 @@ for s in range(steps):
     step.step()
     losses.append(loss.item())
 torch.save(torch.tensor(losses, dtype=torch.float64), folder / f"pytorch_losses.{{rank}}.pt")
+torch.save(dict(model.state_dict()), folder / f"pytorch_state.{{rank}}.pt")
 '''
 
 
@@ -229,7 +231,7 @@ def test_ddp_training_follows_pytorch_distributed_data_parallel(optimizer, flags
     ours = rank_losses(whole.stdout, ranks)
 
     script = tmp_path / "pytorch_ddp.py"
-    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(TinyLanguageModel)))
+    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(TinyLanguageModel), cls="TinyLanguageModel"))
     reference = subprocess.run([TORCHRUN, "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1", "--master_port", str(free_port()),
                                 "--log_dir", tmp_path / "pytorch_logs", script, tmp_path, str(steps), optimizer],
                                capture_output=True, text=True, timeout=300)
@@ -248,3 +250,55 @@ def test_ddp_training_follows_pytorch_distributed_data_parallel(optimizer, flags
     for rank in range(ranks):
         for a, b in zip(torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"resumed.{rank}.pt")):
             assert torch.equal(a, b)
+
+
+class NormalizedClassifier(torch.nn.Module):
+    """A batch norm between two linears: buffers that each rank updates from its shard."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(6, 12)
+        self.norm = torch.nn.BatchNorm1d(12)
+        self.fc2 = torch.nn.Linear(12, 3)
+
+    def forward(self, x, labels):
+        return torch.nn.functional.cross_entropy(self.fc2(torch.relu(self.norm(self.fc1(x)))), labels)
+
+
+def test_ddp_broadcasts_buffers_as_distributed_data_parallel_does(tmp_path, thundercc):
+    """Before each step the ranks' buffers become rank 0's (DDP's broadcast_buffers): after 5 SGD
+    steps on 2 ranks, each rank's parameters and batch-norm statistics are PyTorch DDP's on that rank."""
+    import inspect
+    steps, ranks = 5, 2
+    torch.manual_seed(0)
+    model = NormalizedClassifier()
+    g = torch.Generator().manual_seed(2)
+    data = [[(torch.randn(4, 6, generator=g) * (rank + 1), torch.randint(0, 3, (4,), generator=g)) for rank in range(ranks)]
+            for _ in range(steps)]
+    # The weights before capture, whose eager run updates the batch norm's statistics.
+    torch.save(dict(model.state_dict()), tmp_path / "weights.pt")
+    torch.save(tuple(saveable(p) for p in model.parameters()), tmp_path / "parameters.pt")
+    captured = capture(model, *data[0][0])
+    captured.save(tmp_path / "bn.json")
+    for s in range(steps):
+        for rank in range(ranks):
+            torch.save(data[s][rank], tmp_path / f"batch.{s}.{rank}.pt")
+    thundercc("compile", tmp_path / "bn.json", "-o", tmp_path, "--distributed", "ddp", "--optimizer", "sgd", "--lr", "0.1", "--momentum", "0.9")
+    ours = torchrun(ranks, tmp_path, Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "bn.plan.json", "--weights",
+                    tmp_path / "weights.pt", "--inputs", tmp_path / "batch.{step}.{rank}.pt", "--steps", steps,
+                    "--checkpoint", tmp_path / "ours.{rank}.pt")
+    assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
+    script = tmp_path / "pytorch_ddp.py"
+    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(NormalizedClassifier), cls="NormalizedClassifier"))
+    reference = subprocess.run([TORCHRUN, "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1", "--master_port", str(free_port()),
+                                "--log_dir", tmp_path / "pytorch_logs", script, tmp_path, str(steps), "sgd"],
+                               capture_output=True, text=True, timeout=300)
+    assert reference.returncode == 0, reference.stdout[-3000:] + reference.stderr[-3000:]
+    plan_inputs = json.loads((tmp_path / "bn.plan.json").read_text())["inputs"]
+    carried = [i["fqn"][0] for i in plan_inputs if "fqn" in i]
+    for rank in range(ranks):
+        checkpoint = torch.load(tmp_path / f"ours.{rank}.pt")
+        theirs = torch.load(tmp_path / f"pytorch_state.{rank}.pt")
+        assert sorted(carried) == sorted(theirs)
+        for key, value in zip(carried, checkpoint):
+            torch.testing.assert_close(value, theirs[key], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {key}")
