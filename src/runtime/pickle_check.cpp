@@ -117,20 +117,15 @@ class PickleMachine {
     stack_.pop_back();
     return top;
   }
-  // The values above the topmost mark, which is removed.
-  std::vector<Item> pop_to_mark(const char* what) {
+  // The values above the topmost mark, which is removed (its offset into `mark_start`, if given).
+  std::vector<Item> pop_to_mark(const char* what, size_t* mark_start = nullptr) {
     size_t mark = stack_.size();
     while (mark > 0 && stack_[mark - 1].kind != Kind::Mark) --mark;
     if (mark == 0) fail(std::string(what) + " without a MARK");
+    if (mark_start) *mark_start = stack_[mark - 1].start;
     std::vector<Item> items(std::make_move_iterator(stack_.begin() + mark), std::make_move_iterator(stack_.end()));
     stack_.resize(mark - 1);
     return items;
-  }
-  // The offset of the topmost mark.
-  size_t mark_start(const char* what) const {
-    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
-      if (it->kind == Kind::Mark) return it->start;
-    fail(std::string(what) + " without a MARK");
   }
   // The opcode at at_, which took the values from `from` on, as a MARK before them and `batch`.
   void as_batch(size_t from, char batch) {
@@ -141,9 +136,10 @@ class PickleMachine {
     if (stack_.empty() || stack_.back().kind == Kind::Mark) fail(std::string(what) + " on an empty stack");
     return stack_.back();
   }
-  void push(Kind k) { stack_.push_back({k, {}, {}, at_}); }
-  void push_tuple(const std::vector<Item>& items) {
-    Item t{Kind::Tuple, {}, {}, at_};
+  void push(Kind k, size_t start) { stack_.push_back({k, {}, {}, start}); }
+  void push(Kind k) { push(k, at_); }
+  void push_tuple(const std::vector<Item>& items, size_t start) {
+    Item t{Kind::Tuple, {}, {}, start};
     for (const auto& i : items) t.fields.push_back(i.kind);
     stack_.push_back(std::move(t));
   }
@@ -163,8 +159,7 @@ class PickleMachine {
   void reduce() {
     Item args = pop("REDUCE");
     Item callable = pop("REDUCE");
-    push(reduced(callable, args));
-    stack_.back().start = callable.start;
+    push(reduced(callable, args), callable.start);
   }
   Kind reduced(const Item& callable, const Item& args) {
     if (callable.kind != Kind::Global || args.kind != Kind::Tuple) fail("REDUCE of something other than a global and a tuple");
@@ -203,19 +198,16 @@ class PickleMachine {
       case 'h': return get(read(1));
       case 'j': return get(read(4));
       case '(': return push(Kind::Mark);
-      case ')': return push_tuple({});
+      case ')': return push_tuple({}, at_);
       case 't': {
-        size_t mark = mark_start("TUPLE");
-        push_tuple(pop_to_mark("TUPLE"));
-        stack_.back().start = mark;
-        return;
+        size_t mark = 0;
+        std::vector<Item> items = pop_to_mark("TUPLE", &mark);
+        return push_tuple(items, mark);
       }
       case 0x85: case 0x86: case 0x87: {
         std::vector<Item> items(op - 0x84);
         for (auto it = items.rbegin(); it != items.rend(); ++it) *it = pop("TUPLE");
-        push_tuple(items);
-        stack_.back().start = items[0].start;
-        return;
+        return push_tuple(items, items[0].start);
       }
       case ']': return push(Kind::List);
       // LibTorch 1.13 cannot read APPEND or SETITEM (a one-element list or dict): they are given

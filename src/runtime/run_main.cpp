@@ -154,9 +154,9 @@ struct Checkpoint {
   int64_t steps = 0;
 };
 
-std::vector<InputSpec> checkpoint_specs(Plan& plan) {
+std::vector<InputSpec> checkpoint_specs(Plan& plan, const std::vector<size_t>& carried) {
   std::vector<InputSpec> specs;
-  for (size_t i : carried_inputs(plan)) specs.push_back(plan.inputs()[i]);
+  for (size_t i : carried) specs.push_back(plan.inputs()[i]);
   for (const auto& s : plan.optimizer_state()) specs.push_back(s);
   specs.push_back({"steps done", 0, TensorMeta{{}, dtypes::int64, Device{}, false}, {}});
   return specs;
@@ -174,28 +174,27 @@ void check_entries(std::vector<at::Tensor>& tensors, const std::vector<InputSpec
   }
 }
 
-Checkpoint read_checkpoint(const std::string& path, Plan& plan) {
-  std::vector<InputSpec> specs = checkpoint_specs(plan);
+Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried) {
+  std::vector<InputSpec> specs = checkpoint_specs(plan, carried);
   std::vector<at::Tensor> tensors = read_tensor_file(path, specs);
-  const size_t carried = carried_inputs(plan).size();
   if (tensors.size() != specs.size())
-    throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried,
-                                   " parameters and buffers, ", specs.size() - carried - 1, " of the optimizer's state, the steps done), not ",
+    throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried.size(),
+                                   " parameters and buffers, ", specs.size() - carried.size() - 1, " of the optimizer's state, the steps done), not ",
                                    tensors.size()));
   check_entries(tensors, specs, [&](size_t k) {
     return thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") was written for another plan: it");
   });
   Checkpoint out;
-  out.carried.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(carried));
-  out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(carried), tensors.end() - 1);
+  out.carried.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()));
+  out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()), tensors.end() - 1);
   out.steps = tensors.back().item<int64_t>();
   return out;
 }
 
-void write_checkpoint(const std::string& path, Plan& plan, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& state,
-                      int64_t steps) {
+void write_checkpoint(const std::string& path, const std::vector<size_t>& carried, const std::vector<at::Tensor>& inputs,
+                      const std::vector<at::Tensor>& state, int64_t steps) {
   std::vector<at::Tensor> tensors;
-  for (size_t i : carried_inputs(plan)) tensors.push_back(inputs[i]);
+  for (size_t i : carried) tensors.push_back(inputs[i]);
   tensors.insert(tensors.end(), state.begin(), state.end());
   tensors.push_back(at::scalar_tensor(steps, at::kLong));
   write_tensor_file(path, tensors);
@@ -325,9 +324,10 @@ int run(const RunOptions& o) {
   if (o.steps && !plan.has_optimizer())
     throw LoadError(o.plan_path + ": --steps trains with the plan's optimizer, and it has none: compile it with --optimizer sgd|adamw");
   // Training: the optimizer's state starts as zeros, or as a checkpoint left it.
+  const std::vector<size_t> carried = carried_inputs(plan);
   std::optional<Checkpoint> resumed;
   if (!o.resume_path.empty()) {
-    resumed = read_checkpoint(o.resume_path, plan);
+    resumed = read_checkpoint(o.resume_path, plan, carried);
     plan.set_steps_done(static_cast<uint64_t>(resumed->steps));
   }
   const int64_t first_step = resumed ? resumed->steps : 0;
@@ -335,7 +335,6 @@ int run(const RunOptions& o) {
   // The inputs a file gives when the module's parameters and buffers come from elsewhere (the
   // steps before, a checkpoint, --weights): its batch. The file holds every input (the others in it
   // are ignored) or only these.
-  const std::vector<size_t> carried = carried_inputs(plan);
   std::vector<size_t> batch_inputs;
   std::vector<InputSpec> batch_specs;
   for (size_t i = 0; i < plan.inputs().size(); ++i)
@@ -343,6 +342,14 @@ int run(const RunOptions& o) {
       batch_inputs.push_back(i);
       batch_specs.push_back(plan.inputs()[i]);
     }
+  // The inputs checked against the plan; an error names the file they came from, then `hint`.
+  auto check_inputs = [&](const std::string& path, const std::string& hint) {
+    try {
+      plan.forward_program().check_inputs(inputs);
+    } catch (const ThunderError& e) {
+      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what(), hint));
+    }
+  };
   auto read_batch = [&](int64_t s) {
     const std::string path = for_step(o.inputs_path, s);
     std::vector<at::Tensor> batch = path.empty() ? fill_inputs(batch_specs, o.fill, o.seed.value_or(0)) : read_tensor_file(path, batch_specs);
@@ -355,11 +362,7 @@ int run(const RunOptions& o) {
       at::Tensor t = batch[whole ? batch_inputs[k] : k];
       inputs[batch_inputs[k]] = spec.meta.device.is_cpu() ? t : t.to(to_aten(spec.meta.device));
     }
-    try {
-      plan.forward_program().check_inputs(inputs);
-    } catch (const ThunderError& e) {
-      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what()));
-    }
+    check_inputs(path, "");
   };
   if (resumed || !o.weights_path.empty()) {
     inputs = fill_inputs(plan.inputs(), "zeros", 0);
@@ -372,28 +375,25 @@ int run(const RunOptions& o) {
     const std::string path = for_step(o.inputs_path, first_step);
     inputs = path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
                           : on_devices(read_tensor_file(path, plan.inputs()), plan.inputs());
-    try {
-      plan.forward_program().check_inputs(inputs);
-    } catch (const ThunderError& e) {
-      const bool only_batch = !carried.empty() && inputs.size() == batch_inputs.size();
-      throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what(),
-                                     only_batch ? " (the file holds the inputs other than the module's parameters and buffers: give "
-                                                  "those with --weights FILE, what torch.save(model.state_dict()) wrote)"
-                                                : ""));
-    }
+    const bool only_batch = !carried.empty() && inputs.size() == batch_inputs.size();
+    check_inputs(path, only_batch ? " (the file holds the inputs other than the module's parameters and buffers: give those with "
+                                    "--weights FILE, what torch.save(model.state_dict()) wrote)"
+                                  : "");
   }
   // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
   // parameters (the inputs that require grad); before each step, the module's buffers (a batch
   // norm's statistics) become rank 0's, as DistributedDataParallel's broadcast_buffers makes them.
-  const bool data_parallel = uses_collectives(decoded) && world_size() > 1;
+  const bool distributed = uses_collectives(decoded);
+  std::vector<size_t> buffer_inputs;
+  for (size_t i : carried)
+    if (!plan.inputs()[i].meta.requires_grad && !plan.inputs()[i].fqn.empty()) buffer_inputs.push_back(i);
   auto synchronize_buffers = [&] {
-    if (!data_parallel) return;
+    if (!distributed || world_size() == 1) return;
     std::vector<at::Tensor> buffers;
-    for (size_t i = 0; i < plan.inputs().size(); ++i)
-      if (!plan.inputs()[i].fqn.empty() && !plan.inputs()[i].meta.requires_grad) buffers.push_back(inputs[i]);
+    for (size_t i : buffer_inputs) buffers.push_back(inputs[i]);
     broadcast_from_first_rank(std::move(buffers));
   };
-  if (uses_collectives(decoded)) {
+  if (distributed) {
     if (world_size() == 1) {
       std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
                    "this process's, averaged over no other rank\n", o.plan_path.c_str());
@@ -428,7 +428,7 @@ int run(const RunOptions& o) {
         std::printf("step %lld\n", static_cast<long long>(s));
       std::fflush(stdout);
     }
-    if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, plan, inputs, state, first_step + o.steps);
+    if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, carried, inputs, state, first_step + o.steps);
     std::printf("%s: %lld steps of %s\n", o.plan_path.c_str(), static_cast<long long>(o.steps), plan.optimizer().c_str());
     return finish(plan, o, inputs, outputs, grads);
   }
