@@ -13,8 +13,9 @@
 #                  run on cuda:0: outputs against eager and gradients against autograd on the GPU;
 #   cpu-captured   the committed CPU trace moved to cuda:0: outputs against the committed CPU eager
 #                  outputs, gradients against the same plan compiled for and run on the CPU;
-#   steps          5 SGD steps in the plan (compile --optimizer sgd, run --steps 5) of mlp and cnn:
-#                  the parameters and momentum buffers after them against the same plan's on the CPU;
+#   steps          5 steps in the plan (compile --optimizer, run --steps 5): AdamW for mlp, SGD with
+#                  momentum for cnn; the parameters and optimizer state after them against the same
+#                  plan's on the CPU;
 #   timing         the GPU plan's step against eager PyTorch's forward and backward on the GPU.
 # Exit 0 when every check passed.
 set -uo pipefail
@@ -109,16 +110,21 @@ for model in mlp gpt2_block llama_block cnn; do
   # Training in the plan: the optimizer's update runs on the GPU too; the parameters after 5 steps
   # (the checkpoints) equal the CPU's. Not the transformer blocks: they return activations, and
   # descending their sum (cotangents of ones) diverges to 1e12 and NaN within 5 steps.
-  [ "$model" = mlp ] || [ "$model" = cnn ] && attempt "$model.steps" bash -c "
-    $thundercc compile traces/$model.json -o $work/cpu/sgd --optimizer sgd --lr 0.01 --momentum 0.9 &&
-    $thundercc compile $work/moved/$model.json -o $work/moved/sgd --optimizer sgd --lr 0.01 --momentum 0.9 &&
-    $thundercc run $work/cpu/sgd/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/cpu/sgd/end.pt &&
-    $thundercc run $work/moved/sgd/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/moved/sgd/end.pt &&
+  case $model in
+    mlp) optimizer="--optimizer adamw --lr 0.001" ;;
+    cnn) optimizer="--optimizer sgd --lr 0.01 --momentum 0.9" ;;
+    *) optimizer="" ;;
+  esac
+  [ -n "$optimizer" ] && attempt "$model.steps" bash -c "
+    $thundercc compile traces/$model.json -o $work/cpu/steps $optimizer &&
+    $thundercc compile $work/moved/$model.json -o $work/moved/steps $optimizer &&
+    $thundercc run $work/cpu/steps/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/cpu/steps/end.pt &&
+    $thundercc run $work/moved/steps/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/moved/steps/end.pt &&
     '$python' -c 'import sys, torch
 cpu, gpu = (torch.load(f, map_location=\"cpu\") for f in sys.argv[1:])
 assert len(cpu) == len(gpu)
 for a, b in zip(cpu, gpu): torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
-print(len(cpu), \"checkpoint tensors equal\")' $work/cpu/sgd/end.pt $work/moved/sgd/end.pt"
+print(len(cpu), \"checkpoint tensors equal\")' $work/cpu/steps/end.pt $work/moved/steps/end.pt"
   # The step's time on the GPU against eager's.
   attempt "$model.timing" bash -c "
     $thundercc run $work/moved/$model.plan.json --inputs traces/$model.inputs.pt --warmup 5 --repeat 50 &&
