@@ -1,8 +1,10 @@
 """The data-parallel benchmark: a GPT-2 block's training step (d256, 4 heads, 2 x 128 tokens per
 rank, a mean-square loss) on 2 ranks of one thread each, Gloo over the loopback, launched by
-torchrun: thundercc (`compile --distributed ddp`, `thundercc run`) against PyTorch's own
-DistributedDataParallel (bucket_cap_mb 25, its default) on the same shards, measured in the same
-run, both given OpenBLAS (Debian's libopenblas0-pthread, unpacked into ~/.cache/thundercc/openblas
+torchrun: thundercc (`compile --distributed ddp`, and `--distributed fsdp` with ZeRO-2 and ZeRO-3,
+`thundercc run`) against PyTorch's own DistributedDataParallel (bucket_cap_mb 25, its default) on
+the same shards, measured in the same run (PyTorch 1.13's FSDP cannot be imported under Python
+3.11, so it is not a peer here); each thundercc row also says the bytes its rank handed to the
+collectives per step (`run` prints them), both given OpenBLAS (Debian's libopenblas0-pthread, unpacked into ~/.cache/thundercc/openblas
 and put first on LD_LIBRARY_PATH: the reference BLAS Debian defaults to is no peer's choice). It also times the step on one rank alone (no communication) and a bare all-reduce of all the
 gradients' bytes, to say how much of the communication the backward hides:
 
@@ -89,13 +91,17 @@ def free_port():
         return s.getsockname()[1]
 
 
-def torchrun(log_dir, env, *command, python=False):
+def torchrun(log_dir, env, *command, python=False, communication=False):
+    """The slower rank's median step (ms); with `communication`, also its bytes per step (MB)."""
     result = subprocess.run(["torchrun", *([] if python else ["--no_python"]), "--nproc_per_node", str(RANKS), "--redirects", "1",
                              "--tee", "1", "--master_port", str(free_port()), "--log_dir", str(log_dir), *map(str, command)],
                             capture_output=True, text=True, timeout=1200, env=env)
     if result.returncode:
         raise SystemExit(f"ddp_step: torchrun failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
-    return max(float(m) for m in re.findall(r"median ([0-9.]+) ms", result.stdout))  # the slower rank
+    ms = max(float(m) for m in re.findall(r"median ([0-9.]+) ms", result.stdout))
+    if not communication:
+        return ms
+    return ms, max(float(m) for m in re.findall(r"communication per run: [0-9]+ collectives, ([0-9.]+) MB", result.stdout))
 
 
 def main():
@@ -114,23 +120,33 @@ def main():
         subprocess.run([thundercc, "compile", work / "step.json", "-o", work / "ddp_each", "--distributed", "ddp", "--bucket-mb", "0"],
                        check=True)
         subprocess.run([thundercc, "compile", work / "step.json", "-o", work / "alone"], check=True)
+        for zero in ("2", "3"):
+            subprocess.run([thundercc, "compile", work / "step.json", "-o", work / f"fsdp{zero}", "--distributed", "fsdp", "--world-size",
+                            str(RANKS), "--zero", zero], check=True)
         timed = ["--repeat", str(rounds), "--warmup", "2"]
         env = openblas_environment()
         alone = subprocess.run([thundercc, "run", work / "alone" / "step.plan.json", "--inputs", work / "inputs.0.pt", *timed],
                                capture_output=True, text=True, check=True, env=env)
         alone_ms = float(re.search(r"median ([0-9.]+) ms", alone.stdout + alone.stderr).group(1))
-        ours = torchrun(work / "logs1", env, thundercc, "run", work / "ddp" / "step.plan.json", "--inputs", work / "inputs.{rank}.pt", *timed)
-        each = torchrun(work / "logs0", env, thundercc, "run", work / "ddp_each" / "step.plan.json", "--inputs", work / "inputs.{rank}.pt",
-                        *timed)
+        def plan_on_ranks(folder):
+            return torchrun(work / f"logs_{folder}", env, thundercc, "run", work / folder / "step.plan.json", "--inputs",
+                            work / "inputs.{rank}.pt", *timed, communication=True)
+        (ours, ours_mb), (each, each_mb) = plan_on_ranks("ddp"), plan_on_ranks("ddp_each")
+        (zero2, zero2_mb), (zero3, zero3_mb) = plan_on_ranks("fsdp2"), plan_on_ranks("fsdp3")
         theirs = torchrun(work / "logs2", env, Path(__file__).resolve(), "--worker", "ddp", rounds, python=True)
         reduce_ms = torchrun(work / "logs3", env, Path(__file__).resolve(), "--worker", "allreduce", rounds, python=True)
         grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
         hidden = 1 - (ours - alone_ms) / reduce_ms
         print(f"ddp_step: GPT-2 block d256, 2 x 128 tokens per rank, {RANKS} ranks x 1 thread, Gloo on the loopback, OpenBLAS, "
-              f"{grad_bytes / 2**20:.2f} MB of gradients all-reduced per step")
-        print(f"  thundercc --distributed ddp (25 MB buckets) {ours:8.2f} ms/step  (thundercc / PyTorch: {ours / theirs:.2f}x)")
-        print(f"  thundercc, each gradient alone (--bucket-mb 0) {each:5.2f} ms/step  ({each / theirs:.2f}x)")
-        print(f"  PyTorch DistributedDataParallel            {theirs:8.2f} ms/step")
+              f"{grad_bytes / 1e6:.2f} MB of gradients")
+        print(f"  thundercc --distributed ddp (25 MB buckets) {ours:8.2f} ms/step  (thundercc / PyTorch: {ours / theirs:.2f}x), "
+              f"{ours_mb:.2f} MB communicated per step")
+        print(f"  thundercc, each gradient alone (--bucket-mb 0) {each:5.2f} ms/step  ({each / theirs:.2f}x), {each_mb:.2f} MB")
+        print(f"  thundercc --distributed fsdp --zero 2       {zero2:8.2f} ms/step  ({zero2 / theirs:.2f}x), {zero2_mb:.2f} MB "
+              f"(parameters gathered once; Gloo has no reduce-scatter: gradients all-reduced whole)")
+        print(f"  thundercc --distributed fsdp --zero 3       {zero3:8.2f} ms/step  ({zero3 / theirs:.2f}x), {zero3_mb:.2f} MB "
+              f"(parameters gathered again in the backward)")
+        print(f"  PyTorch DistributedDataParallel            {theirs:8.2f} ms/step, {grad_bytes / 1e6:.2f} MB of gradients all-reduced")
         print(f"  one rank alone, no communication           {alone_ms:8.2f} ms/step")
         print(f"  all-reduce of the gradients alone          {reduce_ms:8.2f} ms: hidden behind the backward {100 * hidden:.0f}% "
               f"(negative: the step grew by more than the all-reduce takes alone)")

@@ -29,6 +29,10 @@ for build in gcc clang; do
   # The optimizers' steps, traced by the compiler itself.
   "$dir/thundercc" compile traces/{mlp,gpt2_block,llama_block,cnn}.json -o "$work/$build-optimizer" --optimizer adamw
   "$dir/thundercc" compile traces/mlp.json -o "$work/$build-optimizer/sgd" --optimizer sgd --lr 0.1 --momentum 0.9 --weight-decay 0.01
+  # The distributed transforms.
+  "$dir/thundercc" compile traces/{gpt2_block,cnn}.json -o "$work/$build-optimizer/fsdp" --distributed fsdp --world-size 4 --zero 3 \
+    --optimizer sgd --lr 0.1 --momentum 0.9
+  "$dir/thundercc" compile traces/llama_block.json -o "$work/$build-optimizer/ddp" --distributed ddp --bucket-mb 1
 done
 if ! diff -r "$work/gcc" "$work/clang" || ! diff -r "$work/gcc-grad" "$work/clang-grad" ||
    ! diff -r "$work/gcc-optimizer" "$work/clang-optimizer"; then

@@ -522,6 +522,23 @@ void register_collective_rules() {
     put_grad(x["a"], x.flag("do_async") ? prims::wait(reduced) : reduced);
     return out;
   });
+  // A parameter's shards gathered for use (FSDP): its gradient is reduce-scattered back to the
+  // shards, averaged over the ranks as Thunder's synchronize does (data parallel's mean).
+  register_grad("prims.all_gather", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor scattered = prims::reduce_scatter(get_grad(out), "avg", x["world_size"].as_int(), x.flag("do_async"));
+    put_grad(x["a"], x.flag("do_async") ? prims::wait(scattered) : scattered);
+    return out;
+  });
+  // Its adjoint: every rank's slice read this rank's tensor whole.
+  register_grad("prims.reduce_scatter", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const int64_t world = x["world_size"].as_int();
+    Tensor gathered = prims::all_gather(get_grad(out), world, x.flag("do_async"));
+    Tensor g = x.flag("do_async") ? prims::wait(gathered) : gathered;
+    put_grad(x["a"], x["op"].as_string() == "avg" ? g / static_cast<double>(world) : g);
+    return out;
+  });
   linear_in_a("prims.wait", [](const Args&, const Tensor& g) { return g; });
 }
 

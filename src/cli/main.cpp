@@ -288,12 +288,23 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
   compile_cmd->add_option("--names", compile_options.names, names_help)->transform(CLI::CheckedTransformer(name_styles));
-  const std::map<std::string, Distributed::Mode> distributed_modes{{"ddp", Distributed::Mode::Ddp}};
+  const std::map<std::string, Distributed::Mode> distributed_modes{{"ddp", Distributed::Mode::Ddp}, {"fsdp", Distributed::Mode::Fsdp}};
   auto* distributed_option =
       compile_cmd
           ->add_option("--distributed", compile_options.distributed.mode,
-                       "ddp: a data-parallel training step (run under torchrun): the backward averages each gradient over the ranks")
+                       "a data-parallel training step (run under torchrun): ddp, the backward averages each gradient over the "
+                       "ranks; fsdp, the parameters are sharded over --world-size ranks too, gathered to be used, their "
+                       "gradients reduce-scattered")
           ->transform(CLI::CheckedTransformer(distributed_modes));
+  auto* world_size_option =
+      compile_cmd->add_option("--world-size", compile_options.distributed.world_size, "fsdp: the number of ranks the plan runs on")
+          ->check(CLI::PositiveNumber)
+          ->needs(distributed_option);
+  compile_cmd->add_option("--zero", compile_options.distributed.zero,
+                          "fsdp: 2 (default), the forward saves the gathered parameters the backward reads; 3, the backward "
+                          "gathers them again, so that no whole parameter outlives its use")
+      ->check(CLI::IsMember({2, 3}))
+      ->needs(world_size_option);
   double bucket_mb = 25;
   compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
       ->check(CLI::NonNegativeNumber)
@@ -364,6 +375,12 @@ int main(int argc, char** argv) {
     if (*compile_cmd) {
       compile_options.mode = transform == "grad" ? GradMode::Inputs : GradMode::Auto;
       compile_options.distributed.bucket_bytes = static_cast<int64_t>(bucket_mb * (1 << 20));
+      const bool fsdp = compile_options.distributed.mode == Distributed::Mode::Fsdp;
+      if (fsdp != (compile_options.distributed.world_size > 0)) {  // a usage error: exit 2, as CLI11's
+        spdlog::error(fsdp ? "--distributed fsdp needs --world-size N: the parameters' shards depend on it"
+                           : "--world-size is for --distributed fsdp (a ddp plan runs on any number of ranks)");
+        return 2;
+      }
       compile_options.executors = executor_list(executor_names);
       return compile(compile_paths, compile_options);
     }

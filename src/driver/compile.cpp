@@ -120,6 +120,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   plan::Plan built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
                                       &kernels.kernels, update ? &*update : nullptr);
   built.seed = options.seed;
+  if (options.distributed.mode == Distributed::Mode::Fsdp) built.world_size = options.distributed.world_size;
   auto plan = plan::encode_plan(std::move(built));
   timer.emplace("write plan JSON");
   files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");

@@ -347,6 +347,35 @@ void register_shape_prims(SymbolTable& t) {
           "all_reduce: expected op 'sum' or 'avg'");
     return Tensor::make(a.shape(), a.dtype().strong(), a.device());
   }));
+  // FSDP's (parameters sharded along their first dimension): all_gather concatenates the ranks'
+  // tensors along it, in rank order; reduce_scatter reduces them and leaves each rank its slice.
+  // The world size is the plan's (compile --world-size), since it fixes the shapes.
+  auto world_size_arg = [](const Args& x, const char* what) {
+    const Value& w = x["world_size"];
+    check(w.kind() == Value::Kind::Int && w.as_int() >= 1, [&] { return str(what, ": expected a world size of at least 1"); });
+    return w.as_int();
+  };
+  t.add(prim_symbol("all_gather", "a, /, world_size, do_async", [world_size_arg](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    const int64_t world = world_size_arg(x, "all_gather");
+    check(a.ndim() >= 1, "all_gather: expected a tensor of at least one dimension, gathered along the first");
+    Shape shape = a.shape();
+    shape[0] *= world;
+    return Tensor::make(shape, a.dtype().strong(), a.device());
+  }));
+  t.add(prim_symbol("reduce_scatter", "a, /, op, world_size, do_async", [world_size_arg](const Args& x) -> Value {
+    const auto& a = tensor_arg(x, "a");
+    const Value& op = x["op"];
+    check(op.kind() == Value::Kind::String && (op.as_string() == "sum" || op.as_string() == "avg"),
+          "reduce_scatter: expected op 'sum' or 'avg'");
+    const int64_t world = world_size_arg(x, "reduce_scatter");
+    check(a.ndim() >= 1 && a.shape()[0] % world == 0, [&] {
+      return str("reduce_scatter: expected a first dimension divisible by the world size ", world, ", but got ", shape_repr(a.shape()));
+    });
+    Shape shape = a.shape();
+    shape[0] /= world;
+    return Tensor::make(shape, a.dtype().strong(), a.device());
+  }));
   t.add(prim_symbol("wait", "a, /", [](const Args& x) -> Value {
     const auto& a = tensor_arg(x, "a");
     return Tensor::make(a.shape(), a.dtype().strong(), a.device());
@@ -762,6 +791,10 @@ Tensor pad(const Tensor& a, const Value& padding_value, const std::vector<std::a
 Tensor flip(const Tensor& a, const std::vector<int64_t>& dims) { return call_tensor("flip", {a, Value::ints(dims)}); }
 Tensor unfold(const Tensor& a, int64_t dim, int64_t size, int64_t step) { return call_tensor("unfold", {a, dim, size, step}); }
 Tensor all_reduce(const Tensor& a, const std::string& op, bool do_async) { return call_tensor("all_reduce", {a, op, do_async}); }
+Tensor all_gather(const Tensor& a, int64_t world_size, bool do_async) { return call_tensor("all_gather", {a, world_size, do_async}); }
+Tensor reduce_scatter(const Tensor& a, const std::string& op, int64_t world_size, bool do_async) {
+  return call_tensor("reduce_scatter", {a, op, world_size, do_async});
+}
 Tensor wait(const Tensor& a) { return call_tensor("wait", {a}); }
 Tensor stride_order(const Tensor& a, const std::vector<int64_t>& order) {
   return call_tensor("stride_order", {a, Value::ints(order)});

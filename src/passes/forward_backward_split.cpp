@@ -3,7 +3,7 @@
 // `backward_fn(saved_for_backward, cotangents)` returning one gradient per input. What is saved
 // and what the backward recomputes instead is rematerialization's choice; each recomputation runs
 // right before the first backward statement that reads it, so that its result is not alive
-// through the whole backward.
+// through the whole backward (with `regather`, FSDP's ZeRO-3, that includes gathering parameters).
 #include <functional>
 #include <unordered_map>
 #include <unordered_set>
@@ -18,7 +18,7 @@ bool is_backward(const BoundSymbol& b) { return b.has_tag("BACKWARD"); }
 
 }  // namespace
 
-ForwardBackward split_forward_backward(const Trace& joint) {
+ForwardBackward split_forward_backward(const Trace& joint, bool regather) {
   ForwardBackward fb{joint.derive("Forward-backward split"), joint.derive("Forward-backward split"), 0};
   fb.forward.inputs.pop_back();  // the cotangents are the backward's
   const Value& cotangents = joint.inputs.back().value;
@@ -42,7 +42,7 @@ ForwardBackward split_forward_backward(const Trace& joint) {
   }
   for_each_proxy(grads, note_read);
 
-  SavedForBackward chosen = rematerialize(fb.forward, read);
+  SavedForBackward chosen = rematerialize(fb.forward, read, regather);
   fb.saved_bytes = chosen.bytes;
   fb.forward.output = Value::tuple({primal, Value::tuple(chosen.saved)});
 

@@ -16,9 +16,10 @@ using namespace ltorch;
 
 void write_back(const Tensor& into, const Tensor& value) { op("torch.Tensor.copy_", {into, value}); }
 
-Tensor make_input(Trace& trace, const std::string& name, const TensorMeta& meta) {
+// An input of the parameter's metadata; with FSDP, a shard as the parameter is.
+Tensor make_input(Trace& trace, const std::string& name, const TensorMeta& meta, const std::optional<Shape>& shard_of = {}) {
   Tensor t = Tensor::make(meta.shape, meta.dtype, meta.device);
-  trace.inputs.push_back({name, t});
+  trace.inputs.push_back({name, t, {}, shard_of});
   return t;
 }
 
@@ -76,16 +77,20 @@ Trace optimizer_step_trace(const Trace& program, const Optimizer& o) {
   std::vector<size_t> parameters = optimized_parameters(program);
   check(!parameters.empty(), "--optimizer updates the inputs that require grad, and the program has none (capture it without --inference)");
   std::vector<Tensor> params, grads;
-  for (size_t i : parameters) params.push_back(make_input(out, program.inputs[i].name, program.inputs[i].value.as_tensor().meta()));
-  for (size_t k = 0; k < parameters.size(); ++k) grads.push_back(make_input(out, "grad_" + program.inputs[parameters[k]].name, params[k].meta()));
+  auto shard_of = [&](size_t k) -> const std::optional<Shape>& { return program.inputs[parameters[k]].shard_of; };
+  for (size_t k = 0; k < parameters.size(); ++k)
+    params.push_back(make_input(out, program.inputs[parameters[k]].name, program.inputs[parameters[k]].value.as_tensor().meta(), shard_of(k)));
+  for (size_t k = 0; k < parameters.size(); ++k)
+    grads.push_back(make_input(out, "grad_" + program.inputs[parameters[k]].name, params[k].meta(), shard_of(k)));
   // The state, per parameter in order: SGD's momentum buffer; AdamW's two averages, then one step count.
   std::vector<std::vector<Tensor>> state(parameters.size());
   for (size_t k = 0; k < parameters.size(); ++k) {
     const std::string& name = program.inputs[parameters[k]].name;
-    if (o.kind == Optimizer::Kind::Sgd && o.momentum != 0) state[k].push_back(make_input(out, "momentum_buffer_" + name, params[k].meta()));
+    if (o.kind == Optimizer::Kind::Sgd && o.momentum != 0)
+      state[k].push_back(make_input(out, "momentum_buffer_" + name, params[k].meta(), shard_of(k)));
     if (o.kind == Optimizer::Kind::AdamW) {
-      state[k].push_back(make_input(out, "exp_avg_" + name, params[k].meta()));
-      state[k].push_back(make_input(out, "exp_avg_sq_" + name, params[k].meta()));
+      state[k].push_back(make_input(out, "exp_avg_" + name, params[k].meta(), shard_of(k)));
+      state[k].push_back(make_input(out, "exp_avg_sq_" + name, params[k].meta(), shard_of(k)));
     }
   }
   std::optional<Tensor> step;

@@ -101,7 +101,7 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
     return out;
   }
   check(distributed.mode == Distributed::Mode::None || (mode == GradMode::Auto && needs_backward(traced)),
-        "--distributed ddp spreads a training step over ranks: the program needs an input that requires grad and an "
+        "--distributed spreads a training step over ranks: the program needs an input that requires grad and an "
         "output that does (capture it without --inference)");
   check(optimizer.kind == Optimizer::Kind::None || (mode == GradMode::Auto && needs_backward(traced)),
         "--optimizer ends a training step: the program needs an input that requires grad and an output that does "
@@ -110,8 +110,14 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
     out.execution = result(execution_passes(executors).run(std::move(traced), context), "");
     return out;
   }
-  // Traced now, from the parameters' signature; compiled last, into this compilation's symbols, so
-  // that its fusion regions are numbered after the backward's.
+  const bool sharded = distributed.mode == Distributed::Mode::Fsdp;
+  if (sharded) {
+    PhaseTimer fsdp_timer("fully sharded data parallel");
+    traced = fully_sharded_data_parallel(std::move(traced), distributed.world_size);
+    keep(traced.provenance, traced);
+  }
+  // Traced now, from the parameters' signature (their shards, with fsdp); compiled last, into this
+  // compilation's symbols, so that its fusion regions are numbered after the backward's.
   std::optional<Trace> update;
   if (optimizer.kind != Optimizer::Kind::None) update = optimizer_step_trace(traced, optimizer);
   std::optional<PhaseTimer> timer;
@@ -121,11 +127,15 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
   keep(joint.provenance, joint);
   Trace simplified = result(joint_passes().run(std::move(joint), context), "");
   timer.emplace("forward-backward split");
-  ForwardBackward fb = split_forward_backward(simplified);
+  ForwardBackward fb = split_forward_backward(simplified, sharded && distributed.zero == 3);
   timer.reset();
   out.saved_bytes = fb.saved_bytes;
   if (distributed.mode == Distributed::Mode::Ddp) {
     fb.backward = distributed_data_parallel(std::move(fb.backward), distributed.bucket_bytes);
+    keep("backward: " + fb.backward.provenance, fb.backward);
+  }
+  if (sharded) {
+    fb.backward = sort_waits(std::move(fb.backward));
     keep("backward: " + fb.backward.provenance, fb.backward);
   }
   out.execution = result(claiming_passes(executors).run(std::move(fb.forward), context), "forward: ");

@@ -5,7 +5,9 @@
 // from one saved value instead of saving each of its results. Saving a value costs its bytes; a
 // forward input costs nothing, since the caller keeps it alive anyway, unless the forward writes
 // over it (an input modified in place). Of the cheapest cuts, the one that recomputes least is
-// taken; a recomputed chain is at most 16 statements long.
+// taken; a recomputed chain is at most 16 statements long. With `regather` (FSDP's ZeRO-3), a
+// parameter's gather from its shard is recomputable too: the backward gathers it again rather
+// than the forward keeping the whole parameter alive for it.
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,13 +19,14 @@
 namespace thundercc {
 namespace {
 
-bool is_cheap(const BoundSymbol& b) {
+bool is_cheap(const BoundSymbol& b, bool regather) {
   // A random op would draw again; a statement kept for its effect (copy_) would act twice.
   if (b.sym->has_tag("RANDOM_OP") || b.sym->has_tag("DONT_DCE")) return false;
+  if (regather && (b.sym->id == "prims.all_gather" || b.sym->id == "prims.wait")) return true;
   if (b.sym->is_prim) return b.sym->has_tag("ELEMENTWISE_OP") || b.sym->has_tag("SHAPE_OP");
   if (b.subsymbols.empty()) return false;
   for (const auto& s : b.subsymbols)
-    if (!is_cheap(s)) return false;
+    if (!is_cheap(s, regather)) return false;
   return true;
 }
 
@@ -31,7 +34,7 @@ int64_t bytes_of(const Value& v) { return v.is_tensor() ? v.as_tensor().meta().b
 
 }  // namespace
 
-SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward) {
+SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward, bool regather) {
   // Each value is an edge in -> out whose capacity is the cost of saving it; each cheap statement
   // a node joining its inputs' out nodes to its outputs' in nodes. The source reaches what the
   // forward has to compute anyway, the sink is reached from what the backward reads.
@@ -66,7 +69,7 @@ SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<co
   constexpr int kLongestChain = 16;
   std::unordered_map<const void*, int> chain;  // recomputable statements ending at a value
   auto recomputable = [&](const BoundSymbol& b) {
-    if (!is_cheap(b)) return false;
+    if (!is_cheap(b, regather)) return false;
     int longest = 0;
     for (const Value& v : b.input_proxies()) {
       if (overwritten.count(proxy_key(v))) return false;

@@ -181,7 +181,7 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
   };
   for (const auto& in : trace.inputs)
     for_each_proxy(in.value, [&](const Value& v) {
-      if (v.is_tensor()) program.inputs.push_back({v.as_tensor().name(), slots.slot_of(v), v.as_tensor().meta(), in.fqn});
+      if (v.is_tensor()) program.inputs.push_back({v.as_tensor().name(), slots.slot_of(v), v.as_tensor().meta(), in.fqn, in.shard_of});
     });
   for (const auto& b : trace.bound_symbols) {
     if (b.sym == &prims::python_del()) {

@@ -99,6 +99,7 @@ void encode_program(Program& p, json& out) {
   for (const auto& in : p.inputs) {
     inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
     if (!in.fqn.empty()) inputs.back()["fqn"] = in.fqn;
+    if (in.shard_of) inputs.back()["shard_of"] = *in.shard_of;
   }
   json instructions(json::value_t::array);
   for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins));
@@ -278,6 +279,7 @@ Program decode_program(const json& j, const std::string& where) {
     std::string at = "/inputs/" + std::to_string(i);
     p.inputs.push_back({inputs[i].at("name").get<std::string>(), d.slot(inputs[i].at("slot"), "/inputs"),
                         d.meta(inputs[i].at("tensor"), at + "/tensor"), inputs[i].value("fqn", std::vector<std::string>{})});
+    if (inputs[i].contains("shard_of")) p.inputs.back().shard_of = inputs[i]["shard_of"].get<Shape>();
   }
   if (j.contains("free_at_start")) p.free_at_start = d.slots(j["free_at_start"], "/free_at_start");
   const json& instructions = j.at("instructions");
@@ -312,6 +314,7 @@ json encode_plan(Plan plan) {
   doc["version"] = kFormatVersion;
   doc["name"] = std::move(plan.name);
   doc["seed"] = plan.seed;
+  if (plan.world_size) doc["world_size"] = plan.world_size;
   encode_program(plan.forward, doc);
   if (plan.backward) {
     json backward(json::value_t::object);
@@ -354,6 +357,7 @@ Plan decode_plan(const json& doc, const std::string& where) {
   Plan plan;
   plan.name = doc.value("name", "");
   plan.seed = doc.value("seed", int64_t{0});
+  plan.world_size = doc.value("world_size", int64_t{0});
   plan.forward = decode_program(doc, where);
   if (doc.contains("backward")) {
     plan.backward = decode_program(doc["backward"], where + " (backward)");

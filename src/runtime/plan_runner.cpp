@@ -56,7 +56,7 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
   num_slots_ = static_cast<size_t>(program.slots);
   for (size_t i = 0; i < program.inputs.size(); ++i) {
     const plan::Input& in = program.inputs[i];
-    inputs_.push_back({in.name, in.slot, in.tensor, in.fqn});
+    inputs_.push_back({in.name, in.slot, in.tensor, in.fqn, in.shard_of});
     if (in.tensor.device.type == Device::Type::CUDA && !at::hasCUDA())  // before any tensor is made for it
       throw LoadError(where + ": /inputs/" + std::to_string(i) + "/tensor: the plan runs on " + in.tensor.device.str() +
                       ", but this LibTorch was built without CUDA");

@@ -79,10 +79,19 @@ c10d::ProcessGroupGloo& group() { return *joined().group; }
 
 struct InFlight {
   c10::intrusive_ptr<c10d::Work> work;
-  bool average;
+  at::Tensor ready;        // what the wait hands on
+  bool average = false;    // `ready` divided by the world size first
+  bool compact = false;    // `ready` copied out of the larger buffer it is a slice of
 };
 std::mutex in_flight_mutex;
 std::unordered_map<const void*, InFlight> in_flight;  // by the tensor's storage
+CommunicationStats communicated;                      // under in_flight_mutex
+
+void count(const at::Tensor& payload) {
+  std::lock_guard<std::mutex> lock(in_flight_mutex);
+  ++communicated.collectives;
+  communicated.bytes += static_cast<int64_t>(payload.numel()) * static_cast<int64_t>(payload.element_size());
+}
 
 }  // namespace
 
@@ -110,35 +119,107 @@ void broadcast_from_first_rank(std::vector<at::Tensor> tensors) {
   if (world_size() == 1) return;
   for (auto& t : tensors) {
     std::vector<at::Tensor> one{t};
+    count(t);
     group().broadcast(one, c10d::BroadcastOptions{})->wait();
   }
 }
 
-void start_all_reduce(const at::Tensor& t, bool average) {
-  if (world_size() == 1) return;
-  check(t.device().is_cpu(), "all_reduce: only CPU tensors (Gloo) are supported yet", "NotImplementedError");
-  std::vector<at::Tensor> tensors{t};
-  auto work = group().allreduce(tensors, c10d::AllreduceOptions{});
-  std::lock_guard<std::mutex> lock(in_flight_mutex);
-  in_flight[t.storage().data()] = {work, average};
+namespace {
+
+void check_on_cpu(const at::Tensor& t, const char* what) {
+  check(t.device().is_cpu(), str(what, ": only CPU tensors (Gloo) are supported yet"), "NotImplementedError");
 }
 
-void finish_collective(const at::Tensor& t) {
+// Under the key the wait finds it by: the storage of what it hands on.
+void track(c10::intrusive_ptr<c10d::Work> work, const at::Tensor& ready, bool average, bool compact, const at::Tensor& payload) {
+  count(payload);
+  std::lock_guard<std::mutex> lock(in_flight_mutex);
+  in_flight[ready.storage().data()] = {std::move(work), ready, average, compact};
+}
+
+}  // namespace
+
+void start_all_reduce(const at::Tensor& t, bool average) {
+  if (world_size() == 1) return;
+  check_on_cpu(t, "all_reduce");
+  std::vector<at::Tensor> tensors{t};
+  track(group().allreduce(tensors, c10d::AllreduceOptions{}), t, average, false, t);
+}
+
+at::Tensor start_all_gather(const at::Tensor& shard) {
+  const int world = world_size();
+  std::vector<int64_t> sizes = shard.sizes().vec();
+  sizes[0] *= world;
+  if (world == 1) return shard.clone(at::MemoryFormat::Contiguous);
+  // Gloo copies each rank's shard in on its own thread, outside the run's inference mode, where an
+  // inference tensor may not be written: the result is made a normal tensor.
+  c10::InferenceMode normal_tensors(false);
+  at::Tensor whole = at::empty(sizes, shard.options().memory_format(at::MemoryFormat::Contiguous));
+  check_on_cpu(shard, "all_gather");
+  std::vector<std::vector<at::Tensor>> outputs{whole.chunk(world, 0)};  // rank r's shard into its rows
+  std::vector<at::Tensor> inputs{shard.contiguous()};
+  track(group().allgather(outputs, inputs, c10d::AllgatherOptions{}), whole, false, false, whole);
+  return whole;
+}
+
+at::Tensor start_reduce_scatter(const at::Tensor& t, bool average) {
+  const int world = world_size();
+  const int64_t rows = t.size(0) / world;
+  // Gloo in LibTorch 1.13 has no reduce-scatter: an all-reduce of the whole, of which this rank
+  // keeps its rows (twice the bytes a reduce-scatter sends).
+  at::Tensor reduced = t.clone(at::MemoryFormat::Contiguous);
+  at::Tensor mine = reduced.narrow(0, rank() * rows, rows);
+  if (world == 1) return mine;
+  check_on_cpu(t, "reduce_scatter");
+  std::vector<at::Tensor> tensors{reduced};
+  track(group().allreduce(tensors, c10d::AllreduceOptions{}), mine, average, true, reduced);
+  return mine;
+}
+
+at::Tensor finish_collective(const at::Tensor& t) {
   InFlight pending;
   {
     std::lock_guard<std::mutex> lock(in_flight_mutex);
     auto it = in_flight.find(t.storage().data());
-    if (it == in_flight.end()) return;  // alone: nothing was started
-    pending = it->second;
+    if (it == in_flight.end()) return t;  // alone: nothing was started
+    pending = std::move(it->second);
     in_flight.erase(it);
   }
   try {
     pending.work->wait();
   } catch (const c10::Error& e) {
-    throw std::runtime_error(str("rank ", rank(), " of ", world_size(), ": an all-reduce failed (has another rank died or hung?): ",
+    throw std::runtime_error(str("rank ", rank(), " of ", world_size(), ": a collective failed (has another rank died or hung?): ",
                                  message_of(e)));
   }
-  if (pending.average) t.div_(world_size());
+  if (pending.average) pending.ready.div_(world_size());
+  return pending.compact ? pending.ready.clone() : pending.ready;
+}
+
+CommunicationStats communication_stats() {
+  std::lock_guard<std::mutex> lock(in_flight_mutex);
+  return communicated;
+}
+
+void reset_communication_stats() {
+  std::lock_guard<std::mutex> lock(in_flight_mutex);
+  communicated = {};
+}
+
+at::Tensor rank_shard(const at::Tensor& whole) {
+  const int64_t world = world_size();
+  at::Tensor rows = whole.dim() == 0 ? whole.reshape({1}) : whole;
+  const int64_t n = rows.size(0), per = (n + world - 1) / world;
+  if (per * world != n) {
+    std::vector<int64_t> padding = rows.sizes().vec();
+    padding[0] = per * world - n;
+    rows = at::cat({rows, at::zeros(padding, rows.options())});
+  }
+  return rows.narrow(0, rank() * per, per).clone(at::MemoryFormat::Contiguous);
+}
+
+at::Tensor gather_whole(const at::Tensor& shard, at::IntArrayRef whole_shape) {
+  at::Tensor gathered = finish_collective(start_all_gather(shard));
+  return gathered.narrow(0, 0, whole_shape.empty() ? 1 : whole_shape[0]).reshape(whole_shape);
 }
 
 }  // namespace thundercc::runtime

@@ -23,6 +23,26 @@ void broadcast_from_first_rank(std::vector<at::Tensor> tensors);
 // Starts reducing `t` in place over the ranks (a sum, divided by the world size when `average`):
 // ready after finish_collective(t). Alone, there is nothing to reduce.
 void start_all_reduce(const at::Tensor& t, bool average);
-void finish_collective(const at::Tensor& t);
+// FSDP's, along the first dimension: the ranks' shards concatenated in rank order; `t` reduced
+// over the ranks, of which this rank keeps its rows. Ready after finish_collective of the result.
+at::Tensor start_all_gather(const at::Tensor& shard);
+at::Tensor start_reduce_scatter(const at::Tensor& t, bool average);
+// What this rank's collectives handed to the process group since the last reset: how many, and
+// their payload's bytes (what an all-reduce or a broadcast reduces or sends, the whole tensor an
+// all-gather fills).
+struct CommunicationStats {
+  int64_t collectives = 0, bytes = 0;
+};
+CommunicationStats communication_stats();
+void reset_communication_stats();
+
+// FSDP's parameters at the run's edges: this rank's shard of `whole` (its first dimension
+// zero-padded to a multiple of the world size, split evenly; a 0-d tensor as one row), and the
+// whole tensor of shape `whole_shape` gathered back from every rank's shard (a collective).
+at::Tensor rank_shard(const at::Tensor& whole);
+at::Tensor gather_whole(const at::Tensor& shard, at::IntArrayRef whole_shape);
+// Waits for the collective that gave `t` (returned at once where none is in flight) and returns
+// its result: `t` itself, or a compact copy of a reduce-scatter's rows.
+at::Tensor finish_collective(const at::Tensor& t);
 
 }  // namespace thundercc::runtime

@@ -84,11 +84,41 @@ std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, 
 }
 
 // The gradients of the inputs that require grad, in input order: what capture.py --grad writes.
+// FSDP's sharded inputs as a file gives them: whole (run cuts this rank's shard).
+std::vector<InputSpec> as_given(std::vector<InputSpec> specs) {
+  for (auto& s : specs)
+    if (s.shard_of) s.meta.shape = *s.shard_of;
+  return specs;
+}
+
+// Each sharded entry's shard, cut from the whole tensor given; `from` names where they came from.
+void cut_shards(const std::vector<InputSpec>& specs, std::vector<at::Tensor>& tensors, const std::string& from) {
+  for (size_t i = 0; i < specs.size() && i < tensors.size(); ++i) {
+    if (!specs[i].shard_of || !tensors[i].defined()) continue;
+    if (tensors[i].sizes() != at::IntArrayRef(*specs[i].shard_of))
+      throw LoadError(thundercc::str(from, ": '", specs[i].name, "' is sharded over the ranks (FSDP): give the whole ",
+                                     shape_repr(*specs[i].shard_of), " tensor, of which each rank keeps its rows, not ", tensors[i].sizes()));
+    tensors[i] = rank_shard(tensors[i]);
+  }
+}
+
+// The sharded entries gathered whole again, on every rank (a collective: every rank calls it).
+std::vector<at::Tensor> wholes(const std::vector<InputSpec>& specs, std::vector<at::Tensor> tensors) {
+  for (size_t i = 0; i < specs.size() && i < tensors.size(); ++i)
+    if (specs[i].shard_of && tensors[i].defined()) tensors[i] = gather_whole(tensors[i], *specs[i].shard_of);
+  return tensors;
+}
+
+// The gradients of the inputs that require grad, whole (FSDP's shards gathered).
 std::vector<at::Tensor> input_grads(const Plan& plan, const std::vector<at::Tensor>& grads) {
+  std::vector<InputSpec> specs;
   std::vector<at::Tensor> out;
   for (size_t i = 0; i < plan.inputs().size() && i < grads.size(); ++i)
-    if (plan.inputs()[i].meta.requires_grad) out.push_back(grads[i]);
-  return out;
+    if (plan.inputs()[i].meta.requires_grad) {
+      specs.push_back(plan.inputs()[i]);
+      out.push_back(grads[i]);
+    }
+  return wholes(specs, std::move(out));
 }
 
 // Time per instruction and its share of the program's time.
@@ -117,7 +147,7 @@ bool writes_inputs(const PlanRunner& program) {
 bool uses_collectives(const plan::Plan& plan) {
   for (const plan::Program* program : plan.programs())
     for (const auto& i : program->instructions)
-      if (i.op == "torch:prims.all_reduce") return true;
+      if (i.op == "torch:prims.all_reduce" || i.op == "torch:prims.all_gather" || i.op == "torch:prims.reduce_scatter") return true;
   return false;
 }
 
@@ -174,8 +204,9 @@ void check_entries(std::vector<at::Tensor>& tensors, const std::vector<InputSpec
   }
 }
 
+// Sharded tensors (FSDP) are whole in a checkpoint, so that it does not depend on the world size.
 Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried) {
-  std::vector<InputSpec> specs = checkpoint_specs(plan, carried);
+  std::vector<InputSpec> specs = as_given(checkpoint_specs(plan, carried));
   std::vector<at::Tensor> tensors = read_tensor_file(path, specs);
   if (tensors.size() != specs.size())
     throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried.size(),
@@ -184,6 +215,7 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
   check_entries(tensors, specs, [&](size_t k) {
     return thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") was written for another plan: it");
   });
+  cut_shards(checkpoint_specs(plan, carried), tensors, path);
   Checkpoint out;
   out.carried.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()));
   out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()), tensors.end() - 1);
@@ -191,13 +223,13 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
   return out;
 }
 
-void write_checkpoint(const std::string& path, const std::vector<size_t>& carried, const std::vector<at::Tensor>& inputs,
+void write_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried, const std::vector<at::Tensor>& inputs,
                       const std::vector<at::Tensor>& state, int64_t steps) {
   std::vector<at::Tensor> tensors;
   for (size_t i : carried) tensors.push_back(inputs[i]);
   tensors.insert(tensors.end(), state.begin(), state.end());
   tensors.push_back(at::scalar_tensor(steps, at::kLong));
-  write_tensor_file(path, tensors);
+  write_tensor_file(path, wholes(checkpoint_specs(plan, carried), std::move(tensors)));
 }
 
 // run --weights: a state_dict, by its keys, into the inputs that are the module's parameters and
@@ -218,7 +250,7 @@ void load_weights(const std::string& path, Plan& plan, std::vector<at::Tensor>& 
     }
     if (!by_key.count(spec.fqn[0])) continue;
     std::vector<at::Tensor> one{by_key[spec.fqn[0]]};
-    check_entries(one, {spec}, [&](size_t) { return thundercc::str(path, ": '", spec.fqn[0], "' (the plan's ", spec.name, ")"); });
+    check_entries(one, as_given({spec}), [&](size_t) { return thundercc::str(path, ": '", spec.fqn[0], "' (the plan's ", spec.name, ")"); });
     inputs[i] = one[0];
   }
   std::vector<std::string> extra;
@@ -283,25 +315,29 @@ bool report(const std::string& plan_path, const std::string& what, const std::ve
 int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& inputs, const std::vector<at::Tensor>& outputs,
            const std::vector<at::Tensor>& grads) {
   bool ok = true;
+  // Gathered once, on every rank alike (FSDP's gathers are collectives).
+  const std::vector<at::Tensor> whole_grads =
+      (o.expect_grads_path + o.grads_out_path).empty() ? std::vector<at::Tensor>{} : input_grads(plan, grads);
+  const std::vector<at::Tensor> whole_inputs = o.expect_inputs_path.empty() ? std::vector<at::Tensor>{} : wholes(plan.inputs(), inputs);
   if (!o.expect_path.empty()) {
     ok = report(o.plan_path, "outputs", compare_outputs(outputs, read_optional_tensor_file(o.expect_path), o.rtol, o.atol)) && ok;
     if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
   }
   if (!o.expect_inputs_path.empty()) {
     bool inputs_ok = report(o.plan_path, "inputs after the run",
-                            compare_outputs(inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol));
+                            compare_outputs(whole_inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol));
     if (inputs_ok) std::printf("%s: inputs after the run match %s\n", o.plan_path.c_str(), o.expect_inputs_path.c_str());
     ok = ok && inputs_ok;
   }
   if (!o.expect_grads_path.empty()) {
     bool grads_ok = report(o.plan_path, "gradients",
-                           compare_outputs(input_grads(plan, grads), read_optional_tensor_file(o.expect_grads_path), o.rtol, o.atol));
+                           compare_outputs(whole_grads, read_optional_tensor_file(o.expect_grads_path), o.rtol, o.atol));
     if (grads_ok) std::printf("%s: gradients match %s\n", o.plan_path.c_str(), o.expect_grads_path.c_str());
     ok = ok && grads_ok;
   }
   if (!ok) return 1;
   if (!o.outputs_path.empty()) write_tensor_file(o.outputs_path, outputs);
-  if (!o.grads_out_path.empty()) write_tensor_file(o.grads_out_path, input_grads(plan, grads));
+  if (!o.grads_out_path.empty()) write_tensor_file(o.grads_out_path, whole_grads);
   return 0;
 }
 
@@ -314,6 +350,10 @@ int run(const RunOptions& o) {
     if (ex->version() != version)
       throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
   }
+  if (decoded.world_size && decoded.world_size != world_size())
+    throw LoadError(thundercc::str(o.plan_path, ": the plan shards its parameters over ", decoded.world_size,
+                                   " ranks (compile --distributed fsdp --world-size ", decoded.world_size, "), but runs on ", world_size(),
+                                   world_size() == 1 ? " (WORLD_SIZE is not set: no torchrun)" : ""));
   install_caching_allocator();
   // ATen, oneDNN and the generated kernels share these threads (LibTorch alone would take one
   // where OMP_NUM_THREADS is unset).
@@ -325,6 +365,7 @@ int run(const RunOptions& o) {
     throw LoadError(o.plan_path + ": --steps trains with the plan's optimizer, and it has none: compile it with --optimizer sgd|adamw");
   // Training: the optimizer's state starts as zeros, or as a checkpoint left it.
   const std::vector<size_t> carried = carried_inputs(plan);
+  const std::vector<InputSpec> given_specs = as_given(plan.inputs());
   std::optional<Checkpoint> resumed;
   if (!o.resume_path.empty()) {
     resumed = read_checkpoint(o.resume_path, plan, carried);
@@ -365,17 +406,19 @@ int run(const RunOptions& o) {
     check_inputs(path, "");
   };
   if (resumed || !o.weights_path.empty()) {
-    inputs = fill_inputs(plan.inputs(), "zeros", 0);
+    inputs = fill_inputs(given_specs, "zeros", 0);
     if (!o.weights_path.empty()) load_weights(o.weights_path, plan, inputs);
+    cut_shards(plan.inputs(), inputs, o.weights_path);
     if (resumed)
       for (size_t k = 0; k < carried.size(); ++k) inputs[carried[k]] = resumed->carried[k];
     read_batch(first_step);
   } else {
     // "{step}" in the path: a file per training step, from 0.
     const std::string path = for_step(o.inputs_path, first_step);
-    inputs = path.empty() ? fill_inputs(plan.inputs(), o.fill, o.seed.value_or(0))
-                          : on_devices(read_tensor_file(path, plan.inputs()), plan.inputs());
+    inputs = path.empty() ? fill_inputs(given_specs, o.fill, o.seed.value_or(0))
+                          : on_devices(read_tensor_file(path, given_specs), given_specs);
     const bool only_batch = !carried.empty() && inputs.size() == batch_inputs.size();
+    if (inputs.size() == given_specs.size()) cut_shards(plan.inputs(), inputs, path.empty() ? o.plan_path : path);
     check_inputs(path, only_batch ? " (the file holds the inputs other than the module's parameters and buffers: give those with "
                                     "--weights FILE, what torch.save(model.state_dict()) wrote)"
                                   : "");
@@ -394,13 +437,13 @@ int run(const RunOptions& o) {
     broadcast_from_first_rank(std::move(buffers));
   };
   if (distributed) {
-    if (world_size() == 1) {
+    if (world_size() == 1 && decoded.world_size != 1) {
       std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
                    "this process's, averaged over no other rank\n", o.plan_path.c_str());
-    } else {
-      std::vector<at::Tensor> parameters;
+    } else if (world_size() > 1) {
+      std::vector<at::Tensor> parameters;  // not FSDP's shards: each rank cut its own from the same whole tensors
       for (size_t i = 0; i < plan.inputs().size(); ++i)
-        if (plan.inputs()[i].meta.requires_grad) parameters.push_back(inputs[i]);
+        if (plan.inputs()[i].meta.requires_grad && !plan.inputs()[i].shard_of) parameters.push_back(inputs[i]);
       join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)), parameters);
     }
   }
@@ -428,7 +471,7 @@ int run(const RunOptions& o) {
         std::printf("step %lld\n", static_cast<long long>(s));
       std::fflush(stdout);
     }
-    if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, carried, inputs, state, first_step + o.steps);
+    if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, plan, carried, inputs, state, first_step + o.steps);
     std::printf("%s: %lld steps of %s\n", o.plan_path.c_str(), static_cast<long long>(o.steps), plan.optimizer().c_str());
     return finish(plan, o, inputs, outputs, grads);
   }
@@ -450,6 +493,7 @@ int run(const RunOptions& o) {
   std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
   size_t live_before = allocator_stats().live_bytes;  // inputs, the arenas, the last warm-up's outputs
   reset_allocator_peak();
+  reset_communication_stats();
   for (int i = 0; i < std::max(o.repeat, 1); ++i) {
     restore();
     auto start = std::chrono::steady_clock::now();
@@ -469,6 +513,12 @@ int run(const RunOptions& o) {
   else
     std::printf("%s, %zu runs after %d warm-up: median %.3f ms, min %.3f ms, max %.3f ms\n", program.c_str(), run_ns.size(), o.warmup,
                 sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
+  if (distributed && world_size() > 1) {
+    const CommunicationStats c = communication_stats();
+    const double runs = static_cast<double>(run_ns.size());
+    std::printf("communication per run: %.0f collectives, %.3f MB (this rank's payload: all-reduced, broadcast, or gathered)\n",
+                c.collectives / runs, c.bytes / runs / 1e6);
+  }
   if (!o.profile_json_path.empty()) write_profile_json(o.profile_json_path, o.plan_path, plan);
   if (o.profile) {
     AllocatorStats memory = allocator_stats();

@@ -321,18 +321,21 @@ void register_prim_kernels(KernelRegistry& r) {
                                               " when the program was captured, and the plan is specialized to that value, "
                                               "but it is ", seen, " now; capture the program again with these inputs"));
   });
-  // Collectives: a copy of the operand, reduced in place over the ranks; its wait hands it on.
+  // Collectives (process_group.cpp), started here; a wait hands on the result once it is ready.
   r.add("torch:prims.all_reduce", [](KernelCall& c) {
     at::Tensor reduced = c.arg(0).tensor().clone(at::MemoryFormat::Contiguous);
     start_all_reduce(reduced, c.arg(1).string() == "avg");
-    if (!c.arg(2).flag()) finish_collective(reduced);
-    c.set_output(0, reduced);
+    c.set_output(0, c.arg(2).flag() ? reduced : finish_collective(reduced));
   });
-  r.add("torch:prims.wait", [](KernelCall& c) {
-    const at::Tensor& reduced = c.arg(0).tensor();
-    finish_collective(reduced);
-    c.set_output(0, reduced);
+  r.add("torch:prims.all_gather", [](KernelCall& c) {
+    at::Tensor whole = start_all_gather(c.arg(0).tensor());
+    c.set_output(0, c.arg(2).flag() ? whole : finish_collective(whole));
   });
+  r.add("torch:prims.reduce_scatter", [](KernelCall& c) {
+    at::Tensor mine = start_reduce_scatter(c.arg(0).tensor(), c.arg(1).string() == "avg");
+    c.set_output(0, c.arg(3).flag() ? mine : finish_collective(mine));
+  });
+  r.add("torch:prims.wait", [](KernelCall& c) { c.set_output(0, finish_collective(c.arg(0).tensor())); });
   r.add("torch:prims.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(c.arg(1).ints())); });
   r.add("torch:prims.slice_prim", [](KernelCall& c) {
     Tensor out = c.arg(0).tensor();

@@ -1,6 +1,7 @@
-"""Data parallelism on torch.distributed: a training step compiled with `--distributed ddp` and run by
-torchrun on 2 ranks (c10d's TCPStore, Gloo over the loopback), each rank on its half of the batch,
-gives every rank the gradients one process computes on the whole batch."""
+"""Data parallelism on torch.distributed: a training step compiled with `--distributed ddp` or
+`--distributed fsdp` and run by torchrun on 2 or 4 ranks (c10d's TCPStore, Gloo over the loopback),
+each rank on its shard of the batch, gives every rank the gradients one process computes on the
+whole batch."""
 import json
 import os
 import shutil
@@ -105,7 +106,7 @@ def test_a_ddp_plan_alone_is_the_single_process_step(tmp_path, thundercc):
 def test_ddp_needs_a_training_step(tmp_path, thundercc):
     capture(torch.nn.Linear(3, 2).requires_grad_(False), torch.randn(4, 3)).save(tmp_path / "f.json")
     result = thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--distributed", "ddp", check=False)
-    assert result.returncode == 1 and "--distributed ddp spreads a training step over ranks" in result.stderr
+    assert result.returncode == 1 and "--distributed spreads a training step over ranks" in result.stderr
     buckets_alone = thundercc("compile", tmp_path / "f.json", "-o", tmp_path, "--bucket-mb", "1", check=False)
     assert buckets_alone.returncode == 2 and "--bucket-mb requires --distributed" in buckets_alone.stderr
 
@@ -203,14 +204,31 @@ def rank_losses(stdout, ranks):
     return losses
 
 
+def pytorch_ddp_reference(tmp_path, cls, steps, ranks, optimizer):
+    """PyTorch's DistributedDataParallel (Gloo) trained as PYTORCH_DDP_TRAINING does, on the
+    batch.S.R.pt files of tmp_path: each rank's losses (pytorch_losses.R.pt) and state_dict
+    (pytorch_state.R.pt) written there."""
+    import inspect
+    script = tmp_path / "pytorch_ddp.py"
+    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(cls), cls=cls.__name__))
+    reference = subprocess.run([TORCHRUN, "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1", "--master_port", str(free_port()),
+                                "--log_dir", tmp_path / "pytorch_logs", script, tmp_path, str(steps), optimizer],
+                               capture_output=True, text=True, timeout=300)
+    assert reference.returncode == 0, reference.stdout[-3000:] + reference.stderr[-3000:]
+
+
+@pytest.mark.parametrize("distributed", [["ddp"], ["fsdp", "--world-size", "2", "--zero", "3"]], ids=["ddp", "fsdp_zero3"])
 @pytest.mark.parametrize("optimizer,flags", [("sgd", ["--optimizer", "sgd", "--lr", "0.1", "--momentum", "0.9"]),
                                              ("adamw", ["--optimizer", "adamw", "--lr", "0.01"])])
-def test_ddp_training_follows_pytorch_distributed_data_parallel(optimizer, flags, tmp_path, thundercc):
-    """20 steps on 2 ranks, a batch per step and rank: each rank's loss curve is the one PyTorch's
-    DistributedDataParallel (Gloo) gives on the same shards; 10 steps, a checkpoint per rank and
-    10 resumed steps end where the 20 did, bit for bit."""
-    import inspect
-    steps, ranks = 20, 2
+def test_training_follows_pytorch_distributed_data_parallel(distributed, optimizer, flags, tmp_path, thundercc):
+    """Steps on 2 ranks, a batch per step and rank (20 under DDP; 10 under FSDP with ZeRO-3, whose
+    ranks update their shards): each rank's loss curve is the one PyTorch's
+    DistributedDataParallel (Gloo) gives on the same shards (PyTorch 1.13's FSDP cannot be imported
+    under Python 3.11); with SGD, the checkpoint's (whole) parameters are those PyTorch ends with
+    (not compared with AdamW, which turns the float noise of a gradient that is zero in exact
+    arithmetic, the attention's key bias's, into steps of lr); half the steps, a checkpoint per
+    rank and the other half resumed end where the whole run did, bit for bit."""
+    steps, ranks = (20 if distributed[0] == "ddp" else 10), 2
     torch.manual_seed(0)
     model = TinyLanguageModel()
     g = torch.Generator().manual_seed(1)
@@ -223,30 +241,29 @@ def test_ddp_training_follows_pytorch_distributed_data_parallel(optimizer, flags
     for s in range(steps):
         for rank in range(ranks):
             torch.save((*data[s][rank], *parameters), tmp_path / f"batch.{s}.{rank}.pt")
-    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp", *flags)
-    binary = Path(os.environ["THUNDERCC"]).resolve()
-    run = [binary, "run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "batch.{step}.{rank}.pt"]
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", *distributed, *flags)
+    run = [Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "batch.{step}.{rank}.pt"]
     whole = torchrun(ranks, tmp_path, *run, "--steps", steps, "--checkpoint", tmp_path / "whole.{rank}.pt")
     assert whole.returncode == 0, whole.stdout[-3000:] + whole.stderr[-3000:]
     ours = rank_losses(whole.stdout, ranks)
 
-    script = tmp_path / "pytorch_ddp.py"
-    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(TinyLanguageModel), cls="TinyLanguageModel"))
-    reference = subprocess.run([TORCHRUN, "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1", "--master_port", str(free_port()),
-                                "--log_dir", tmp_path / "pytorch_logs", script, tmp_path, str(steps), optimizer],
-                               capture_output=True, text=True, timeout=300)
-    assert reference.returncode == 0, reference.stdout[-3000:] + reference.stderr[-3000:]
+    pytorch_ddp_reference(tmp_path, TinyLanguageModel, steps, ranks, optimizer)
+    names = [name for name, _ in model.named_parameters()]
     for rank in range(ranks):
-        theirs = torch.load(tmp_path / f"pytorch_losses.{rank}.pt")
         assert len(ours[rank]) == steps
-        torch.testing.assert_close(torch.tensor(ours[rank], dtype=torch.float64), theirs, rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(torch.tensor(ours[rank], dtype=torch.float64), torch.load(tmp_path / f"pytorch_losses.{rank}.pt"),
+                                   rtol=1e-4, atol=1e-5)
+        checkpoint, theirs = torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"pytorch_state.{rank}.pt")
+        for name, value in zip(names if optimizer == "sgd" else [], checkpoint):
+            torch.testing.assert_close(value, theirs[name], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {name}")
 
-    first = torchrun(ranks, tmp_path, *run, "--steps", 10, "--checkpoint", tmp_path / "half.{rank}.pt")
+    half = steps // 2
+    first = torchrun(ranks, tmp_path, *run, "--steps", half, "--checkpoint", tmp_path / "half.{rank}.pt")
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
-    rest = torchrun(ranks, tmp_path, *run, "--steps", steps - 10, "--resume", tmp_path / "half.{rank}.pt",
+    rest = torchrun(ranks, tmp_path, *run, "--steps", steps - half, "--resume", tmp_path / "half.{rank}.pt",
                     "--checkpoint", tmp_path / "resumed.{rank}.pt")
     assert rest.returncode == 0, rest.stdout[-3000:] + rest.stderr[-3000:]
-    assert rank_losses(rest.stdout, ranks) == {rank: losses[10:] for rank, losses in ours.items()}
+    assert rank_losses(rest.stdout, ranks) == {rank: losses[half:] for rank, losses in ours.items()}
     for rank in range(ranks):
         for a, b in zip(torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"resumed.{rank}.pt")):
             assert torch.equal(a, b)
@@ -268,7 +285,6 @@ class NormalizedClassifier(torch.nn.Module):
 def test_ddp_broadcasts_buffers_as_distributed_data_parallel_does(tmp_path, thundercc):
     """Before each step the ranks' buffers become rank 0's (DDP's broadcast_buffers): after 5 SGD
     steps on 2 ranks, each rank's parameters and batch-norm statistics are PyTorch DDP's on that rank."""
-    import inspect
     steps, ranks = 5, 2
     torch.manual_seed(0)
     model = NormalizedClassifier()
@@ -288,12 +304,7 @@ def test_ddp_broadcasts_buffers_as_distributed_data_parallel_does(tmp_path, thun
                     tmp_path / "weights.pt", "--inputs", tmp_path / "batch.{step}.{rank}.pt", "--steps", steps,
                     "--checkpoint", tmp_path / "ours.{rank}.pt")
     assert ours.returncode == 0, ours.stdout[-3000:] + ours.stderr[-3000:]
-    script = tmp_path / "pytorch_ddp.py"
-    script.write_text(PYTORCH_DDP_TRAINING.format(model=inspect.getsource(NormalizedClassifier), cls="NormalizedClassifier"))
-    reference = subprocess.run([TORCHRUN, "--nproc_per_node", str(ranks), "--redirects", "1", "--tee", "1", "--master_port", str(free_port()),
-                                "--log_dir", tmp_path / "pytorch_logs", script, tmp_path, str(steps), "sgd"],
-                               capture_output=True, text=True, timeout=300)
-    assert reference.returncode == 0, reference.stdout[-3000:] + reference.stderr[-3000:]
+    pytorch_ddp_reference(tmp_path, NormalizedClassifier, steps, ranks, "sgd")
     plan_inputs = json.loads((tmp_path / "bn.plan.json").read_text())["inputs"]
     carried = [i["fqn"][0] for i in plan_inputs if "fqn" in i]
     for rank in range(ranks):
@@ -302,3 +313,78 @@ def test_ddp_broadcasts_buffers_as_distributed_data_parallel_does(tmp_path, thun
         assert sorted(carried) == sorted(theirs)
         for key, value in zip(carried, checkpoint):
             torch.testing.assert_close(value, theirs[key], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {key}")
+
+
+def fsdp_step(tmp_path, thundercc, ranks, *compile_options):
+    """The language model's step compiled with --distributed fsdp for `ranks`, each rank's inputs
+    (its 2 sequences, the whole parameters) and the gradients of one process on all the sequences."""
+    torch.manual_seed(0)
+    model = TinyLanguageModel()
+    tokens, targets = torch.randint(0, 11, (2 * ranks, 6)), torch.randint(0, 11, (2 * ranks, 6))
+    captured = capture(model, tokens[:2], targets[:2])
+    captured.save(tmp_path / "lm.json")
+    parameters = [saveable(t) for t in captured.input_values[2:]]
+    for rank in range(ranks):
+        torch.save((tokens[2 * rank:2 * rank + 2], targets[2 * rank:2 * rank + 2], *parameters), tmp_path / f"inputs.{rank}.pt")
+    whole = torch.autograd.grad(model(tokens, targets), list(model.parameters()))
+    torch.save(tuple(saveable(g) for g in whole), tmp_path / "grads.expected.pt")
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "fsdp", "--world-size", str(ranks), *compile_options)
+    return model, whole
+
+
+@pytest.mark.parametrize("ranks,zero", [(2, "2"), (2, "3"), (4, "2"), (4, "3")])
+def test_fsdp_gives_every_rank_the_whole_batch_gradients(ranks, zero, tmp_path, thundercc):
+    """Every parameter sharded over the ranks (the vocabulary's 11 rows padded to a multiple of the
+    world size), gathered before its first use, its gradient reduce-scattered; each rank's
+    gathered gradients (--grads-out) are those of one process on the whole batch."""
+    model, whole = fsdp_step(tmp_path, thundercc, ranks, "--zero", zero)
+    plan = json.loads((tmp_path / "lm.plan.json").read_text())
+    assert plan["world_size"] == ranks
+    sharded = {tuple(i["fqn"]): i for i in plan["inputs"] if "shard_of" in i}
+    assert len(sharded) == len(whole)
+    embedding = sharded[("embed.weight",)]
+    assert embedding["shard_of"] == [11, 16] and embedding["tensor"]["shape"] == [-(-11 // ranks), 16]
+    forward = (tmp_path / "lm.forward.trace.py").read_text()
+    backward = (tmp_path / "lm.backward.trace.py").read_text()
+    parameters = len(whole)
+    assert forward.count(" = torchex.all_gather(") == parameters
+    assert backward.count(" = torchex.reduce_scatter(") == parameters
+    # ZeRO-3 gathers each parameter the backward reads again; ZeRO-2 saves it whole instead.
+    assert (backward.count(" = torchex.all_gather(") > 0) == (zero == "3")
+    # The reduce-scatters are waited for after the statements that follow them, not at once.
+    lines = [line.strip() for line in backward.splitlines() if not line.strip().startswith(("#", "del"))]
+    first_scatter = next(i for i, line in enumerate(lines) if "torchex.reduce_scatter(" in line)
+    assert "torchex.wait(" not in lines[first_scatter + 1]
+    result = torchrun(ranks, tmp_path, Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "lm.plan.json",
+                      "--inputs", tmp_path / "inputs.{rank}.pt", "--grads-out", tmp_path / "grads.{rank}.pt",
+                      "--expect-grads", tmp_path / "grads.expected.pt", "--rtol", "1e-4", "--atol", "1e-6")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    for rank in range(ranks):
+        grads = torch.load(tmp_path / f"grads.{rank}.pt")
+        assert [g.shape for g in grads] == [p.shape for p in model.parameters()]
+        for ours, expected in zip(grads, whole):
+            torch.testing.assert_close(ours, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_an_fsdp_plan_runs_only_on_its_world_size(tmp_path, thundercc):
+    fsdp_step(tmp_path, thundercc, 2)
+    alone = thundercc("run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.0.pt", check=False)
+    assert alone.returncode == 1
+    assert "the plan shards its parameters over 2 ranks (compile --distributed fsdp --world-size 2), but runs on 1" in alone.stderr
+    # Shards are cut by the run from the whole parameters; a tensor of another shape is refused.
+    tokens, targets, *parameters = torch.load(tmp_path / "inputs.0.pt")
+    torch.save((tokens, targets, *[p[:1] if p.dim() else p for p in parameters]), tmp_path / "cut.pt")
+    thundercc("compile", tmp_path / "lm.json", "-o", tmp_path / "one", "--distributed", "fsdp", "--world-size", "1")
+    wrong = thundercc("run", tmp_path / "one" / "lm.plan.json", "--inputs", tmp_path / "cut.pt", check=False)
+    assert wrong.returncode == 1
+    assert "'t_position' is sharded over the ranks (FSDP): give the whole (6, 16) tensor" in wrong.stderr
+
+
+def test_fsdp_options_are_checked(tmp_path, thundercc):
+    fsdp_step(tmp_path, thundercc, 1)
+    for options, message in [(["--distributed", "fsdp"], "--distributed fsdp needs --world-size N"),
+                             (["--distributed", "ddp", "--world-size", "2"], "--world-size is for --distributed fsdp"),
+                             (["--distributed", "fsdp", "--zero", "3"], "--zero requires --world-size"),
+                             (["--distributed", "fsdp", "--world-size", "2", "--zero", "1"], "--zero: 1 not in {2,3}")]:
+        result = thundercc("compile", tmp_path / "lm.json", "-o", tmp_path / "x", *options, check=False)
+        assert result.returncode == 2 and message in result.stderr, (options, result.stderr)

@@ -43,6 +43,9 @@ struct TraceInput {
   Value value;  // a tensor proxy, a number proxy, or a collection of them
   // A module's parameter or buffer: the state_dict keys that hold it (several for a tied weight).
   std::vector<std::string> fqn;
+  // FSDP (--distributed fsdp): the input is this rank's shard of a tensor of this shape, its
+  // first dimension (zero-padded to a multiple of the world size) split evenly over the ranks.
+  std::optional<Shape> shard_of;
 };
 
 struct Trace {

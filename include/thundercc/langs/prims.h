@@ -47,6 +47,10 @@ Tensor stride_order(const Tensor& a, const std::vector<int64_t>& order);
 // A collective over the process group's ranks: op 'sum' or 'avg'; with do_async, started here and
 // ready after wait (the value wait returns).
 Tensor all_reduce(const Tensor& a, const std::string& op, bool do_async);
+// FSDP's collectives over world_size ranks, along the first dimension: the ranks' tensors
+// concatenated in rank order; reduced, each rank keeping its slice.
+Tensor all_gather(const Tensor& a, int64_t world_size, bool do_async);
+Tensor reduce_scatter(const Tensor& a, const std::string& op, int64_t world_size, bool do_async);
 Tensor wait(const Tensor& a);
 
 Tensor sum(const Tensor& a, const std::vector<int64_t>& dims);

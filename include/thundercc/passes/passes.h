@@ -40,7 +40,9 @@ struct ForwardBackward {
   Trace backward;  // backward_fn(saved_for_backward, cotangents) -> one gradient per input tensor
   int64_t saved_bytes = 0;
 };
-ForwardBackward split_forward_backward(const Trace& joint);
+// With `regather` (ZeRO-3), the backward gathers FSDP's parameters again instead of the forward
+// saving them whole.
+ForwardBackward split_forward_backward(const Trace& joint, bool regather = false);
 
 // Of the forward values the backward reads, those the forward saves and the statements the
 // backward recomputes the others with (rematerialization.cpp).
@@ -49,12 +51,20 @@ struct SavedForBackward {
   int64_t bytes = 0;                           // their size
   std::vector<const BoundSymbol*> recomputed;  // forward statements, in order
 };
-SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward);
+SavedForBackward rematerialize(const Trace& forward, const std::unordered_set<const void*>& read_by_backward,
+                               bool regather = false);
 
 // Data parallelism: the backward all-reduces (averages over the ranks) the gradients it returns,
 // each started where it is computed (or, with buckets, where its bucket fills) and waited for at
 // the end (distributed_data_parallel.cpp).
 Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes);
+// Fully sharded data parallelism, on the program before the grad transform: every parameter
+// becomes an input holding this rank's shard (TraceInput::shard_of), gathered before its first use
+// (fully_sharded_data_parallel.cpp).
+Trace fully_sharded_data_parallel(Trace program, int64_t world_size);
+// Each prims.wait moved down to just before the first statement that reads its result, so that
+// communication overlaps the statements in between (sort_waits.cpp).
+Trace sort_waits(Trace trace);
 
 // The standard pass lists. Executors' own passes run right after claiming.
 PassManager execution_passes(const std::vector<const Executor*>& executors);  // DCE, CSE, claiming, DCE, DLU
@@ -68,9 +78,13 @@ enum class GradMode {
 
 // How a training step is spread over the ranks of a process group.
 struct Distributed {
-  enum class Mode { None, Ddp };  // ddp: each rank runs the whole step on its shard; gradients averaged
+  // ddp: each rank runs the whole step on its shard of the batch; gradients averaged.
+  // fsdp: the same, with the parameters sharded over world_size ranks too.
+  enum class Mode { None, Ddp, Fsdp };
   Mode mode = Mode::None;
   int64_t bucket_bytes = 0;  // ddp: gradients all-reduced together, up to this many bytes (0: each alone)
+  int64_t world_size = 0;    // fsdp: the ranks the parameters are sharded over
+  int zero = 2;              // fsdp: 2, the forward saves the gathered parameters the backward reads; 3, it gathers them again
 };
 
 // The optimizer a training step's plan ends with (compile --optimizer): torch.optim's SGD (with

@@ -72,6 +72,7 @@ struct Input {
   int slot = 0;
   TensorMeta tensor;
   std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys (run --weights)
+  std::optional<Shape> shard_of;  // FSDP: this rank's shard of a tensor of this shape (ir/trace.h)
 };
 
 // The arena memory planning laid out, and what it saved (for `compile -v`).
@@ -125,6 +126,7 @@ struct Update {
 struct Plan {
   std::string name;
   int64_t seed = 0;  // of the random ops (compile --seed; run --seed overrides)
+  int64_t world_size = 0;  // the ranks it must run on (FSDP's shards fix it); 0: any number
   Program forward;  // with a backward, it returns (outputs, saved_for_backward)
   std::optional<Program> backward;
   std::optional<Update> update;

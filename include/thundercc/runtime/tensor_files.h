@@ -19,6 +19,7 @@ struct InputSpec {
   int slot;
   TensorMeta meta;
   std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys
+  std::optional<Shape> shard_of;  // FSDP: this rank's shard of a tensor of this shape (run takes the whole one)
 };
 
 // What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
