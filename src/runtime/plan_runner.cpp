@@ -4,6 +4,8 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "runtime/caching_allocator.h"
@@ -11,6 +13,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 #include "thundercc/plan/memory_plan.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/support/files.h"
 
@@ -247,10 +250,28 @@ std::unique_ptr<FusedKernels> load_kernels(const plan::Plan& plan, const std::st
   return std::make_unique<FusedKernels>(plan, where, options);
 }
 
+// The plugin executors the plan names, loaded and of the version it was compiled with.
+const plan::Plan& with_plugins_checked(const plan::Plan& plan, const std::string& where) {
+  for (const auto& [name, version] : plan.plugins) {
+    const Executor* ex = ExecutorRegistry::global().find(name);
+    if (!ex)
+      throw LoadError(thundercc::str(where, ": the plan needs plugin executor '", name, "' ", version,
+                                     "; load it with --plugin LIB (from C++: thundercc::load_plugin)"));
+    if (ex->version() != version)
+      throw LoadError(thundercc::str(where, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
+  }
+  return plan;
+}
+
 }  // namespace
 
+std::unique_ptr<Plan> Plan::load(const std::string& path, KernelOptions kernels) {
+  register_builtin_kernels();
+  return std::make_unique<Plan>(plan::read_plan_file(path), path, kernels);
+}
+
 Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions options)
-    : kernels_(load_kernels(plan, where, options)), forward_(plan.forward, where, kernels_.get()) {
+    : kernels_(load_kernels(with_plugins_checked(plan, where), where, options)), forward_(plan.forward, where, kernels_.get()) {
   if (plan.backward) {
     backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
     num_saved_ = static_cast<size_t>(plan.backward->saved);
@@ -261,6 +282,89 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
     optimizer_ = plan.update->optimizer;
   }
   set_seed(static_cast<uint64_t>(plan.seed));
+}
+
+namespace {
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+}  // namespace
+
+void Plan::set_weights(const std::vector<std::pair<std::string, at::Tensor>>& state_dict, const std::string& where) {
+  if (std::none_of(inputs().begin(), inputs().end(), [](const InputSpec& s) { return !s.fqn.empty(); }))
+    throw LoadError(where + ": the plan has no parameters or buffers by name: weights by name need a program captured from an nn.Module");
+  std::map<std::string, at::Tensor> by_key(state_dict.begin(), state_dict.end());
+  std::vector<at::Tensor> weights(inputs().size());
+  std::vector<std::string> missing;
+  std::set<std::string> used;
+  for (size_t i = 0; i < inputs().size(); ++i) {
+    const InputSpec& spec = inputs()[i];
+    if (spec.fqn.empty()) continue;
+    for (const auto& key : spec.fqn) {
+      used.insert(key);
+      if (!by_key.count(key)) missing.push_back(key);
+    }
+    if (!by_key.count(spec.fqn[0])) continue;
+    std::vector<at::Tensor> one{by_key[spec.fqn[0]]};
+    check_tensors(one, as_given({spec}), [&](size_t) { return thundercc::str(where, ": '", spec.fqn[0], "' (the plan's ", spec.name, ")"); });
+    weights[i] = one[0];
+  }
+  std::vector<std::string> extra;
+  for (const auto& [key, tensor] : by_key)
+    if (!used.count(key)) extra.push_back(key);
+  // Every key with one prefix more than the plan's (DistributedDataParallel's "module."): said once.
+  if (!missing.empty() && missing.size() == extra.size() && extra[0].size() > missing[0].size()) {
+    const std::string prefix = extra[0].substr(0, extra[0].find('.') + 1);
+    if (!prefix.empty() && std::all_of(extra.begin(), extra.end(), [&](const std::string& k) {
+          return k.rfind(prefix, 0) == 0 && std::find(missing.begin(), missing.end(), k.substr(prefix.size())) != missing.end();
+        }))
+      throw LoadError(thundercc::str(where, ": every key of the state_dict has the prefix '", prefix, "' the plan's do not (",
+                                     extra[0], " for ", extra[0].substr(prefix.size()),
+                                     "): save the wrapped module's state_dict (ddp.module.state_dict()), or strip the prefix"));
+  }
+  if (!missing.empty() || !extra.empty())
+    throw LoadError(thundercc::str(where, ": the state_dict does not fit the plan:", missing.empty() ? "" : " missing keys " + quoted_list(missing),
+                                   !missing.empty() && !extra.empty() ? ";" : "", extra.empty() ? "" : " unexpected keys " + quoted_list(extra)));
+  std::lock_guard<std::mutex> lock(running_);
+  weights_ = std::move(weights);
+}
+
+std::vector<at::Tensor> Plan::run(const std::map<std::string, at::Tensor>& named) {
+  std::lock_guard<std::mutex> lock(running_);
+  std::vector<at::Tensor> args(inputs().size());
+  std::vector<std::string> missing, names, others;  // others: the inputs that are not weights
+  size_t given = 0;
+  for (size_t i = 0; i < inputs().size(); ++i) {
+    const std::string& name = inputs()[i].name;
+    names.push_back(name);
+    if (inputs()[i].fqn.empty()) others.push_back(name);
+    if (auto it = named.find(name); it != named.end()) {
+      args[i] = it->second;
+      ++given;
+    } else if (i < weights_.size() && weights_[i].defined()) {
+      args[i] = weights_[i];
+    } else {
+      missing.push_back(name);
+    }
+  }
+  if (given != named.size()) {
+    std::vector<std::string> unknown;
+    for (const auto& [name, tensor] : named)
+      if (std::find(names.begin(), names.end(), name) == names.end()) unknown.push_back(name);
+    throw LoadError(thundercc::str("the plan has no input ", quoted_list(unknown), " (its inputs other than the module's weights: ",
+                                   quoted_list(others), ")"));
+  }
+  if (!missing.empty()) {
+    const bool weights_missing = weights_.empty() && std::any_of(inputs().begin(), inputs().end(), [](const InputSpec& s) { return !s.fqn.empty(); });
+    throw LoadError(thundercc::str("the plan's input", missing.size() > 1 ? "s " : " ", quoted_list(missing), " not given",
+                                   weights_missing ? " (the module's parameters and buffers come from set_weights)" : ""));
+  }
+  forward_.check_inputs(args);
+  return forward(args);
 }
 
 void Plan::set_seed(uint64_t seed) {

@@ -84,13 +84,6 @@ std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, 
 }
 
 // The gradients of the inputs that require grad, in input order: what capture.py --grad writes.
-// FSDP's sharded inputs as a file gives them: whole (run cuts this rank's shard).
-std::vector<InputSpec> as_given(std::vector<InputSpec> specs) {
-  for (auto& s : specs)
-    if (s.shard_of) s.meta.shape = *s.shard_of;
-  return specs;
-}
-
 // Each sharded entry's shard, cut from the whole tensor given; `from` names where they came from.
 void cut_shards(const std::vector<InputSpec>& specs, std::vector<at::Tensor>& tensors, const std::string& from) {
   for (size_t i = 0; i < specs.size() && i < tensors.size(); ++i) {
@@ -192,18 +185,6 @@ std::vector<InputSpec> checkpoint_specs(Plan& plan, const std::vector<size_t>& c
   return specs;
 }
 
-// Each of `tensors` against its spec (a tensor of its dtype and shape, moved to its device);
-// `what(k)` names entry k in the message.
-void check_entries(std::vector<at::Tensor>& tensors, const std::vector<InputSpec>& specs, const std::function<std::string(size_t)>& what) {
-  for (size_t k = 0; k < specs.size(); ++k) {
-    const TensorMeta& want = specs[k].meta;
-    if (!tensors[k].defined() || tensors[k].sizes() != at::IntArrayRef(want.shape) || tensors[k].scalar_type() != to_aten(want.dtype))
-      throw LoadError(thundercc::str(what(k), " is not ", want.type_string(),
-                                     tensors[k].defined() ? thundercc::str(" (it is ", tensors[k].scalar_type(), tensors[k].sizes(), ")") : ""));
-    if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));
-  }
-}
-
 // Sharded tensors (FSDP) are whole in a checkpoint, so that it does not depend on the world size.
 Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried) {
   std::vector<InputSpec> specs = as_given(checkpoint_specs(plan, carried));
@@ -212,7 +193,7 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
     throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried.size(),
                                    " parameters and buffers, ", specs.size() - carried.size() - 1, " of the optimizer's state, the steps done), not ",
                                    tensors.size()));
-  check_entries(tensors, specs, [&](size_t k) {
+  check_tensors(tensors, specs, [&](size_t k) {
     return thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") was written for another plan: it");
   });
   cut_shards(checkpoint_specs(plan, carried), tensors, path);
@@ -232,48 +213,12 @@ void write_checkpoint(const std::string& path, Plan& plan, const std::vector<siz
   write_tensor_file(path, wholes(checkpoint_specs(plan, carried), std::move(tensors)));
 }
 
-// run --weights: a state_dict, by its keys, into the inputs that are the module's parameters and
-// buffers; strict, as load_state_dict is: a missing, extra or mismatched key is an error naming it.
+// run --weights: a state_dict's tensors, by key, into the inputs that are the module's parameters
+// and buffers (Plan::set_weights: strict).
 void load_weights(const std::string& path, Plan& plan, std::vector<at::Tensor>& inputs) {
-  if (std::none_of(plan.inputs().begin(), plan.inputs().end(), [](const InputSpec& s) { return !s.fqn.empty(); }))
-    throw LoadError(path + ": the plan has no parameters or buffers by name: --weights needs a program captured from an nn.Module");
-  std::map<std::string, at::Tensor> by_key;
-  for (auto& [key, tensor] : read_state_dict(path)) by_key[key] = std::move(tensor);
-  std::vector<std::string> missing;
-  std::set<std::string> used;
-  for (size_t i = 0; i < plan.inputs().size(); ++i) {
-    const InputSpec& spec = plan.inputs()[i];
-    if (spec.fqn.empty()) continue;
-    for (const auto& key : spec.fqn) {
-      used.insert(key);
-      if (!by_key.count(key)) missing.push_back(key);
-    }
-    if (!by_key.count(spec.fqn[0])) continue;
-    std::vector<at::Tensor> one{by_key[spec.fqn[0]]};
-    check_entries(one, as_given({spec}), [&](size_t) { return thundercc::str(path, ": '", spec.fqn[0], "' (the plan's ", spec.name, ")"); });
-    inputs[i] = one[0];
-  }
-  std::vector<std::string> extra;
-  for (const auto& [key, tensor] : by_key)
-    if (!used.count(key)) extra.push_back(key);
-  auto listed = [](const std::vector<std::string>& keys) {
-    std::string out;
-    for (const auto& k : keys) out += (out.empty() ? "'" : ", '") + k + "'";
-    return out;
-  };
-  // Every key with one prefix more than the plan's (DistributedDataParallel's "module."): said once.
-  if (!missing.empty() && missing.size() == extra.size() && extra[0].size() > missing[0].size()) {
-    const std::string prefix = extra[0].substr(0, extra[0].find('.') + 1);
-    if (!prefix.empty() && std::all_of(extra.begin(), extra.end(), [&](const std::string& k) {
-          return k.rfind(prefix, 0) == 0 && std::find(missing.begin(), missing.end(), k.substr(prefix.size())) != missing.end();
-        }))
-      throw LoadError(thundercc::str(path, ": every key of the state_dict has the prefix '", prefix, "' the plan's do not (",
-                                     extra[0], " for ", extra[0].substr(prefix.size()),
-                                     "): save the wrapped module's state_dict (ddp.module.state_dict()), or strip the prefix"));
-  }
-  if (!missing.empty() || !extra.empty())
-    throw LoadError(thundercc::str(path, ": the state_dict does not fit the plan:", missing.empty() ? "" : " missing keys " + listed(missing),
-                                   !missing.empty() && !extra.empty() ? ";" : "", extra.empty() ? "" : " unexpected keys " + listed(extra)));
+  plan.set_weights(read_state_dict(path), path);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (plan.weights()[i].defined()) inputs[i] = plan.weights()[i];
 }
 
 // run --profile-json: the last timed run as Chrome trace events, which chrome://tracing and
@@ -344,12 +289,6 @@ int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& input
 int run(const RunOptions& o) {
   plan::Plan decoded = plan::read_plan_file(o.plan_path);
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
-  for (const auto& [name, version] : decoded.plugins) {
-    const Executor* ex = ExecutorRegistry::global().find(name);
-    if (!ex) throw LoadError(thundercc::str(o.plan_path, ": the plan needs plugin executor '", name, "' ", version, "; load it with --plugin LIB"));
-    if (ex->version() != version)
-      throw LoadError(thundercc::str(o.plan_path, ": the plan needs executor '", name, "' version ", version, ", but the loaded plugin has ", ex->version()));
-  }
   if (decoded.world_size && decoded.world_size != world_size())
     throw LoadError(thundercc::str(o.plan_path, ": the plan shards its parameters over ", decoded.world_size,
                                    " ranks (compile --distributed fsdp --world-size ", decoded.world_size, "), but runs on ", world_size(),

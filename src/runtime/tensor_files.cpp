@@ -13,6 +13,7 @@
 
 #include "runtime/pickle_check.h"
 #include "thundercc/errors.h"
+#include "thundercc/runtime/kernels.h"
 #include "thundercc/support/files.h"
 
 namespace thundercc::runtime {
@@ -120,6 +121,22 @@ c10::IValue unpickle(const std::string& path) {
 }  // namespace
 
 // What Python's torch.save wrote: a list of tensors in signature order, or a dict by input name.
+std::vector<InputSpec> as_given(std::vector<InputSpec> specs) {
+  for (auto& s : specs)
+    if (s.shard_of) s.meta.shape = *s.shard_of;
+  return specs;
+}
+
+void check_tensors(std::vector<at::Tensor>& tensors, const std::vector<InputSpec>& specs, const std::function<std::string(size_t)>& what) {
+  for (size_t k = 0; k < specs.size(); ++k) {
+    const TensorMeta& want = specs[k].meta;
+    if (!tensors[k].defined() || tensors[k].sizes() != at::IntArrayRef(want.shape) || tensors[k].scalar_type() != to_aten(want.dtype))
+      throw LoadError(thundercc::str(what(k), " is not ", want.type_string(),
+                                     tensors[k].defined() ? thundercc::str(" (it is ", tensors[k].scalar_type(), tensors[k].sizes(), ")") : ""));
+    if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));
+  }
+}
+
 std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs) {
   c10::IValue value = unpickle(path);
   std::vector<at::Tensor> out;

@@ -29,6 +29,19 @@ def thundercc():
     return run
 
 
+def build_against_installed_package(tmp_path, example):
+    """The README's recipe for a program using thundercc as a package: `cmake --install` the build
+    into tmp_path/prefix, then configure and build examples/EXAMPLE with find_package(thundercc).
+    Returns (the prefix, the example's build folder)."""
+    build = Path(os.environ.get("THUNDERCC", REPO / "build" / "thundercc")).parent
+    prefix, built = tmp_path / "prefix", tmp_path / f"build-{example}"
+    for command in (["cmake", "--install", build, "--prefix", prefix],
+                    ["cmake", "-S", f"examples/{example}", "-B", built, f"-DCMAKE_PREFIX_PATH={prefix}"],
+                    ["cmake", "--build", built]):
+        subprocess.run([str(a) for a in command], check=True, capture_output=True, text=True, cwd=REPO)
+    return prefix, built
+
+
 LOW_PRECISION = (torch.float16, torch.bfloat16)
 
 

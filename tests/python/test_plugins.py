@@ -9,7 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from conftest import REPO, save_case
+from conftest import REPO, build_against_installed_package, save_case
 
 GOLDEN = REPO / "tests" / "golden"
 
@@ -219,13 +219,9 @@ def test_a_plugin_builds_against_the_installed_package_as_the_readme_says(tmp_pa
     source in the README is examples/plugin_package/my_plugin.cpp, word for word."""
     source = (REPO / "examples" / "plugin_package" / "my_plugin.cpp").read_text()
     assert f"```cpp\n{source}```" in (REPO / "README.md").read_text()
-    build = Path(os.environ.get("THUNDERCC", REPO / "build" / "thundercc")).parent
-    prefix = tmp_path / "prefix"
+    prefix, built = build_against_installed_package(tmp_path, "plugin_package")
     run = lambda *args: subprocess.run([str(a) for a in args], check=True, capture_output=True, text=True, cwd=REPO)
-    run("cmake", "--install", build, "--prefix", prefix)
-    run("cmake", "-S", "examples/plugin_package", "-B", tmp_path / "build-plugin", f"-DCMAKE_PREFIX_PATH={prefix}")
-    run("cmake", "--build", tmp_path / "build-plugin")
-    library = tmp_path / "build-plugin" / "libmy_plugin.so"
+    library = built / "libmy_plugin.so"
     thundercc = prefix / "bin" / "thundercc"
     run(thundercc, "compile", "traces/mul.json", "-o", tmp_path / "out", "--plugin", library)
     assert "t0 = my_mul(a, b)" in (tmp_path / "out" / "mul.trace.py").read_text()

@@ -94,7 +94,7 @@ def test_a_state_dict_that_does_not_fit_is_refused(tmp_path, thundercc):
     capture(lambda a, b: a @ b, torch.randn(2, 4), torch.randn(4, 3)).save(tmp_path / "f.json")
     thundercc("compile", tmp_path / "f.json", "-o", tmp_path)
     result = thundercc("run", tmp_path / "f.plan.json", "--weights", tmp_path / "w.pt", check=False)
-    assert result.returncode == 1 and "needs a program captured from an nn.Module" in result.stderr
+    assert result.returncode == 1 and "weights by name need a program captured from an nn.Module" in result.stderr
 
 
 @pytest.mark.parametrize("order", ["batch_only", "every_input"])

@@ -3,7 +3,9 @@
 // resolved, so running does no lookups.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "thundercc/plan/plan.h"
 #include "thundercc/runtime/kernels.h"
@@ -79,8 +81,23 @@ class PlanRunner {
 // A whole plan: its forward program and, for a training step, its backward. The forward of a
 // training step also returns what it saves for the backward; `forward` keeps that and returns
 // only the outputs.
+//
+// Embedding a plan (examples/embed_plan): load it, give it the module's weights by name, run it
+// on the other inputs by name.
+//
+//   auto plan = Plan::load("out/model.plan.json");
+//   plan->set_weights(read_state_dict("weights.pt"));   // what torch.save(model.state_dict()) wrote
+//   std::vector<at::Tensor> outputs = plan->run({{"x", x}});
+//
+// One Plan runs one call at a time (its buffers are reused from run to run): calls on one Plan
+// from several threads are serialized. For calls in parallel, load one Plan per thread and give
+// each the same weight tensors: they are held, not copied, so the weights are in memory once.
 class Plan {
  public:
+  // Reads, checks and binds a plan.json (kernels built for this machine, or loaded from beside it
+  // with `kernels.trust_kernels`). The plugin executors it needs must have been loaded
+  // (thundercc/plugin.h). Throws LoadError naming the file and the problem.
+  static std::unique_ptr<Plan> load(const std::string& path, KernelOptions kernels = {});
   // Binds a decoded plan; throws LoadError naming `where`, the plan file's path (with
   // `kernels.trust_kernels`, a plan's kernel library is found next to it). With
   // `kernels.emulate_cuda`, fusion regions on the CPU run their CUDA kernels under the emulator,
@@ -102,6 +119,18 @@ class Plan {
   // The random ops draw as they would after `steps` forwards and backwards (run --resume).
   void set_steps_done(uint64_t steps);
 
+  // Weights by name: the module's parameters and buffers (the inputs capture recorded state_dict
+  // keys for), from a state_dict's (key, tensor) pairs. Strict, as load_state_dict is: a missing,
+  // extra or mismatched key is an error naming it (LoadError, naming `where`). The tensors are
+  // held, not copied, for the runs that follow; calling it again swaps them.
+  void set_weights(const std::vector<std::pair<std::string, at::Tensor>>& state_dict, const std::string& where = "weights");
+  // The weights held, per input (undefined for an input that is not a module's parameter or buffer).
+  const std::vector<at::Tensor>& weights() const { return weights_; }
+  // Runs the forward with the weights held and the other inputs by name (the names of
+  // inputs(); every input that is not a weight, none unknown); returns the outputs, flattened in
+  // order. Safe to call from several threads: the calls are serialized.
+  std::vector<at::Tensor> run(const std::map<std::string, at::Tensor>& inputs);
+
   // The optimizer's step (compile --optimizer): whether the plan has one, which, the inputs it
   // updates (indices into inputs()), and the specifications of its state (zeros before the first
   // step).
@@ -122,6 +151,8 @@ class Plan {
   std::string optimizer_;
   size_t num_saved_ = 0;
   std::vector<at::Tensor> saved_;
+  std::vector<at::Tensor> weights_;
+  std::mutex running_;  // run's calls, one at a time
 };
 
 }  // namespace thundercc::runtime

@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,12 @@ struct InputSpec {
   std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys
   std::optional<Shape> shard_of;  // FSDP: this rank's shard of a tensor of this shape (run takes the whole one)
 };
+
+// Specifications as files give the tensors: FSDP's shards whole (run cuts each rank's).
+std::vector<InputSpec> as_given(std::vector<InputSpec> specs);
+// Each of `tensors` against its spec (a tensor of its dtype and shape, moved to its device);
+// throws LoadError with `what(k)` naming entry k.
+void check_tensors(std::vector<at::Tensor>& tensors, const std::vector<InputSpec>& specs, const std::function<std::string(size_t)>& what);
 
 // What Python's torch.save wrote: a list or tuple of tensors (in signature order), or a dict by input name.
 std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vector<InputSpec>& specs);
