@@ -296,17 +296,15 @@ int main(int argc, char** argv) {
                        "ranks; fsdp, the parameters are sharded over --world-size ranks too, gathered to be used, their "
                        "gradients reduce-scattered")
           ->transform(CLI::CheckedTransformer(distributed_modes));
-  auto* world_size_option =
-      compile_cmd->add_option("--world-size", compile_options.distributed.world_size, "fsdp: the number of ranks the plan runs on")
-          ->check(CLI::PositiveNumber)
-          ->needs(distributed_option);
-  compile_cmd->add_option("--zero", compile_options.distributed.zero,
-                          "fsdp: 2 (default), the forward saves the gathered parameters the backward reads; 3, the backward "
-                          "gathers them again, so that no whole parameter outlives its use")
-      ->check(CLI::IsMember({2, 3}))
-      ->needs(world_size_option);
+  compile_cmd->add_option("--world-size", compile_options.distributed.world_size, "fsdp: the number of ranks the plan runs on")
+      ->check(CLI::Range(1, 1 << 16));
+  auto* zero_option =
+      compile_cmd->add_option("--zero", compile_options.distributed.zero,
+                              "fsdp: 2 (default), the forward saves the gathered parameters the backward reads; 3, the backward "
+                              "gathers them again, so that no whole parameter outlives its use")
+          ->check(CLI::IsMember({2, 3}));
   double bucket_mb = 25;
-  compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
+  auto* bucket_option = compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
       ->check(CLI::NonNegativeNumber)
       ->needs(distributed_option);
   const std::map<std::string, Optimizer::Kind> optimizers{{"sgd", Optimizer::Kind::Sgd}, {"adamw", Optimizer::Kind::AdamW}};
@@ -376,9 +374,14 @@ int main(int argc, char** argv) {
       compile_options.mode = transform == "grad" ? GradMode::Inputs : GradMode::Auto;
       compile_options.distributed.bucket_bytes = static_cast<int64_t>(bucket_mb * (1 << 20));
       const bool fsdp = compile_options.distributed.mode == Distributed::Mode::Fsdp;
-      if (fsdp != (compile_options.distributed.world_size > 0)) {  // a usage error: exit 2, as CLI11's
-        spdlog::error(fsdp ? "--distributed fsdp needs --world-size N: the parameters' shards depend on it"
-                           : "--world-size is for --distributed fsdp (a ddp plan runs on any number of ranks)");
+      // Usage errors: exit 2, as CLI11's.
+      const char* misuse = fsdp && compile_options.distributed.world_size == 0 ? "--distributed fsdp needs --world-size N: the parameters' shards depend on it"
+                           : !fsdp && compile_options.distributed.world_size > 0 ? "--world-size is for --distributed fsdp (a ddp plan runs on any number of ranks)"
+                           : !fsdp && zero_option->count() ? "--zero is for --distributed fsdp --world-size N"
+                           : fsdp && bucket_option->count() ? "--bucket-mb is for --distributed ddp (fsdp gathers and reduces each parameter alone)"
+                                                            : nullptr;
+      if (misuse) {
+        spdlog::error("{}", misuse);
         return 2;
       }
       compile_options.executors = executor_list(executor_names);

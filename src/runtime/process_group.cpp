@@ -105,14 +105,13 @@ int world_size() {
   return world;
 }
 
-void join_ranks(const std::string& plan_digest, std::vector<at::Tensor> parameters) {
+void join_ranks(const std::string& plan_digest) {
   if (world_size() == 1) return;
   c10d::Store& store = *joined().store;
   store.set(str("plan/", rank()), std::vector<uint8_t>(plan_digest.begin(), plan_digest.end()));
   std::vector<uint8_t> first = store.get("plan/0");
   check(std::string(first.begin(), first.end()) == plan_digest,
         str("rank ", rank(), " was given another plan than rank 0 (their SHA-256 digests differ): every rank must run the same plan"));
-  broadcast_from_first_rank(std::move(parameters));
 }
 
 void broadcast_from_first_rank(std::vector<at::Tensor> tensors) {

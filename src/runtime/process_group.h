@@ -13,9 +13,8 @@ int rank();
 int world_size();
 
 // Joins the ranks before a distributed plan runs: every rank must have been given the same plan
-// (its digest is compared with rank 0's through the store), and the parameters (the tensors in
-// `parameters`) become rank 0's, broadcast in place.
-void join_ranks(const std::string& plan_digest, std::vector<at::Tensor> parameters);
+// (its digest is compared with rank 0's through the store).
+void join_ranks(const std::string& plan_digest);
 // Every rank's tensors become rank 0's, in place (a data-parallel step's buffers, as PyTorch's
 // DistributedDataParallel broadcasts them before each forward).
 void broadcast_from_first_rank(std::vector<at::Tensor> tensors);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <functional>
@@ -84,15 +85,22 @@ std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, 
 }
 
 // The gradients of the inputs that require grad, in input order: what capture.py --grad writes.
-// Each sharded entry's shard, cut from the whole tensor given; `from` names where they came from.
+// Each sharded entry's shard, cut from the whole tensor: rank 0's, broadcast, as DDP's parameters
+// are (a collective: every rank calls it); `from` names where they came from.
 void cut_shards(const std::vector<InputSpec>& specs, std::vector<at::Tensor>& tensors, const std::string& from) {
+  std::vector<at::Tensor> wholes;
   for (size_t i = 0; i < specs.size() && i < tensors.size(); ++i) {
     if (!specs[i].shard_of || !tensors[i].defined()) continue;
     if (tensors[i].sizes() != at::IntArrayRef(*specs[i].shard_of))
       throw LoadError(thundercc::str(from, ": '", specs[i].name, "' is sharded over the ranks (FSDP): give the whole ",
-                                     shape_repr(*specs[i].shard_of), " tensor, of which each rank keeps its rows, not ", tensors[i].sizes()));
-    tensors[i] = rank_shard(tensors[i]);
+                                     shape_repr(*specs[i].shard_of), " tensor, of which each rank keeps its rows, not ",
+                                     shape_repr(tensors[i].sizes().vec())));
+    tensors[i] = tensors[i].clone();  // not the caller's: the broadcast writes into it
+    wholes.push_back(tensors[i]);
   }
+  broadcast_from_first_rank(wholes);
+  for (size_t i = 0; i < specs.size() && i < tensors.size(); ++i)
+    if (specs[i].shard_of && tensors[i].defined()) tensors[i] = rank_shard(tensors[i]);
 }
 
 // The sharded entries gathered whole again, on every rank (a collective: every rank calls it).
@@ -250,8 +258,15 @@ void write_profile_json(const std::string& path, const std::string& plan_path, P
   write_file_atomically(path, nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump(1) + "\n");
 }
 
+// Among ranks, whose message it is (torchrun prefixes only their standard output).
+std::string rank_prefix() {
+  const char* rank = std::getenv("RANK");
+  return std::getenv("WORLD_SIZE") ? thundercc::str("rank ", rank ? rank : "?", ": ") : "";
+}
+
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
-  for (const auto& p : problems) std::fprintf(stderr, "error: %s: %s: %s\n", plan_path.c_str(), what.c_str(), p.c_str());
+  for (const auto& p : problems)
+    std::fprintf(stderr, "error: %s%s: %s: %s\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), p.c_str());
   return problems.empty();
 }
 
@@ -287,12 +302,18 @@ int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& input
 }
 
 int run(const RunOptions& o) {
+  // What the run writes goes to folders that exist: checked before the work, not after it.
+  for (const std::string* written : {&o.outputs_path, &o.grads_out_path, &o.checkpoint_path, &o.profile_json_path})
+    if (!written->empty()) check_folder_exists(*written);
   plan::Plan decoded = plan::read_plan_file(o.plan_path);
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
   if (decoded.world_size && decoded.world_size != world_size())
     throw LoadError(thundercc::str(o.plan_path, ": the plan shards its parameters over ", decoded.world_size,
                                    " ranks (compile --distributed fsdp --world-size ", decoded.world_size, "), but runs on ", world_size(),
-                                   world_size() == 1 ? " (WORLD_SIZE is not set: no torchrun)" : ""));
+                                   world_size() == 1 ? " (one process: WORLD_SIZE is unset or 1)" : ""));
+  // A distributed plan (its programs communicate) runs on ranks given the same plan.
+  const bool distributed = uses_collectives(decoded);
+  if (distributed) join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)));
   install_caching_allocator();
   // ATen, oneDNN and the generated kernels share these threads (LibTorch alone would take one
   // where OMP_NUM_THREADS is unset).
@@ -311,6 +332,12 @@ int run(const RunOptions& o) {
     plan.set_steps_done(static_cast<uint64_t>(resumed->steps));
   }
   const int64_t first_step = resumed ? resumed->steps : 0;
+  // A batch per step: every step's file exists before the first step runs.
+  if (o.steps && o.inputs_path.find("{step}") != std::string::npos)
+    for (int64_t s = first_step; s < first_step + o.steps; ++s)
+      if (!std::filesystem::exists(for_step(o.inputs_path, s)))
+        throw LoadError(thundercc::str(for_step(o.inputs_path, s), ": no such file, and step ", s, " reads it (--steps ", o.steps,
+                                       " from step ", first_step, ")"));
   std::vector<at::Tensor> inputs;
   // The inputs a file gives when the module's parameters and buffers come from elsewhere (the
   // steps before, a checkpoint, --weights): its batch. The file holds every input (the others in it
@@ -362,10 +389,9 @@ int run(const RunOptions& o) {
                                     "--weights FILE, what torch.save(model.state_dict()) wrote)"
                                   : "");
   }
-  // A distributed plan (its backward all-reduces) runs on ranks given the same plan, from rank 0's
-  // parameters (the inputs that require grad); before each step, the module's buffers (a batch
-  // norm's statistics) become rank 0's, as DistributedDataParallel's broadcast_buffers makes them.
-  const bool distributed = uses_collectives(decoded);
+  // A distributed plan starts from rank 0's parameters (the inputs that require grad; FSDP's were
+  // broadcast whole before each rank cut its shard); before each step, the module's buffers (a
+  // batch norm's statistics) become rank 0's, as DistributedDataParallel's broadcast_buffers makes them.
   std::vector<size_t> buffer_inputs;
   for (size_t i : carried)
     if (!plan.inputs()[i].meta.requires_grad && !plan.inputs()[i].fqn.empty()) buffer_inputs.push_back(i);
@@ -377,13 +403,13 @@ int run(const RunOptions& o) {
   };
   if (distributed) {
     if (world_size() == 1 && decoded.world_size != 1) {
-      std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun): its gradients are "
-                   "this process's, averaged over no other rank\n", o.plan_path.c_str());
-    } else if (world_size() > 1) {
-      std::vector<at::Tensor> parameters;  // not FSDP's shards: each rank cut its own from the same whole tensors
+      std::fprintf(stderr, "thundercc run: %s is data parallel, but runs alone (one process: WORLD_SIZE is unset or 1): its gradients "
+                   "are this process's, averaged over no other rank\n", o.plan_path.c_str());
+    } else {
+      std::vector<at::Tensor> parameters;
       for (size_t i = 0; i < plan.inputs().size(); ++i)
         if (plan.inputs()[i].meta.requires_grad && !plan.inputs()[i].shard_of) parameters.push_back(inputs[i]);
-      join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)), parameters);
+      broadcast_from_first_rank(parameters);
     }
   }
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
@@ -545,9 +571,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
         path->replace(at, 6, std::to_string(runtime::rank()));
     return runtime::run(o);
   } catch (const std::exception& e) {
-    // Among ranks, whose error it is (torchrun prefixes only their standard output).
-    std::string rank = std::getenv("WORLD_SIZE") ? thundercc::str("rank ", std::getenv("RANK") ? std::getenv("RANK") : "?", ": ") : "";
-    std::fprintf(stderr, "error: %s%s\n", rank.c_str(), e.what());
+    std::fprintf(stderr, "error: %s%s\n", runtime::rank_prefix().c_str(), e.what());
     return 1;
   }
 }

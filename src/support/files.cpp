@@ -30,12 +30,21 @@ std::string directory_of(const std::string& path) {
   return parent.empty() ? "." : parent.string();
 }
 
-// Writes `contents` to a new, exclusively created file next to `path`; returns its name.
-std::string write_temporary(const std::string& path, const std::string& contents) {
+}  // namespace
+
+void check_folder_exists(const std::string& path) {
   std::string dir = directory_of(path);
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw std::runtime_error(path + ": cannot write: the folder " + dir + " does not exist");
+}
+
+namespace {
+
+// Writes `contents` to a new, exclusively created file next to `path`; returns its name.
+std::string write_temporary(const std::string& path, const std::string& contents) {
+  check_folder_exists(path);
+  std::string dir = directory_of(path);
   std::string name = (std::filesystem::path(dir) / ("." + std::filesystem::path(path).filename().string() + ".XXXXXX")).string();
   Fd f;
   f.fd = ::mkstemp(name.data());  // O_CREAT | O_EXCL, mode 0600: never an existing file or link

@@ -98,7 +98,7 @@ def test_a_ddp_plan_alone_is_the_single_process_step(tmp_path, thundercc):
     torch.save(tuple(saveable(g) for g in torch.autograd.grad(model(tokens, targets), list(model.parameters()))), tmp_path / "g.pt")
     thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "ddp")
     alone = thundercc("run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.pt", "--grads-out", tmp_path / "grads.pt")
-    assert "is data parallel, but runs alone (WORLD_SIZE is not set: no torchrun)" in alone.stderr
+    assert "is data parallel, but runs alone (one process: WORLD_SIZE is unset or 1)" in alone.stderr
     for ours, expected in zip(torch.load(tmp_path / "grads.pt"), torch.load(tmp_path / "g.pt")):
         torch.testing.assert_close(ours, expected, rtol=1e-4, atol=1e-6)
 
@@ -324,8 +324,9 @@ def fsdp_step(tmp_path, thundercc, ranks, *compile_options):
     captured = capture(model, tokens[:2], targets[:2])
     captured.save(tmp_path / "lm.json")
     parameters = [saveable(t) for t in captured.input_values[2:]]
-    for rank in range(ranks):
-        torch.save((tokens[2 * rank:2 * rank + 2], targets[2 * rank:2 * rank + 2], *parameters), tmp_path / f"inputs.{rank}.pt")
+    for rank in range(ranks):  # ranks after the first given other parameters: rank 0's are broadcast before the cut
+        given = parameters if rank == 0 else [p + 1 for p in parameters]
+        torch.save((tokens[2 * rank:2 * rank + 2], targets[2 * rank:2 * rank + 2], *given), tmp_path / f"inputs.{rank}.pt")
     whole = torch.autograd.grad(model(tokens, targets), list(model.parameters()))
     torch.save(tuple(saveable(g) for g in whole), tmp_path / "grads.expected.pt")
     thundercc("compile", tmp_path / "lm.json", "-o", tmp_path, "--distributed", "fsdp", "--world-size", str(ranks), *compile_options)
@@ -336,7 +337,8 @@ def fsdp_step(tmp_path, thundercc, ranks, *compile_options):
 def test_fsdp_gives_every_rank_the_whole_batch_gradients(ranks, zero, tmp_path, thundercc):
     """Every parameter sharded over the ranks (the vocabulary's 11 rows padded to a multiple of the
     world size), gathered before its first use, its gradient reduce-scattered; each rank's
-    gathered gradients (--grads-out) are those of one process on the whole batch."""
+    gathered gradients (--grads-out) are those of one process on the whole batch, though the
+    ranks after the first were given other parameters (rank 0's are broadcast whole)."""
     model, whole = fsdp_step(tmp_path, thundercc, ranks, "--zero", zero)
     plan = json.loads((tmp_path / "lm.plan.json").read_text())
     assert plan["world_size"] == ranks
@@ -383,8 +385,11 @@ def test_an_fsdp_plan_runs_only_on_its_world_size(tmp_path, thundercc):
 def test_fsdp_options_are_checked(tmp_path, thundercc):
     fsdp_step(tmp_path, thundercc, 1)
     for options, message in [(["--distributed", "fsdp"], "--distributed fsdp needs --world-size N"),
+                             (["--distributed", "fsdp", "--zero", "3"], "--distributed fsdp needs --world-size N"),
                              (["--distributed", "ddp", "--world-size", "2"], "--world-size is for --distributed fsdp"),
-                             (["--distributed", "fsdp", "--zero", "3"], "--zero requires --world-size"),
+                             (["--zero", "3"], "--zero is for --distributed fsdp --world-size N"),
+                             (["--distributed", "fsdp", "--world-size", "2", "--bucket-mb", "5"], "--bucket-mb is for --distributed ddp"),
+                             (["--distributed", "fsdp", "--world-size", "0"], "--world-size: Value 0 not in range 1 to 65536"),
                              (["--distributed", "fsdp", "--world-size", "2", "--zero", "1"], "--zero: 1 not in {2,3}")]:
         result = thundercc("compile", tmp_path / "lm.json", "-o", tmp_path / "x", *options, check=False)
         assert result.returncode == 2 and message in result.stderr, (options, result.stderr)

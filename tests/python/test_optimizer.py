@@ -131,3 +131,16 @@ def test_optimizer_errors(tmp_path, thundercc):
     assert "a checkpoint of this plan holds" in fails("run", tmp_path / "adamw" / "clf.plan.json", "--inputs", batch, "--steps", 1,
                                                       "--resume", tmp_path / "sgd.pt")
 
+
+
+def test_missing_step_files_and_output_folders_are_errors_before_the_first_step(tmp_path, thundercc):
+    """Found before any step runs, not after the training that would be lost."""
+    prepared(tmp_path, thundercc, "--optimizer", "sgd", "--lr", "0.1")
+    plan, batch = tmp_path / "clf.plan.json", tmp_path / "batch.{step}.pt"
+    result = thundercc("run", plan, "--inputs", batch, "--steps", STEPS + 1, "--checkpoint", tmp_path / "c.pt", check=False)
+    assert result.returncode == 1 and "step 0" not in result.stdout
+    assert f"batch.{STEPS}.pt: no such file, and step {STEPS} reads it (--steps {STEPS + 1} from step 0)" in result.stderr
+    assert not (tmp_path / "c.pt").exists()
+    result = thundercc("run", plan, "--inputs", batch, "--steps", 2, "--checkpoint", tmp_path / "missing" / "c.pt", check=False)
+    assert result.returncode == 1 and "step 0" not in result.stdout
+    assert "c.pt: cannot write: the folder" in result.stderr and "missing does not exist" in result.stderr

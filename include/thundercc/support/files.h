@@ -34,6 +34,10 @@ class AtomicFiles {
   std::vector<std::pair<std::string, std::string>> files_;
 };
 
+// Throws std::runtime_error "PATH: cannot write: the folder F does not exist" when it does not:
+// checked before work whose result would go there is done.
+void check_folder_exists(const std::string& path);
+
 // One file, atomically.
 void write_file_atomically(const std::string& path, const std::string& contents);
 
