@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     if (plan.cotangents().size() != 1) throw std::runtime_error(plan_path + ": expected one scalar loss as the output");
 
     std::vector<at::Tensor> inputs = read_tensor_file(argv[2], plan.inputs());
-    plan.forward_program().check_inputs(inputs);
+    plan.check_inputs(inputs);
     const at::Tensor seed = at::ones({}, inputs.front().options().dtype(at::kFloat));
     for (int step = 1; step <= steps; ++step) {
       at::Tensor loss = plan.forward(inputs).at(0);

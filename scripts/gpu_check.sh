@@ -13,6 +13,8 @@
 #                  run on cuda:0: outputs against eager and gradients against autograd on the GPU;
 #   cpu-captured   the committed CPU trace moved to cuda:0: outputs against the committed CPU eager
 #                  outputs, gradients against the same plan compiled for and run on the CPU;
+#   distributed    mlp's step under --distributed ddp and fsdp (ZeRO-3) on 2 ranks sharing cuda:0
+#                  (Gloo), gradients against the CPU plan's;
 #   steps          5 steps in the plan (compile --optimizer, run --steps 5): AdamW for mlp, SGD with
 #                  momentum for cnn; the parameters and optimizer state after them against the same
 #                  plan's on the CPU;
@@ -125,6 +127,16 @@ cpu, gpu = (torch.load(f, map_location=\"cpu\") for f in sys.argv[1:])
 assert len(cpu) == len(gpu)
 for a, b in zip(cpu, gpu): torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
 print(len(cpu), \"checkpoint tensors equal\")' $work/cpu/steps/end.pt $work/moved/steps/end.pt"
+  # Data parallel on the GPU's tensors: 2 ranks on cuda:0 (Gloo stages them through the host;
+  # NCCL would need a GPU per rank), each given the whole batch, so that the averaged gradients
+  # are the single process's: DDP, and FSDP with ZeRO-3.
+  [ "$model" = mlp ] && attempt "$model.distributed" bash -c "
+    $thundercc compile $work/moved/$model.json -o $work/moved/ddp --distributed ddp &&
+    $thundercc compile $work/moved/$model.json -o $work/moved/fsdp --distributed fsdp --world-size 2 --zero 3 &&
+    for kind in ddp fsdp; do
+      '$python' -m torch.distributed.run --nproc_per_node 2 --no_python --master_port 29531 $thundercc run \$PWD/$work/moved/\$kind/$model.plan.json \
+        --inputs traces/$model.inputs.pt --expect-grads $work/cpu/$model.grads.pt --rtol 1e-4 --atol 1e-5 || exit 1
+    done"
   # The step's time on the GPU against eager's.
   attempt "$model.timing" bash -c "
     $thundercc run $work/moved/$model.plan.json --inputs traces/$model.inputs.pt --warmup 5 --repeat 50 &&

@@ -72,6 +72,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     } else {
       printed.emplace_back((dir / (stem + ".trace.py")).string(), print_trace(program.execution));
     }
+    if (program.prologue) printed.emplace_back((dir / (stem + ".prologue.trace.py")).string(), print_trace(*program.prologue));
     return printed;
   };
   std::vector<std::pair<std::string, std::string>> printed;
@@ -84,6 +85,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     printing = std::async(std::launch::async, print_traces);
   }
   std::vector<const Trace*> traces{&program.execution};
+  if (program.prologue) traces.push_back(&*program.prologue);
   if (program.backward) traces.push_back(&*program.backward);
   if (program.update) traces.push_back(&*program.update);
   fuser::PlanKernelBuild kernels;
@@ -118,7 +120,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     update.emplace(plan::UpdateTrace{*program.update, std::move(parameters), options.optimizer.describe()});
   }
   plan::Plan built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
-                                      &kernels.kernels, update ? &*update : nullptr);
+                                      &kernels.kernels, update ? &*update : nullptr, program.prologue ? &*program.prologue : nullptr);
   built.seed = options.seed;
   if (options.distributed.mode == Distributed::Mode::Fsdp) built.world_size = options.distributed.world_size;
   auto plan = plan::encode_plan(std::move(built));

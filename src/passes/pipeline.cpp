@@ -107,7 +107,15 @@ CompiledProgram compile_program(Trace captured, const std::vector<const Executor
         "--optimizer ends a training step: the program needs an input that requires grad and an output that does "
         "(capture it without --inference)");
   if (!needs_backward(traced)) {
-    out.execution = result(execution_passes(executors).run(std::move(traced), context), "");
+    std::optional<PhaseTimer> fold_timer(std::in_place, "batch-norm folding");
+    WithPrologue folded = fold_batch_norm(std::move(traced));
+    fold_timer.reset();
+    if (folded.prologue) {
+      keep(folded.prologue->provenance, *folded.prologue);
+      keep(folded.program.provenance, folded.program);
+      out.prologue = result(execution_passes(executors).run(std::move(*folded.prologue), context), "prologue: ");
+    }
+    out.execution = result(execution_passes(executors).run(std::move(folded.program), context), "");
     return out;
   }
   const bool sharded = distributed.mode == Distributed::Mode::Fsdp;

@@ -231,7 +231,7 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
 }  // namespace
 
 Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels,
-                const UpdateTrace* update) {
+                const UpdateTrace* update, const Trace* prologue) {
   std::set<std::pair<std::string, std::string>> plugins;
   Plan plan;
   plan.name = execution.name;
@@ -242,6 +242,16 @@ Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
     plan.backward->saved_bytes = saved_bytes;
   }
   if (update) plan.update = Update{build_program(update->trace, plugins, kernels), update->parameters, update->optimizer};
+  if (prologue) {
+    std::unordered_map<const void*, int64_t> index;  // of the forward's inputs
+    for (const auto& in : execution.inputs)
+      for_each_proxy(in.value, [&](const Value& v) {
+        if (v.is_tensor()) index.emplace(proxy_key(v), static_cast<int64_t>(index.size()));
+      });
+    Prologue p{build_program(*prologue, plugins, kernels), {}};
+    for (const auto& in : prologue->inputs) p.reads.push_back(index.at(proxy_key(in.value)));
+    plan.prologue = std::move(p);
+  }
   for (const auto& [name, version] : plugins) plan.plugins.push_back({name, version});
   if (kernels && !kernels->functions.empty())
     plan.kernels = KernelLibraryRecord{kernels->library, kernels->sha256, kernels->compiler, kernels->flags, kernels->isa};

@@ -330,6 +330,12 @@ json encode_plan(Plan plan) {
     update["optimizer"] = plan.update->optimizer;
     doc["update"] = std::move(update);
   }
+  if (plan.prologue) {
+    json prologue(json::value_t::object);
+    encode_program(plan.prologue->program, prologue);
+    prologue["reads"] = plan.prologue->reads;
+    doc["prologue"] = std::move(prologue);
+  }
   json plugins(json::value_t::array);
   for (const auto& p : plan.plugins) plugins.push_back({{"name", p.name}, {"version", p.version}});
   doc["plugins"] = std::move(plugins);
@@ -377,6 +383,18 @@ Plan decode_plan(const json& doc, const std::string& where) {
     if (!plan.backward || static_cast<int64_t>(plan.update->program.inputs.size()) < 2 * parameters)
       throw LoadError(str(where, ": /update: an optimizer's step needs a backward and takes each of its ", parameters,
                           " parameters and their gradients"));
+  }
+  if (doc.contains("prologue")) {
+    const json& p = doc["prologue"];
+    plan.prologue = Prologue{decode_program(p, where + " (prologue)"), p.at("reads").get<std::vector<int64_t>>()};
+    const Prologue& prologue = *plan.prologue;
+    if (prologue.reads.size() != prologue.program.inputs.size())
+      throw LoadError(str(where, ": /prologue/reads: ", prologue.reads.size(), " for a prologue of ", prologue.program.inputs.size(), " inputs"));
+    for (size_t k = 0; k < prologue.reads.size(); ++k) {
+      const int64_t i = prologue.reads[k];
+      if (i < 0 || i >= static_cast<int64_t>(plan.forward.inputs.size()) || !(plan.forward.inputs[static_cast<size_t>(i)].tensor == prologue.program.inputs[k].tensor))
+        throw LoadError(str(where, ": /prologue/reads/", k, ": not a forward input of the prologue's input's type"));
+    }
   }
   for (const auto& p : doc.at("plugins")) plan.plugins.push_back({p.at("name").get<std::string>(), p.at("version").get<std::string>()});
   if (doc.contains("kernels")) {

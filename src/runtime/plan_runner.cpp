@@ -102,7 +102,9 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
   bind_arena(program, where);
 }
 
-void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const {
+void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const { check_against(inputs_, inputs); }
+
+void check_against(const std::vector<InputSpec>& inputs_, const std::vector<at::Tensor>& inputs) {
   if (inputs.size() != inputs_.size()) {
     std::string names, missing;
     for (size_t i = 0; i < inputs_.size(); ++i) {
@@ -271,7 +273,17 @@ std::unique_ptr<Plan> Plan::load(const std::string& path, KernelOptions kernels)
 }
 
 Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions options)
-    : kernels_(load_kernels(with_plugins_checked(plan, where), where, options)), forward_(plan.forward, where, kernels_.get()) {
+    : kernels_(load_kernels(with_plugins_checked(plan, where), where, options)), forward_(plan.forward, where, kernels_.get()),
+      inputs_(forward_.inputs()) {
+  if (plan.prologue) {
+    prologue_.emplace(plan.prologue->program, where + " (prologue)", kernels_.get());
+    prologue_reads_ = plan.prologue->reads;
+    std::vector<int> computed;  // the prologue's results: the forward's last inputs
+    collect_output_slots(plan.prologue->program.output, computed);
+    if (computed.size() > inputs_.size())
+      throw LoadError(thundercc::str(where, ": the prologue computes ", computed.size(), " inputs of a forward that takes ", inputs_.size()));
+    inputs_.resize(inputs_.size() - computed.size());
+  }
   if (plan.backward) {
     backward_.emplace(*plan.backward, where + " (backward)", kernels_.get());
     num_saved_ = static_cast<size_t>(plan.backward->saved);
@@ -363,7 +375,7 @@ std::vector<at::Tensor> Plan::run(const std::map<std::string, at::Tensor>& named
     throw LoadError(thundercc::str("the plan's input", missing.size() > 1 ? "s " : " ", quoted_list(missing), " not given",
                                    weights_missing ? " (the module's parameters and buffers come from set_weights)" : ""));
   }
-  forward_.check_inputs(args);
+  check_inputs(args);
   return forward(args);
 }
 
@@ -405,7 +417,28 @@ std::vector<InputSpec> Plan::cotangents() const {
   return std::vector<InputSpec>(backward_->inputs().begin() + static_cast<std::ptrdiff_t>(num_saved_), backward_->inputs().end());
 }
 
-std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns) {
+void Plan::check_inputs(const std::vector<at::Tensor>& inputs) const { check_against(inputs_, inputs); }
+
+std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& given, std::vector<double>* instruction_ns) {
+  std::vector<at::Tensor> with_computed;
+  if (prologue_) {
+    // Run again only when a tensor it reads is another one, or was written since (its version).
+    std::vector<at::Tensor> read;
+    std::vector<std::tuple<const void*, const void*, int64_t>> key;
+    for (int64_t i : prologue_reads_) {
+      const at::Tensor& t = given.at(static_cast<size_t>(i));
+      read.push_back(t);
+      key.emplace_back(t.unsafeGetTensorImpl(), t.data_ptr(), t.is_inference() ? 0 : static_cast<int64_t>(t._version()));
+    }
+    if (key != prologue_key_ || prologue_results_.empty()) {
+      prologue_->check_inputs(read);
+      prologue_results_ = prologue_->run(read);
+      prologue_key_ = std::move(key);
+    }
+    with_computed = given;
+    with_computed.insert(with_computed.end(), prologue_results_.begin(), prologue_results_.end());
+  }
+  const std::vector<at::Tensor>& inputs = prologue_ ? with_computed : given;
   std::vector<at::Tensor> outputs = forward_.run(inputs, instruction_ns);
   if (!backward_) return outputs;
   if (outputs.size() < num_saved_)

@@ -1,7 +1,8 @@
 // The process group of a distributed run, joined on the first collective from torchrun's
 // environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT): a c10d TCPStore (torchrun's agent
 // hosts it where TORCHELASTIC_USE_AGENT_STORE says so, else rank 0 does), keys under a prefix of
-// thundercc's own, and Gloo over the loopback or the host's interface for CPU tensors.
+// thundercc's own, and Gloo over the loopback or the host's interface (CPU tensors; CUDA ones
+// staged through the host).
 #ifndef USE_C10D_GLOO  // LibTorch's CMake package defines it where c10d has Gloo; ProcessGroupGloo.hpp needs it
 #define USE_C10D_GLOO
 #endif
@@ -125,10 +126,6 @@ void broadcast_from_first_rank(std::vector<at::Tensor> tensors) {
 
 namespace {
 
-void check_on_cpu(const at::Tensor& t, const char* what) {
-  check(t.device().is_cpu(), str(what, ": only CPU tensors (Gloo) are supported yet"), "NotImplementedError");
-}
-
 // Under the key the wait finds it by: the storage of what it hands on.
 void track(c10::intrusive_ptr<c10d::Work> work, const at::Tensor& ready, bool average, bool compact, const at::Tensor& payload) {
   count(payload);
@@ -140,7 +137,6 @@ void track(c10::intrusive_ptr<c10d::Work> work, const at::Tensor& ready, bool av
 
 void start_all_reduce(const at::Tensor& t, bool average) {
   if (world_size() == 1) return;
-  check_on_cpu(t, "all_reduce");
   std::vector<at::Tensor> tensors{t};
   track(group().allreduce(tensors, c10d::AllreduceOptions{}), t, average, false, t);
 }
@@ -154,7 +150,6 @@ at::Tensor start_all_gather(const at::Tensor& shard) {
   // inference tensor may not be written: the result is made a normal tensor.
   c10::InferenceMode normal_tensors(false);
   at::Tensor whole = at::empty(sizes, shard.options().memory_format(at::MemoryFormat::Contiguous));
-  check_on_cpu(shard, "all_gather");
   std::vector<std::vector<at::Tensor>> outputs{whole.chunk(world, 0)};  // rank r's shard into its rows
   std::vector<at::Tensor> inputs{shard.contiguous()};
   track(group().allgather(outputs, inputs, c10d::AllgatherOptions{}), whole, false, false, whole);
@@ -169,7 +164,6 @@ at::Tensor start_reduce_scatter(const at::Tensor& t, bool average) {
   at::Tensor reduced = t.clone(at::MemoryFormat::Contiguous);
   at::Tensor mine = reduced.narrow(0, rank() * rows, rows);
   if (world == 1) return mine;
-  check_on_cpu(t, "reduce_scatter");
   std::vector<at::Tensor> tensors{reduced};
   track(group().allreduce(tensors, c10d::AllreduceOptions{}), mine, average, true, reduced);
   return mine;

@@ -352,7 +352,7 @@ int run(const RunOptions& o) {
   // The inputs checked against the plan; an error names the file they came from, then `hint`.
   auto check_inputs = [&](const std::string& path, const std::string& hint) {
     try {
-      plan.forward_program().check_inputs(inputs);
+      plan.check_inputs(inputs);
     } catch (const ThunderError& e) {
       throw LoadError(thundercc::str(path.empty() ? o.plan_path : path, ": ", e.what(), hint));
     }

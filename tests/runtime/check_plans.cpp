@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
     try {
       Plan plan(plan::read_plan_file(plan_path), plan_path, {.emulate_cuda = emulate_cuda});
       auto inputs = read_tensor_file(stem + ".inputs.pt", plan.inputs());
-      plan.forward_program().check_inputs(inputs);
+      plan.check_inputs(inputs);
       at::manual_seed(0);
       auto outputs = plan.forward(inputs);
       write_tensor_file(stem + ".thundercc_outputs.pt", outputs);

@@ -62,6 +62,15 @@ Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes);
 // becomes an input holding this rank's shard (TraceInput::shard_of), gathered before its first use
 // (fully_sharded_data_parallel.cpp).
 Trace fully_sharded_data_parallel(Trace program, int64_t world_size);
+// A program and the prologue that computes some of its inputs from others (the module's tensors),
+// which the runtime runs only when those change.
+struct WithPrologue {
+  Trace program;  // its inputs: the original ones, then the prologue's results
+  std::optional<Trace> prologue;
+};
+// Inference: each convolution that only an eval-mode batch norm reads takes a weight and bias with
+// the batch norm folded in, which the prologue computes (fold_batch_norm.cpp).
+WithPrologue fold_batch_norm(Trace program);
 // Each prims.wait moved down to just before the first statement that reads its result, so that
 // communication overlaps the statements in between (sort_waits.cpp).
 Trace sort_waits(Trace trace);
@@ -110,6 +119,7 @@ struct CompiledProgram {
   Trace execution;                // the inference trace, or the training step's forward
   std::optional<Trace> backward;  // the training step's backward
   std::optional<Trace> update;    // the optimizer's step, after the backward (compile --optimizer)
+  std::optional<Trace> prologue;  // what an inference program's inputs are computed from (fold_batch_norm)
   int64_t saved_bytes = 0;        // what the forward saves for the backward
   // The symbols this compilation made (its traces may refer to them): alive as long as the program.
   std::shared_ptr<SymbolTable> symbols;

@@ -123,6 +123,14 @@ struct Update {
   std::string optimizer;  // as torch.optim's constructor call, for messages
 };
 
+// What an inference program's last inputs are computed from (the batch norms folded into
+// convolutions, passes/fold_batch_norm.cpp): its inputs are the forward's inputs at `reads`, its
+// outputs the forward's last inputs, in order. The runtime runs it only when those it reads change.
+struct Prologue {
+  Program program;
+  std::vector<int64_t> reads;
+};
+
 struct Plan {
   std::string name;
   int64_t seed = 0;  // of the random ops (compile --seed; run --seed overrides)
@@ -130,13 +138,16 @@ struct Plan {
   Program forward;  // with a backward, it returns (outputs, saved_for_backward)
   std::optional<Program> backward;
   std::optional<Update> update;
+  std::optional<Prologue> prologue;
   std::vector<PluginExecutor> plugins;  // the plugin executors it needs
   std::optional<KernelLibraryRecord> kernels;
   std::optional<CudaKernelsRecord> cuda_kernels;
 
-  // Its programs in the order a training step runs them: the forward, the backward, the update.
+  // Its programs in the order they run: the prologue, the forward, the backward, the update.
   std::vector<const Program*> programs() const {
-    std::vector<const Program*> out{&forward};
+    std::vector<const Program*> out;
+    if (prologue) out.push_back(&prologue->program);
+    out.push_back(&forward);
     if (backward) out.push_back(&*backward);
     if (update) out.push_back(&update->program);
     return out;
@@ -152,6 +163,6 @@ struct UpdateTrace {
   std::string optimizer;
 };
 Plan build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0,
-                const PlanKernels* kernels = nullptr, const UpdateTrace* update = nullptr);
+                const PlanKernels* kernels = nullptr, const UpdateTrace* update = nullptr, const Trace* prologue = nullptr);
 
 }  // namespace thundercc::plan

@@ -6,6 +6,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <tuple>
 
 #include "thundercc/plan/plan.h"
 #include "thundercc/runtime/kernels.h"
@@ -14,6 +16,9 @@
 namespace thundercc::runtime {
 
 class FusedKernels;
+
+// Checks tensors against specifications (count, shape, dtype, device), naming the first that differs.
+void check_against(const std::vector<InputSpec>& specs, const std::vector<at::Tensor>& tensors);
 
 // Where a plan's fusion kernels come from. A plan is data: by default the runner generates them
 // from the regions the plan records and builds them itself, for this machine, in the user's
@@ -106,7 +111,10 @@ class Plan {
   ~Plan();
   PlanRunner& forward_program() { return forward_; }
   bool has_backward() const { return backward_.has_value(); }
-  const std::vector<InputSpec>& inputs() const { return forward_.inputs(); }
+  // The inputs a caller gives (the forward program's, less those the prologue computes).
+  const std::vector<InputSpec>& inputs() const { return inputs_; }
+  // Checks the inputs against them, as Thunder's prologue does.
+  void check_inputs(const std::vector<at::Tensor>& inputs) const;
   // The cotangents the backward takes, one per output that requires grad.
   std::vector<InputSpec> cotangents() const;
 
@@ -145,6 +153,13 @@ class Plan {
  private:
   std::unique_ptr<FusedKernels> kernels_;  // declared first: the runners use it
   PlanRunner forward_;
+  std::vector<InputSpec> inputs_;
+  // An inference plan's prologue (batch norms folded into convolutions): run when the tensors it
+  // reads (inputs at prologue_reads_) change, its results kept as the forward's last inputs.
+  std::optional<PlanRunner> prologue_;
+  std::vector<int64_t> prologue_reads_;
+  std::vector<at::Tensor> prologue_results_;
+  std::vector<std::tuple<const void*, const void*, int64_t>> prologue_key_;
   std::optional<PlanRunner> backward_;
   std::optional<PlanRunner> update_;
   std::vector<int64_t> parameters_;
