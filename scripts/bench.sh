@@ -143,5 +143,9 @@ for program in inference_blocks.py:make_gpt2 inference_blocks.py:make_llama fusi
   echo "$line"
 done
 
+# The peers a careful user picks: eager and TorchScript's frozen graph, all given OpenBLAS, one
+# thread; each program's share of the FMA peak measured in the same run.
+THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/peers.py 5 2>/dev/null
+
 # Data parallelism: 2 ranks of one thread under torchrun, against PyTorch's DistributedDataParallel.
 THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/ddp_step.py 10 2>/dev/null

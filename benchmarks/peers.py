@@ -1,0 +1,120 @@
+"""The peers a careful user picks (issue 28): inference of a GPT-2 block (d768, 4 x 256 tokens),
+resnet18 and mobilenet_v3_large (batch 4, 224 x 224), one thread each, measured in the same run:
+thundercc (`compile`, `run`), PyTorch eager and TorchScript's frozen graph
+(torch.jit.freeze + optimize_for_inference), all three given OpenBLAS (Debian's
+libopenblas0-pthread, unpacked by benchmarks/ddp_step.py's helper, as installing it would give
+LibTorch through Debian's alternatives: the reference BLAS Debian defaults to is no careful
+user's choice, and ATen's convolutions, which thundercc's plans call, go through the BLAS here). Each program's arithmetic (the multiply-adds of its convolutions and matrix products,
+counted by forward hooks, attention's analytically) is stated as a share of this machine's FMA
+peak, measured in the same run the same way every time: the best of a 2048 x 2048 x 2048 float32
+matrix product on oneDNN (a thundercc plan of one torch.matmul), one thread.
+
+Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary)
+Prints the figures; it asserts nothing about them."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+from ddp_step import openblas_environment  # noqa: E402
+from inference_blocks import make_gpt2  # noqa: E402
+from thundercc_frontend import capture, saveable  # noqa: E402
+from train_step import median_ms  # noqa: E402
+
+
+def make_torchvision(name):
+    import torchvision
+    torch.manual_seed(0)
+    model = getattr(torchvision.models, name)().eval().requires_grad_(False)
+    return model, (torch.randn(4, 3, 224, 224),)
+
+
+PROGRAMS = {"gpt2_block": make_gpt2, "resnet18": lambda: make_torchvision("resnet18"),
+            "mobilenet_v3_large": lambda: make_torchvision("mobilenet_v3_large")}
+
+
+def multiply_add_flops(name):
+    """2 x the multiply-adds of the program's convolutions, linears and (GPT-2) attention products."""
+    model, args = PROGRAMS[name]()
+    total = 0
+
+    def count(module, inputs, output):
+        nonlocal total
+        if isinstance(module, torch.nn.Conv2d):
+            kh, kw = module.kernel_size
+            total += 2 * output.numel() * (module.in_channels // module.groups) * kh * kw
+        elif isinstance(module, torch.nn.Linear):
+            total += 2 * output.numel() * module.in_features
+    hooks = [m.register_forward_hook(count) for m in model.modules() if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
+    with torch.no_grad():
+        model(*args)
+    for h in hooks:
+        h.remove()
+    if name == "gpt2_block":  # q @ k^T and attention @ v: 2 x 2 x batch x tokens^2 x width
+        batch, tokens, width = args[0].shape
+        total += 2 * 2 * batch * tokens * tokens * width
+    return total
+
+
+def peer_ms(kind, name, rounds):
+    """eager or TorchScript frozen, in this process (run under the OpenBLAS environment)."""
+    torch.set_num_threads(1)
+    model, args = PROGRAMS[name]()
+    with torch.no_grad():
+        if kind == "torchscript":
+            model = torch.jit.optimize_for_inference(torch.jit.freeze(torch.jit.trace(model, args)))
+        return median_ms(lambda: model(*args), rounds)
+
+
+def median_of(output):
+    return float(re.search(r"median ([0-9.]+) ms", output).group(1))
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    thundercc = os.environ.get("THUNDERCC", str(REPO / "build" / "thundercc"))
+    env = openblas_environment()  # one thread
+
+    with tempfile.TemporaryDirectory(prefix="peers.") as work:
+        work = Path(work)
+        # The peak: one 2048^3 matrix product on oneDNN, the best of the rounds.
+        capture(torch.matmul, torch.randn(2048, 2048), torch.randn(2048, 2048)).save(work / "matmul.json")
+        subprocess.run([thundercc, "compile", work / "matmul.json", "-o", work], check=True, capture_output=True)
+        result = subprocess.run([thundercc, "run", work / "matmul.plan.json", "--fill", "random", "--warmup", "2", "--repeat", "10"],
+                                check=True, capture_output=True, text=True, env=env)
+        best = float(re.search(r"min ([0-9.]+) ms", result.stdout).group(1))
+        peak = 2 * 2048 ** 3 / (best / 1e3) / 1e9
+        print(f"peers: one thread each, same run; FMA peak measured as a 2048^3 float32 matmul on oneDNN: {peak:.1f} GFLOP/s")
+        for name, make in PROGRAMS.items():
+            model, args = make()
+            captured = capture(model, *args)
+            captured.save(work / f"{name}.json")
+            torch.save(tuple(saveable(t) for t in captured.input_values), work / f"{name}.inputs.pt")
+            subprocess.run([thundercc, "compile", work / f"{name}.json", "-o", work], check=True, capture_output=True)
+            ours = median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
+                                             "--warmup", "1", "--repeat", str(rounds)],
+                                            check=True, capture_output=True, text=True, env=env).stdout)
+            peers = {}
+            for kind in ("eager", "torchscript"):
+                out = subprocess.run([sys.executable, __file__, "--peer", kind, name, str(rounds)], check=True, capture_output=True,
+                                     text=True, env=env).stdout
+                peers[kind] = float(out.split()[-1])
+            flops = multiply_add_flops(name)
+            share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
+            print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of peak)   "
+                  f"eager (OpenBLAS) {peers['eager']:8.1f} ms ({ours / peers['eager']:.2f}x)   "
+                  f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}% of peak)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--peer":
+        print(f"{peer_ms(sys.argv[2], sys.argv[3], int(sys.argv[4])):.3f}")
+    else:
+        main()
