@@ -33,7 +33,11 @@ int main(int argc, char** argv) {
     std::vector<std::unique_ptr<Plan>> plans;
     for (int t = 0; t < threads; ++t) plans.push_back(Plan::load(argv[1]));
     std::map<std::string, at::Tensor> inputs;  // by name: Plan::run checks them
-    for (auto& [name, tensor] : thundercc::runtime::read_state_dict(argv[2])) inputs[name] = tensor;
+    try {
+      for (auto& [name, tensor] : thundercc::runtime::read_state_dict(argv[2])) inputs[name] = tensor;
+    } catch (const std::exception&) {
+      throw std::runtime_error(std::string(argv[2]) + ": expected the inputs by name, a dict: torch.save({\"x\": x}, FILE)");
+    }
 
     for (int round = 4; round + 1 < argc; round += 2) {
       const auto weights = thundercc::runtime::read_state_dict(argv[round]);

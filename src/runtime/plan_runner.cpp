@@ -371,9 +371,15 @@ std::vector<at::Tensor> Plan::run(const std::map<std::string, at::Tensor>& named
                                    quoted_list(others), ")"));
   }
   if (!missing.empty()) {
-    const bool weights_missing = weights_.empty() && std::any_of(inputs().begin(), inputs().end(), [](const InputSpec& s) { return !s.fqn.empty(); });
-    throw LoadError(thundercc::str("the plan's input", missing.size() > 1 ? "s " : " ", quoted_list(missing), " not given",
-                                   weights_missing ? " (the module's parameters and buffers come from set_weights)" : ""));
+    // The module's tensors missing because set_weights was not called: said once, not named one by one.
+    std::vector<std::string> others_missing;
+    for (const auto& name : missing)
+      if (std::find(others.begin(), others.end(), name) != others.end()) others_missing.push_back(name);
+    if (others_missing.size() < missing.size())
+      throw LoadError(thundercc::str("the module's parameters and buffers were not given: call set_weights first",
+                                     others_missing.empty() ? "" : thundercc::str("; and the input", others_missing.size() > 1 ? "s " : " ",
+                                                                                  quoted_list(others_missing), " not given")));
+    throw LoadError(thundercc::str("the plan's input", missing.size() > 1 ? "s " : " ", quoted_list(missing), " not given"));
   }
   check_inputs(args);
   return forward(args);
