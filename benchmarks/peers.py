@@ -5,9 +5,10 @@ thundercc (`compile`, `run`), PyTorch eager and TorchScript's frozen graph
 libopenblas0-pthread, unpacked by benchmarks/ddp_step.py's helper, as installing it would give
 LibTorch through Debian's alternatives: the reference BLAS Debian defaults to is no careful
 user's choice, and ATen's convolutions, which thundercc's plans call, go through the BLAS here). Each program's arithmetic (the multiply-adds of its convolutions and matrix products,
-counted by forward hooks, attention's analytically) is stated as a share of this machine's FMA
-peak, measured in the same run the same way every time: the best of a 2048 x 2048 x 2048 float32
-matrix product on oneDNN (a thundercc plan of one torch.matmul), one thread.
+counted by forward hooks, attention's analytically) is stated as a share of a ceiling measured
+in the same run the same way every time: the best of a 2048 x 2048 x 2048 float32 matrix product
+on oneDNN (a thundercc plan of one torch.matmul), one thread. It is not the FMA peak, which it
+understates (oneDNN's convolutions can pass it): a share over 100% says so.
 
 Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary)
 Prints the figures; it asserts nothing about them."""
@@ -91,7 +92,7 @@ def main():
                                 check=True, capture_output=True, text=True, env=env)
         best = float(re.search(r"min ([0-9.]+) ms", result.stdout).group(1))
         peak = 2 * 2048 ** 3 / (best / 1e3) / 1e9
-        print(f"peers: one thread each, same run; FMA peak measured as a 2048^3 float32 matmul on oneDNN: {peak:.1f} GFLOP/s")
+        print(f"peers: one thread each, same run, all given OpenBLAS; the ceiling, a 2048^3 float32 matmul on oneDNN: {peak:.1f} GFLOP/s")
         for name, make in PROGRAMS.items():
             model, args = make()
             captured = capture(model, *args)
@@ -108,9 +109,9 @@ def main():
                 peers[kind] = float(out.split()[-1])
             flops = multiply_add_flops(name)
             share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
-            print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of peak)   "
+            print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of the ceiling)   "
                   f"eager (OpenBLAS) {peers['eager']:8.1f} ms ({ours / peers['eager']:.2f}x)   "
-                  f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}% of peak)")
+                  f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}%)")
 
 
 if __name__ == "__main__":
