@@ -63,7 +63,10 @@ def to_device(value, device: torch.device):
 
 def write_all(files: dict) -> None:
     """Writes every file through a temporary next to it, then renames them all: a failure leaves
-    none of them behind."""
+    none of them behind. The files get the mode a new file gets (0666 less the umask), as
+    thundercc's own outputs do, not mkstemp's 0600."""
+    umask = os.umask(0)
+    os.umask(umask)
     written = []
     try:
         for path, write in files.items():
@@ -76,6 +79,7 @@ def write_all(files: dict) -> None:
             Path(temporary).unlink(missing_ok=True)
         raise
     for temporary, path in written:
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
 
 

@@ -94,6 +94,9 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
     out = tmp_path / "fun.json"
     subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
     thundercc("validate", out)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert {(tmp_path / f).stat().st_mode & 0o777 for f in ("fun.json", "fun.inputs.pt")} == {0o666 & ~umask}  # not mkstemp's 0600
     assert len(torch.load(tmp_path / "fun.inputs.pt")) == 2
     expected = torch.load(tmp_path / "fun.expected.pt")
     a, b = torch.load(tmp_path / "fun.inputs.pt")
