@@ -30,7 +30,8 @@ bool is_convolution(const BoundSymbol& b) {
 
 bool requires_grad(const Value& v) { return v.is_tensor() && v.as_tensor().requires_grad(); }
 
-// The batch norm's parameters, when `b` is an eval-mode batch norm of `conv`'s result that folds.
+// Whether `b` is an eval-mode batch norm of `conv`'s result that the prologue can fold: its tensors
+// and the convolution's are program inputs that need no grad.
 bool folds_into(const BoundSymbol& b, const BoundSymbol& conv, const std::unordered_set<const void*>& inputs) {
   if (b.sym->id != "torch.nn.functional.batch_norm") return false;
   const Args bn = b.sym->bind(b.args, b.kwargs);
