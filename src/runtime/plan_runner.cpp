@@ -104,19 +104,19 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
 
 void PlanRunner::check_inputs(const std::vector<at::Tensor>& inputs) const { check_against(inputs_, inputs); }
 
-void check_against(const std::vector<InputSpec>& inputs_, const std::vector<at::Tensor>& inputs) {
-  if (inputs.size() != inputs_.size()) {
+void check_against(const std::vector<InputSpec>& specs, const std::vector<at::Tensor>& inputs) {
+  if (inputs.size() != specs.size()) {
     std::string names, missing;
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      names += (i ? ", " : "") + inputs_[i].name;
-      if (i >= inputs.size()) missing += (missing.empty() ? "" : ", ") + inputs_[i].name;
+    for (size_t i = 0; i < specs.size(); ++i) {
+      names += (i ? ", " : "") + specs[i].name;
+      if (i >= inputs.size()) missing += (missing.empty() ? "" : ", ") + specs[i].name;
     }
-    throw ThunderError("RuntimeError", thundercc::str("the plan takes ", inputs_.size(), " inputs (", names, "), but got ", inputs.size(),
-                                                      missing.empty() ? thundercc::str(": ", inputs.size() - inputs_.size(), " too many")
+    throw ThunderError("RuntimeError", thundercc::str("the plan takes ", specs.size(), " inputs (", names, "), but got ", inputs.size(),
+                                                      missing.empty() ? thundercc::str(": ", inputs.size() - specs.size(), " too many")
                                                                       : ": missing " + missing));
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto& spec = inputs_[i];
+    const auto& spec = specs[i];
     const at::Tensor& t = inputs[i];
     bool ok = t.defined() && t.dim() == static_cast<int64_t>(spec.meta.shape.size()) &&
               std::equal(spec.meta.shape.begin(), spec.meta.shape.end(), t.sizes().begin()) &&

@@ -84,7 +84,6 @@ std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, 
   return outputs;
 }
 
-// The gradients of the inputs that require grad, in input order: what capture.py --grad writes.
 // Each sharded entry's shard, cut from the whole tensor: rank 0's, broadcast, as DDP's parameters
 // are (a collective: every rank calls it); `from` names where they came from.
 void cut_shards(const std::vector<InputSpec>& specs, std::vector<at::Tensor>& tensors, const std::string& from) {
@@ -110,7 +109,8 @@ std::vector<at::Tensor> wholes(const std::vector<InputSpec>& specs, std::vector<
   return tensors;
 }
 
-// The gradients of the inputs that require grad, whole (FSDP's shards gathered).
+// The gradients of the inputs that require grad, in input order, whole (FSDP's shards gathered):
+// what capture.py --grad writes.
 std::vector<at::Tensor> input_grads(const Plan& plan, const std::vector<at::Tensor>& grads) {
   std::vector<InputSpec> specs;
   std::vector<at::Tensor> out;
@@ -195,7 +195,8 @@ std::vector<InputSpec> checkpoint_specs(Plan& plan, const std::vector<size_t>& c
 
 // Sharded tensors (FSDP) are whole in a checkpoint, so that it does not depend on the world size.
 Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried) {
-  std::vector<InputSpec> specs = as_given(checkpoint_specs(plan, carried));
+  const std::vector<InputSpec> entries = checkpoint_specs(plan, carried);
+  const std::vector<InputSpec> specs = as_given(entries);
   std::vector<at::Tensor> tensors = read_tensor_file(path, specs);
   if (tensors.size() != specs.size())
     throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried.size(),
@@ -204,7 +205,7 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
   check_tensors(tensors, specs, [&](size_t k) {
     return thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") was written for another plan: it");
   });
-  cut_shards(checkpoint_specs(plan, carried), tensors, path);
+  cut_shards(entries, tensors, path);
   Checkpoint out;
   out.carried.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()));
   out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()), tensors.end() - 1);
