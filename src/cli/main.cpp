@@ -15,6 +15,7 @@
 #include "thundercc/builtins.h"
 #include "thundercc/diff/trace_diff.h"
 #include "thundercc/driver/compile.h"
+#include "thundercc/driver/reduce.h"
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/langs/prims.h"
@@ -347,6 +348,31 @@ int main(int argc, char** argv) {
   ops_cmd->add_option("--format", ops_format, "text, or markdown: the coverage table (docs/ops.md)")
       ->check(CLI::IsMember({"text", "markdown"}));
 
+  ReduceOptions reduce_options;
+  std::string reduce_path;
+  auto* reduce_cmd = app.add_subcommand(
+      "reduce", "shrink a failing trace.json to a smallest program that fails the same way (delta debugging), written as NAME.reduced.json with an eager PyTorch script NAME.reduced.py");
+  reduce_cmd->add_option("trace", reduce_path, "a trace.json file")->required();
+  const std::map<std::string, Failure> failures{
+      {"compile-fails", Failure::CompileFails}, {"run-fails", Failure::RunFails}, {"differs", Failure::Differs}};
+  reduce_cmd
+      ->add_option("--until", reduce_options.until,
+                   "the failure to keep: compile-fails, thundercc compile exits with an error; run-fails, its plan's run on "
+                   "random inputs does; differs, the plan's outputs or gradients differ from the plan compiled with --executors torch")
+      ->transform(CLI::CheckedTransformer(failures))
+      ->required();
+  reduce_cmd->add_option("-o,--output-dir", reduce_options.out_dir, "where to write (default: the current folder)");
+  reduce_cmd->add_option("--expect-error", reduce_options.expect_error,
+                         "the same failure is one whose output has this text (default: the first error line, numbers aside)");
+  reduce_cmd->add_option("--executors", reduce_options.executors, "compile's --executors for every candidate");
+  reduce_cmd->add_option("--plugin", plugins, "a plugin library, loaded by every compile and run (repeatable)");
+  reduce_cmd->add_option("--rtol", reduce_options.rtol, "differs: the relative tolerance (default 1e-3: a candidate's inputs are random, and float rounding that sums in another order differs by more than float32's default 1.3e-6)")->check(CLI::NonNegativeNumber);
+  reduce_cmd->add_option("--atol", reduce_options.atol, "differs: the absolute tolerance (default 1e-3)")->check(CLI::NonNegativeNumber);
+  reduce_cmd->add_option("--seed", reduce_options.seed, "run's --seed: the random inputs' and the random ops' (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  reduce_cmd->add_option("--timeout", reduce_options.timeout_seconds, "seconds a compile or a run may take (default 300)")
+      ->check(CLI::PositiveNumber);
+
   try {
     app.parse(argc, argv);
     // The optimizer's options that depend on which it is; torch.optim's defaults for the rest.
@@ -388,6 +414,12 @@ int main(int argc, char** argv) {
       return compile(compile_paths, compile_options);
     }
     if (*print_cmd) return print(print_path, depth, print_names);
+    if (*reduce_cmd) {
+      executor_list(reduce_options.executors);  // an unknown executor is an error now, not a failure of every candidate
+      reduce_options.plugins = plugins;
+      reduce_file(reduce_path, reduce_options);
+      return 0;
+    }
     if (*diff_cmd) return diff(diff_a, diff_b, diff_context, diff_names);
     if (*ops_cmd) return op_name.empty() ? list_ops(prims_only, torch_only, ids_only, ops_format) : look_up_op(op_name);
   } catch (const LoadError& e) {

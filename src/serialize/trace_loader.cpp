@@ -138,9 +138,10 @@ Trace retrace(const Trace& recorded, const std::string& where, NameStyle names) 
   return traced;
 }
 
-LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names) {
-  LoadedTrace loaded;
-  json& doc = loaded.document;
+namespace {
+
+// Parses, schema-checks and decodes; `doc` keeps the parsed document.
+Trace decode_trace_text(const std::string& text, const std::string& where, json& doc) {
   {
     PhaseTimer timer("parse JSON");
     doc = parse_json_document(text, where);
@@ -155,13 +156,25 @@ LoadedTrace load_trace_text(const std::string& text, const std::string& where, N
   }
   try {
     PhaseTimer timer("decode");
-    loaded.recorded = decode_trace(doc, where);
+    return decode_trace(doc, where);
   } catch (const ThunderError& e) {
     throw LoadError(str(where, ": ", e.what()));
   }
+}
+
+}  // namespace
+
+LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names) {
+  LoadedTrace loaded;
+  loaded.recorded = decode_trace_text(text, where, loaded.document);
   PhaseTimer timer("re-trace (meta functions)");
   loaded.traced = retrace(loaded.recorded, where, names);
   return loaded;
+}
+
+Trace read_recorded_trace_file(const std::string& path) {
+  json doc;
+  return decode_trace_text(read_file(path, limits::kTraceBytes), path, doc);
 }
 
 LoadedTrace load_trace_file(const std::string& path, NameStyle names) {

@@ -43,5 +43,8 @@ struct LoadedTrace {
 LoadedTrace load_trace_file(const std::string& path, NameStyle names = NameStyle::Thunder);
 // The same, from text already in memory (`where` names it in messages).
 LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names = NameStyle::Thunder);
+// Reads, schema-checks and decodes a trace.json, without re-tracing it: the recorded trace of a
+// program whose meta functions reject it (what `thundercc reduce` shrinks).
+Trace read_recorded_trace_file(const std::string& path);
 
 }  // namespace thundercc

@@ -1,0 +1,118 @@
+"""`thundercc reduce`: planted failures in the bundled programs (a wrong recorded shape, a plugin
+kernel that returns the wrong shape, one that computes the wrong values) shrink to the statement
+that causes them; the reduced trace still fails the same way, and its eager PyTorch script runs and
+gives the inputs and outputs that show the difference against eager."""
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import REPO
+from test_plugins import plugin
+
+TRACES = REPO / "traces"
+
+
+def reduce(thundercc, trace, out_dir, *args, check=True):
+    return thundercc("reduce", trace, "-o", out_dir, *args, check=check)
+
+
+def reduced(out_dir, name):
+    return json.loads((out_dir / f"{name}.reduced.json").read_text())
+
+
+def reduce_gpt2_block_with_faulty(thundercc, out_dir, until, executors):
+    """Reduces the GPT-2 block's training step compiled with a faulty plugin executor first; returns
+    what reduce printed and the symbols of the reduced program's statements."""
+    result = reduce(thundercc, TRACES / "gpt2_block.json", out_dir, "--until", until,
+                    "--plugin", plugin("test_faulty"), "--executors", executors)
+    assert "reduced from 27 statements to 1," in result.stdout
+    return result.stdout, [b["symbol"] for b in reduced(out_dir, "gpt2_block")["bound_symbols"]]
+
+
+def count_of_tests(stdout):
+    return int(re.search(r"in (\d+) tests", stdout).group(1))
+
+
+def test_a_wrong_recorded_shape_reduces_to_its_statement(tmp_path, thundercc):
+    trace = json.loads((TRACES / "llama_block.json").read_text())
+    planted = trace["bound_symbols"][40]
+    planted["output"]["tensor"]["shape"][-1] += 1
+    bad = tmp_path / "llama_block.json"
+    bad.write_text(json.dumps(trace))
+    failed = thundercc("compile", bad, "-o", tmp_path, check=False)
+    assert failed.returncode == 1 and "do not match the meta function's" in failed.stderr
+
+    out = tmp_path / "out"
+    out.mkdir()
+    result = reduce(thundercc, bad, out, "--until", "compile-fails")
+    assert "reduced from 61 statements to 1," in result.stdout
+    assert count_of_tests(result.stdout) <= 20
+    small = reduced(out, "llama_block")
+    assert [b["output"] for b in small["bound_symbols"]] == [planted["output"]]
+    again = thundercc("compile", out / "llama_block.reduced.json", "-o", out, check=False)
+    assert again.returncode == 1 and "do not match the meta function's" in again.stderr
+
+
+def test_a_plugin_kernel_of_the_wrong_shape_reduces_to_one_add(tmp_path, thundercc):
+    _, symbols = reduce_gpt2_block_with_faulty(thundercc, tmp_path, "run-fails", "faulty_shape,torch")
+    assert symbols == ["torch.Tensor.add"]
+    thundercc("compile", tmp_path / "gpt2_block.reduced.json", "-o", tmp_path,
+              "--plugin", plugin("test_faulty"), "--executors", "faulty_shape,torch")
+    failed = thundercc("run", tmp_path / "gpt2_block.reduced.plan.json", "--plugin", plugin("test_faulty"), check=False)
+    assert failed.returncode == 1 and "the kernel of plugin executor 'faulty_shape' is wrong" in failed.stderr
+
+
+def test_wrong_values_reduce_to_the_gelu_and_its_script_shows_them_against_eager(tmp_path, thundercc):
+    stdout, symbols = reduce_gpt2_block_with_faulty(thundercc, tmp_path, "differs", "faulty_gelu,fuser,torch")
+    assert "differ from the torch executor's" in stdout
+    assert symbols == ["torch.nn.functional.gelu"]
+    assert len(reduced(tmp_path, "gpt2_block")["inputs"]) == 1  # the gelu's operand, made by the linear before it in the block
+
+    # The script runs it eagerly and saves its inputs and outputs beside itself.
+    script = tmp_path / "gpt2_block.reduced.py"
+    subprocess.run([sys.executable, script.name], cwd=tmp_path, check=True, capture_output=True)
+    inputs = torch.load(tmp_path / "gpt2_block.reduced.inputs.pt")
+    expected = torch.load(tmp_path / "gpt2_block.reduced.expected.pt")
+    assert torch.equal(expected[0], torch.nn.functional.gelu(inputs[0], approximate="tanh"))
+
+    # thundercc's plan with the faulty executor differs from eager; with the default executors it does not.
+    for executors, differs in (("faulty_gelu,torch", True), ("fuser,torch", False)):
+        out = tmp_path / executors.split(",")[0]
+        out.mkdir()
+        thundercc("compile", tmp_path / "gpt2_block.reduced.json", "-o", out, "--plugin", plugin("test_faulty"), "--executors", executors)
+        run = thundercc("run", out / "gpt2_block.reduced.plan.json", "--plugin", plugin("test_faulty"),
+                        "--inputs", tmp_path / "gpt2_block.reduced.inputs.pt", "--expect", tmp_path / "gpt2_block.reduced.expected.pt",
+                        check=False)
+        assert (run.returncode == 1 and "elements differ" in run.stderr) if differs else run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("until, why", [
+    ("compile-fails", "it compiles"),
+    ("run-fails", "its plan runs on random inputs"),
+    ("differs", "its outputs and gradients match the torch executor's"),
+])
+def test_a_program_that_does_not_fail_is_an_error_and_writes_nothing(tmp_path, thundercc, until, why):
+    result = reduce(thundercc, TRACES / "mlp.json", tmp_path, "--until", until, check=False)
+    assert result.returncode == 1
+    assert f"does not fail as --until {until} asks: {why}" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_uses_are_clear_errors(tmp_path, thundercc):
+    other_error = reduce(thundercc, TRACES / "gpt2_block.json", tmp_path, "--until", "run-fails", "--expect-error", "no such text",
+                         "--plugin", plugin("test_faulty"), "--executors", "faulty_shape,torch", check=False)
+    assert other_error.returncode == 1 and "fails, but its output has no 'no such text'" in other_error.stderr
+    missing_folder = reduce(thundercc, TRACES / "mlp.json", tmp_path / "nowhere", "--until", "run-fails", check=False)
+    assert missing_folder.returncode == 1 and "does not exist" in missing_folder.stderr
+    plan = tmp_path / "mlp.plan.json"
+    thundercc("compile", TRACES / "mlp.json", "-o", tmp_path)
+    not_a_trace = reduce(thundercc, plan, tmp_path, "--until", "run-fails", check=False)
+    assert not_a_trace.returncode == 1 and "is not a trace" in not_a_trace.stderr
+    no_until = reduce(thundercc, TRACES / "mlp.json", tmp_path, check=False)
+    assert no_until.returncode == 2 and "--until is required" in no_until.stderr
+    unknown_executor = reduce(thundercc, TRACES / "mlp.json", tmp_path, "--until", "differs", "--executors", "nvfuser", check=False)
+    assert unknown_executor.returncode == 1 and "nvfuser" in unknown_executor.stderr
