@@ -1,6 +1,6 @@
-// Matrix products for the runtime's kernels (matrix_products.cpp): linear, matmul and bmm on
-// oneDNN for float32 CPU tensors, at::* otherwise. Given `out` (a planned buffer of the result's
-// shape and dtype), they write the result there and return it.
+// Matrix products and convolutions for the runtime's kernels (matrix_products.cpp): linear,
+// matmul, bmm, conv2d and max_pool2d on oneDNN for float32 CPU tensors, at::* otherwise. Given `out` (a
+// planned buffer of the result's shape and dtype), they write the result there and return it.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -10,7 +10,14 @@ namespace thundercc::runtime {
 
 at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
                        const at::Tensor* out = nullptr);
+// at::max_pool2d's semantics.
+at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntArrayRef stride, at::IntArrayRef padding,
+                           at::IntArrayRef dilation, bool ceil_mode);
 // at::matmul's semantics (and bmm's).
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out = nullptr);
+// at::conv2d's semantics, with numeric padding (a string padding goes to at::conv2d).
+at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
+                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                       const at::Tensor* out = nullptr);
 
 }  // namespace thundercc::runtime

@@ -987,13 +987,15 @@ void register_torch_language_kernels(KernelRegistry& r) {
       int64_t groups = c.arg(6).integer();
       if (c.arg(4).value().kind() == Value::Kind::String) {
         std::string padding = c.arg(4).string();
-        c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
+        Tensor result = n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
                         : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
-                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups));
+                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups);
+        // conv2d is tagged kOutBuffer (its numeric-padding form writes through oneDNN).
+        c.set_output(0, into_buffer_or_make(c.buffer(0), [&](Tensor& o) { o.copy_(result); }, [&] { return result; }));
       } else {
         auto padding = c.arg(4).ints();
         c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
-                        : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
+                        : n == 2 ? fast_conv2d(a, w, bias, stride, padding, dilation, groups, c.buffer(0))
                                  : at::conv3d(a, w, bias, stride, padding, dilation, groups));
       }
     });
@@ -1012,7 +1014,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
     r.add(str("torch:torch.nn.functional.max_pool", spatial, "d"), [spatial](KernelCall& c) {
       auto kernel = c.arg(1).ints();
       auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
-      auto pool = spatial == 2 ? at::max_pool2d : at::max_pool3d;
+      auto pool = spatial == 2 ? fast_max_pool2d : at::max_pool3d;
       c.set_output(0, pool(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
     });
   r.add("torch:torch.nn.functional.normalize", [](KernelCall& c) {

@@ -1,0 +1,81 @@
+"""conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp): the layouts and options they
+take against eager PyTorch (groups, depthwise, dilation, stride, no bias, channels-last and
+non-contiguous inputs; ceil mode, NaN and -inf in max pooling), the ATen fallback for what they do
+not take, and a CNN trained for several steps in one process: the convolution's weights, packed
+once for oneDNN, are packed again after every optimizer update."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import capture, saveable
+
+NAN = float("nan")
+
+CASES = {
+    "conv_groups_stride_dilation": (lambda x, w, b: F.conv2d(x, w, b, 2, 1, 2, 4),
+                                    lambda: (torch.randn(2, 8, 17, 15), torch.randn(12, 2, 3, 3), torch.randn(12))),
+    "conv_depthwise_no_bias": (lambda x, w: F.conv2d(x, w, None, 1, 1, 1, 8), lambda: (torch.randn(2, 8, 9, 9), torch.randn(8, 1, 3, 3))),
+    "conv_channels_last_input": (lambda x, w: F.conv2d(x, w),
+                                 lambda: (torch.randn(2, 5, 9, 7).contiguous(memory_format=torch.channels_last), torch.randn(6, 5, 1, 2))),
+    "conv_transposed_view": (lambda x, w: F.conv2d(x.transpose(2, 3), w, padding=2), lambda: (torch.randn(1, 3, 9, 7), torch.randn(4, 3, 5, 5))),
+    "conv_same_padding": (lambda x, w: F.conv2d(x, w, padding="same"), lambda: (torch.randn(1, 3, 8, 8), torch.randn(4, 3, 3, 3))),
+    "conv_float64_aten": (lambda x, w: F.conv2d(x, w), lambda: (torch.randn(1, 2, 5, 5, dtype=torch.float64), torch.randn(3, 2, 2, 2, dtype=torch.float64))),
+    "pool_nan": (lambda x: F.max_pool2d(x, 3, 2, 1),
+                 lambda: (torch.where(torch.rand(2, 3, 8, 8) < 0.1, torch.tensor(NAN), torch.randn(2, 3, 8, 8)),)),
+    "pool_ceil_dilation": (lambda x: F.max_pool2d(x, (2, 3), (2, 1), (1, 1), (2, 1), True), lambda: (torch.randn(2, 3, 11, 10),)),
+    "pool_all_minus_infinity": (lambda x: F.max_pool2d(x, 2), lambda: (torch.full((1, 1, 4, 4), -float("inf")),)),
+    "pool_window_past_the_end": (lambda x: F.max_pool2d(x, 2, 3), lambda: (torch.randn(1, 2, 4, 4),)),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_against_eager(name, tmp_path, thundercc):
+    fn, make = CASES[name]
+    torch.manual_seed(0)
+    args = make()
+    captured = capture(fn, *args)
+    captured.save(tmp_path / "case.json")
+    torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "case.inputs.pt")
+    torch.save([fn(*args)], tmp_path / "case.expected.pt")
+    thundercc("compile", tmp_path / "case.json", "-o", tmp_path)
+    thundercc("run", tmp_path / "case.plan.json", "--inputs", tmp_path / "case.inputs.pt", "--expect", tmp_path / "case.expected.pt")
+
+
+class SmallCnn(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1, groups=2)
+        self.fc = torch.nn.Linear(8 * 4 * 4, 5)
+
+    def forward(self, x, labels):
+        y = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        y = F.max_pool2d(F.relu(self.conv2(y)), 2)
+        return F.cross_entropy(self.fc(y.flatten(1)), labels)
+
+
+def test_a_cnn_trained_in_one_process_follows_sgd(tmp_path, thundercc):
+    steps = 6
+    torch.manual_seed(0)
+    model = SmallCnn()
+    g = torch.Generator().manual_seed(1)
+    data = [(torch.randn(4, 3, 16, 16, generator=g), torch.randint(0, 5, (4,), generator=g)) for _ in range(steps)]
+    captured = capture(model, *data[0])
+    captured.save(tmp_path / "cnn.json")
+    thundercc("compile", tmp_path / "cnn.json", "-o", tmp_path, "--optimizer", "sgd", "--lr", "0.1")
+    parameters = [saveable(t) for t in captured.input_values[2:]]
+    for step, (x, labels) in enumerate(data):
+        torch.save((x, labels, *(parameters if step == 0 else [])), tmp_path / f"batch.{step}.pt")
+    result = thundercc("run", tmp_path / "cnn.plan.json", "--inputs", tmp_path / "batch.{step}.pt", "--steps", steps)
+    ours = [float(line.split()[-1]) for line in result.stdout.splitlines() if line.startswith("step ")]
+
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    theirs = []
+    for x, labels in data:
+        optimizer.zero_grad()
+        loss = model(x, labels)
+        loss.backward()
+        optimizer.step()
+        theirs.append(loss.item())
+    assert len(ours) == steps
+    torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-4, atol=1e-5)
