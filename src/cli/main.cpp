@@ -240,6 +240,23 @@ int run_with_runtime(int argc, char** argv) {
   return run_main(argc, argv);
 }
 
+// A validator for an option naming one of `choices`: it turns the name into the value for CLI11 to
+// store, and help and errors list the names (CLI11's CheckedTransformer prints an enum's mapping
+// as "{stable->,thunder->}").
+template <class T>
+CLI::Validator one_of(const std::map<std::string, T>& choices) {
+  std::string names;
+  for (const auto& [name, value] : choices) names += (names.empty() ? "" : ", ") + name;
+  return CLI::Validator(
+      [choices, names](std::string& input) -> std::string {
+        auto it = choices.find(input);
+        if (it == choices.end()) return "'" + input + "' is not one of " + names;
+        input = std::to_string(static_cast<int64_t>(it->second));
+        return "";
+      },
+      "one of " + names);
+}
+
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string_view(argv[1]) == "run") return run_with_runtime(argc - 1, argv + 1);
 
@@ -269,7 +286,7 @@ int main(int argc, char** argv) {
       "thunder: t0, t1, ... as Thunder's counter assigns them (default); stable: named for the module, op and statement "
       "that made them (t_mlp_c_fc_linear_0), so that a change elsewhere in the program renames nothing here";
   NameStyle print_names = NameStyle::Thunder;
-  print_cmd->add_option("--names", print_names, names_help)->transform(CLI::CheckedTransformer(name_styles));
+  print_cmd->add_option("--names", print_names, names_help)->transform(one_of(name_styles));
 
   std::vector<std::string> compile_paths, plugins;
   CompileOptions compile_options;
@@ -288,7 +305,7 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--seed", compile_options.seed, "the seed the plan records for its random ops (default 0)")
       ->check(CLI::NonNegativeNumber);
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
-  compile_cmd->add_option("--names", compile_options.names, names_help)->transform(CLI::CheckedTransformer(name_styles));
+  compile_cmd->add_option("--names", compile_options.names, names_help)->transform(one_of(name_styles));
   const std::map<std::string, Distributed::Mode> distributed_modes{{"ddp", Distributed::Mode::Ddp}, {"fsdp", Distributed::Mode::Fsdp}};
   auto* distributed_option =
       compile_cmd
@@ -296,7 +313,7 @@ int main(int argc, char** argv) {
                        "a data-parallel training step (run under torchrun): ddp, the backward averages each gradient over the "
                        "ranks; fsdp, the parameters are sharded over --world-size ranks too, gathered to be used, their "
                        "gradients reduce-scattered")
-          ->transform(CLI::CheckedTransformer(distributed_modes));
+          ->transform(one_of(distributed_modes));
   compile_cmd->add_option("--world-size", compile_options.distributed.world_size, "fsdp: the number of ranks the plan runs on")
       ->check(CLI::Range(1, 1 << 16));
   auto* zero_option =
@@ -313,7 +330,7 @@ int main(int argc, char** argv) {
       compile_cmd
           ->add_option("--optimizer", compile_options.optimizer.kind,
                        "sgd or adamw: the training step ends with torch.optim's update of the parameters, in place (run --steps N trains)")
-          ->transform(CLI::CheckedTransformer(optimizers));
+          ->transform(one_of(optimizers));
   std::optional<double> lr, weight_decay;
   std::vector<double> betas;
   compile_cmd->add_option("--lr", lr, "the learning rate (adamw: default 0.001; sgd: required)")->check(CLI::PositiveNumber)->needs(optimizer_option);
@@ -335,7 +352,7 @@ int main(int argc, char** argv) {
   diff_cmd->add_option("b", diff_b, "the trace after")->required();
   diff_cmd->add_option("-U,--context", diff_context, "unchanged lines shown around a change (default 3)")->check(CLI::NonNegativeNumber);
   diff_cmd->add_option("--names", diff_names, "how a trace.json's values are named in the diff (default stable)")
-      ->transform(CLI::CheckedTransformer(name_styles));
+      ->transform(one_of(name_styles));
 
   bool prims_only = false, torch_only = false, ids_only = false;
   auto* ops_cmd = app.add_subcommand("ops", "list every symbol with its signature");
@@ -359,7 +376,7 @@ int main(int argc, char** argv) {
       ->add_option("--until", reduce_options.until,
                    "the failure to keep: compile-fails, thundercc compile exits with an error; run-fails, its plan's run on "
                    "random inputs does; differs, the plan's outputs or gradients differ from the plan compiled with --executors torch")
-      ->transform(CLI::CheckedTransformer(failures))
+      ->transform(one_of(failures))
       ->required();
   reduce_cmd->add_option("-o,--output-dir", reduce_options.out_dir, "where to write (default: the current folder)");
   reduce_cmd->add_option("--expect-error", reduce_options.expect_error,

@@ -126,6 +126,7 @@ std::vector<Value> returned_values(const Trace& t) {
 struct Outcome {
   bool failed = false;    // in the way asked (compile-fails: the compile; run-fails: the run; differs: the comparison)
   std::string signature;  // what the failure looks like, numbers masked; empty when it did not fail
+  std::string message;    // the failure as the user reads it: its first error message, as printed
   std::string output;     // what the failing process printed
   // Differs: the furthest difference over its tolerance (infinite for a shape, dtype or integer
   // mismatch). Float rounding makes differences of a few tolerances where the program's values
@@ -153,23 +154,32 @@ double largest_excess(const std::string& output) {
   return mismatch_without_size ? std::numeric_limits<double>::infinity() : largest;
 }
 
-// The first error line of a process's output, without the temporary folder's path, numbers
-// masked: statement indices and slots move as statements go, the error stays.
-std::string signature_of(const ProcessResult& r, const std::string& temporary_folder) {
+// A process's first error message (its "error: " line and the lines that continue it), or how it
+// ended when it printed none, without the temporary folder's path.
+std::string first_error(const ProcessResult& r, const std::string& temporary_folder) {
   if (r.timed_out) return "timed out";
   if (r.signal) return str("killed by signal ", r.signal, " (", strsignal(r.signal), ")");
-  std::string line, last;
+  std::string message, last;
   size_t start = 0;
   while (start < r.output.size()) {
     size_t end = r.output.find('\n', start);
     if (end == std::string::npos) end = r.output.size();
     std::string l = r.output.substr(start, end - start);
     if (!l.empty()) last = l;
-    if (line.empty() && l.rfind("error: ", 0) == 0) line = l;
+    bool starts_message = l.rfind("error: ", 0) == 0;
+    if (message.empty() ? starts_message : !starts_message && l.rfind("  ", 0) == 0) message += (message.empty() ? "" : "\n") + l;
+    else if (!message.empty()) break;
     start = end + 1;
   }
-  if (line.empty()) line = last;
-  for (size_t at; (at = line.find(temporary_folder)) != std::string::npos;) line.erase(at, temporary_folder.size() + 1);
+  if (message.empty()) message = last;
+  for (size_t at; (at = message.find(temporary_folder)) != std::string::npos;) message.erase(at, temporary_folder.size() + 1);
+  return message;
+}
+
+// The first line of the first error message, numbers masked: statement indices and slots move as
+// statements go, the error stays.
+std::string signature_of(const std::string& message) {
+  std::string line = message.substr(0, message.find('\n'));
   std::string masked;
   for (char c : line)
     if (!std::isdigit(static_cast<unsigned char>(c))) masked += c;
@@ -222,8 +232,8 @@ class Oracle {
                                                compared.output.find(": gradients: ") != std::string::npos);
     if (!differs) return {};
     double excess = largest_excess(compared.output);
-    return {true, str("its outputs or gradients differ from the torch executor's, by up to ", std::setprecision(3), excess, " times the tolerance"),
-            compared.output, excess};
+    std::string what = str("its outputs or gradients differ from the torch executor's, by up to ", std::setprecision(3), excess, " times the tolerance");
+    return {true, what, what, compared.output, excess};
   }
 
  private:
@@ -241,7 +251,8 @@ class Oracle {
 
   Outcome outcome(bool failed, const ProcessResult& r) const {
     if (!failed) return {};
-    return {true, signature_of(r, folder_.path().string()), r.output};
+    std::string message = first_error(r, folder_.path().string());
+    return {true, signature_of(message), message, r.output};
   }
 
   const ReduceOptions& options_;
@@ -292,12 +303,20 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 // A PyTorch script that runs the reduced program eagerly on the inputs `thundercc run --fill
 // random` draws (same generator, same order), and saves both beside itself for `run --inputs
 // ... --expect ...`. The captured calls are torch's own functions, so each statement is one call.
-std::string eager_script(const Trace& t, const std::string& stem, const std::string& what, const std::string& failure, int64_t seed) {
+std::string eager_script(const Trace& t, const std::string& stem, const std::string& what, const std::string& failure,
+                         const ReduceOptions& options) {
+  std::string compile_flags = options.executors.empty() ? "" : " --executors " + options.executors, run_flags;
+  for (const auto& p : options.plugins) {  // absolute: the commands run in the script's folder
+    compile_flags += " --plugin " + fs::absolute(p).string();
+    run_flags += " --plugin " + fs::absolute(p).string();
+  }
+  const int64_t seed = options.seed.value_or(0);
   std::string s = "# " + what + ", as `thundercc reduce` left it:\n" + commented(failure);
   s += "# This runs it in eager PyTorch on the inputs `thundercc run --fill random --seed " + std::to_string(seed) +
-       "` draws,\n# and saves them and the outputs beside it, so that\n#   /usr/bin/python3 " + stem + ".py\n#   thundercc compile " +
-       stem + ".json\n#   thundercc run " + stem + ".plan.json --inputs " + stem + ".inputs.pt --expect " + stem +
-       ".expected.pt\n# compares thundercc's plan with eager PyTorch.\nimport torch\n\n\n";
+       "` draws, and saves\n# them (before the program runs) and its outputs beside this file, so that, in this file's folder,\n"
+       "#   /usr/bin/python3 " + stem + ".py\n#   thundercc compile " + stem + ".json" + compile_flags + "\n#   thundercc run " + stem +
+       ".plan.json --inputs " + stem + ".inputs.pt --expect " + stem + ".expected.pt" + run_flags +
+       "\n# compares thundercc's plan with eager PyTorch.\nfrom pathlib import Path\n\nimport torch\n\n\n";
   // Printed traces name dtypes and devices as Thunder's: dtypes.float32, devices.Device("cpu").
   std::set<std::string> dtypes;
   std::function<void(const Value&)> collect = [&](const Value& v) {
@@ -340,9 +359,12 @@ std::string eager_script(const Trace& t, const std::string& stem, const std::str
     s += call_text(b) + (b.source.empty() ? "" : "  # " + b.source) + "\n";
   }
   s += "    return " + py_repr(t.output) + "\n\n\n";
-  s += "if __name__ == \"__main__\":\n    arguments, tensors = make_inputs()\n    outputs = program(*arguments)\n";
-  s += "    torch.save([x.detach() for x in tensors], \"" + stem + ".inputs.pt\")\n";
-  s += "    torch.save([x.detach() if isinstance(x, torch.Tensor) else x for x in outputs], \"" + stem + ".expected.pt\")\n";
+  // The program runs on copies: a statement may write into its input (add_), and an input that
+  // requires grad is a leaf that may not be written.
+  s += "if __name__ == \"__main__\":\n    here = Path(__file__).resolve().parent\n    arguments, tensors = make_inputs()\n";
+  s += "    torch.save([x.detach().clone() for x in tensors], here / \"" + stem + ".inputs.pt\")\n";
+  s += "    outputs = program(*[x.clone() if isinstance(x, torch.Tensor) else x for x in arguments])\n";
+  s += "    torch.save([x.detach() if isinstance(x, torch.Tensor) else x for x in outputs], here / \"" + stem + ".expected.pt\")\n";
   s += "    for i, x in enumerate(outputs):\n        print(f\"output {i}:\", x)\n";
   return s;
 }
@@ -354,7 +376,7 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   const std::string name = fs::path(path).stem().string();
   const std::string stem = name + ".reduced";
   const fs::path out = fs::path(options.out_dir);
-  check_folder_exists((out / (stem + ".json")).string());
+  fs::create_directories(out);  // as compile -o does
   const auto started = std::chrono::steady_clock::now();
   Oracle oracle(options, name);
 
@@ -368,7 +390,8 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   if (!options.expect_error.empty() && first.output.find(options.expect_error) == std::string::npos)
     throw LoadError(str(path, ": fails, but its output has no '", options.expect_error, "':\n", first.output));
   const std::string failure = options.expect_error.empty() ? first.signature : options.expect_error;
-  spdlog::info("{}: {}: {}", path, failure_name(options.until), failure);
+  const std::string shown = options.expect_error.empty() ? first.message : "an output with '" + options.expect_error + "' in it";
+  spdlog::info("{}: {}: {}", path, failure_name(options.until), shown);
 
   const double least_excess = std::max(1.0, first.excess / 10);
   auto same = [&](const Trace& candidate, const std::string& what) {
@@ -413,11 +436,10 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   AtomicFiles files;
   files.add((out / (stem + ".json")).string(), encode_trace(reduced).dump(1) + "\n");
   files.add((out / (stem + ".py")).string(),
-            eager_script(reduced, stem, str("The smallest program of ", path, " found that ", failure_name(options.until)), failure,
-                         options.seed.value_or(0)));
+            eager_script(reduced, stem, str("The smallest program of ", path, " found that ", failure_name(options.until)), shown, options));
   files.commit();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cout << path << ": " << failure_name(options.until) << ": " << failure << "\n"
+  std::cout << path << ": " << failure_name(options.until) << ": " << shown << "\n"
             << "reduced from " << original.bound_symbols.size() << " statements to " << reduced.bound_symbols.size() << ", "
             << original.inputs.size() << " inputs to " << reduced.inputs.size() << ", in " << oracle.tests() << " tests ("
             << str(std::fixed, std::setprecision(1), seconds) << " s): " << (out / (stem + ".json")).string() << ", "

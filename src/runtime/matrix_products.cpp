@@ -7,12 +7,13 @@
 // mkldnn_linear and 27 ms here. A primitive (about 0.4 ms to create) is made once per shape and
 // layout. THUNDERCC_MATMUL=blas keeps at::'s choice, for comparison (scripts/bench.sh).
 //
-// Convolutions (conv2d, float32) run oneDNN's convolution primitive on channels-last activations
-// with the weights reordered into the primitive's layout once per weight tensor and version, not
-// at every call as at::conv2d does. On this machine, one thread, a 3x3 convolution of 64 channels
-// at [4, 64, 56, 56] takes 13.3 ms in at::conv2d, 8.4 ms in oneDNN's brgconv on channels-last
-// tensors and 10.2 ms with the reorders from and to the plan's NCHW tensors.
-// THUNDERCC_CONV=aten keeps at::conv2d, for comparison.
+// 1x1 convolutions (float32, stride 1, no padding, one group) are matrix products per image on
+// the same primitive, on the NCHW tensors as they lie: at::conv2d sends them to the BLAS (19 ms
+// for one of mobilenet_v3_large's on the reference BLAS, 2.2 ms on OpenBLAS). Other convolutions
+// stay with at::conv2d, which runs oneDNN itself: a convolution primitive of our own on
+// channels-last activations with weights packed once measured no faster with the reorders from
+// and to NCHW around it, and slower for depthwise ones. THUNDERCC_CONV=aten keeps at::conv2d and
+// at::max_pool2d, for comparison.
 //
 // max_pool2d (float32) runs oneDNN's pooling primitive on the NCHW tensor as it lies: ATen's
 // NCHW kernel takes 22 to 33 ms on [4, 64, 112, 112] (resnet18's stem) where oneDNN takes about
@@ -27,8 +28,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <c10/util/intrusive_ptr.h>
-
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -162,125 +161,23 @@ at::Tensor into(const at::Tensor* out, at::Tensor result) {
   return *out;
 }
 
-// A convolution primitive for one shape and layout, with what its weights are reordered into.
-struct Convolution {
-  dnnl::convolution_forward primitive;
-  dnnl::memory::desc weights;
-};
-
-// A weight tensor in a primitive's layout. The weak reference keeps the tensor's TensorImpl from
-// being freed while the entry lives, so that no other tensor can take its address: an entry is
-// current when its tensor is alive, at the same data and version (an in-place update bumps it).
-struct PackedWeights {
-  c10::weak_intrusive_ptr<c10::TensorImpl> tensor;
-  const void* data;
-  int64_t version;
-  dnnl::memory packed;
-};
-
-constexpr size_t kMaxCached = 1024;  // shapes or weights past it: the cache starts over
-
-dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, const std::vector<int64_t>& key,
-                            const dnnl::memory::desc& plain, dnnl::stream& stream) {
-  static std::mutex mutex;
-  static std::map<std::pair<const void*, std::vector<int64_t>>, PackedWeights> cache;
-  auto* impl = weight.unsafeGetTensorImpl();
-  // An inference tensor keeps no version (the plan's own results, the prologue's folded weights,
-  // are made anew, never written in place): as the prologue's key (plan_runner.cpp) takes it.
-  const int64_t version = weight.is_inference() ? 0 : static_cast<int64_t>(weight._version());
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find({impl, key});
-  if (it != cache.end() && !it->second.tensor.expired() && it->second.data == weight.data_ptr() && it->second.version == version)
-    return it->second.packed;
-  if (cache.size() >= kMaxCached) cache.clear();
-  at::Tensor contiguous = weight.contiguous();
-  dnnl::memory source(plain, engine(), contiguous.data_ptr()), packed(conv.weights, engine());
-  dnnl::reorder(source, packed).execute(stream, source, packed);
-  stream.wait();
-  PackedWeights entry{c10::weak_intrusive_ptr<c10::TensorImpl>(weight.getIntrusivePtr()), weight.data_ptr(), version, packed};
-  if (it != cache.end()) cache.erase(it);
-  cache.emplace(std::make_pair(impl, key), std::move(entry));
-  return packed;
-}
+constexpr size_t kMaxCached = 1024;  // shapes past it: the cache starts over
 
 }  // namespace
 
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, at::IntArrayRef stride,
-                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, const at::Tensor* out) {
-  using dnnl::memory;
-  using tag = memory::format_tag;
-  const bool has_bias = bias && bias->defined();
-  auto aten = [&] { return into(out, at::conv2d(a, weight, bias, stride, padding, dilation, groups)); };
-  if (!convolutions_enabled() || a.dim() != 4 || weight.dim() != 4 || !on_onednn(a, weight) ||
-      (has_bias && (bias->scalar_type() != at::kFloat || bias->numel() != weight.size(0))) || stride.size() != 2 ||
-      padding.size() != 2 || dilation.size() != 2 || groups < 1 || a.size(1) != weight.size(1) * groups || weight.size(0) % groups != 0)
-    return aten();
-  const int64_t n = a.size(0), c = a.size(1), h = a.size(2), w = a.size(3), k = weight.size(0);
-  const int64_t oh = (h + 2 * padding[0] - dilation[0] * (weight.size(2) - 1) - 1) / stride[0] + 1;
-  const int64_t ow = (w + 2 * padding[1] - dilation[1] * (weight.size(3) - 1) - 1) / stride[1] + 1;
-  if (oh <= 0 || ow <= 0) return aten();  // ATen's error
-
-  const auto f32 = memory::data_type::f32;
-  memory::dims src_dims{n, c, h, w}, dst_dims{n, k, oh, ow};
-  memory::dims weight_dims = groups == 1 ? memory::dims{k, c, weight.size(2), weight.size(3)}
-                                         : memory::dims{groups, k / groups, c / groups, weight.size(2), weight.size(3)};
-  memory::desc src_md(src_dims, f32, tag::nhwc), dst_md(dst_dims, f32, tag::nhwc), bias_md({k}, f32, tag::x);
-  memory::desc plain_weights(weight_dims, f32, groups == 1 ? tag::oihw : tag::goihw);
-  std::vector<int64_t> key(src_dims.begin(), src_dims.end());
-  key.insert(key.end(), weight_dims.begin(), weight_dims.end());
-  for (auto part : {stride, padding, dilation}) key.insert(key.end(), part.begin(), part.end());
-  key.push_back(has_bias);
-  key.push_back(at::get_num_threads());
-
-  dnnl::engine& cpu = engine();
-  static std::mutex mutex;
-  static std::map<std::vector<int64_t>, Convolution> primitives;
-  Convolution conv;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = primitives.find(key);
-    if (it == primitives.end()) {
-      if (primitives.size() >= kMaxCached) primitives.clear();
-      memory::desc any_weights(weight_dims, f32, tag::any);
-      memory::dims strides{stride[0], stride[1]}, dilates{dilation[0] - 1, dilation[1] - 1}, pads{padding[0], padding[1]};
-      auto desc = has_bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md,
-                                                             any_weights, bias_md, dst_md, strides, dilates, pads, pads)
-                           : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md,
-                                                             any_weights, dst_md, strides, dilates, pads, pads);
-      dnnl::convolution_forward::primitive_desc pd(desc, cpu);
-      it = primitives.emplace(key, Convolution{dnnl::convolution_forward(pd), pd.weights_desc()}).first;
-    }
-    conv = it->second;
-  }
-  dnnl::stream stream(cpu);
-  memory weights = packed_weights(weight, conv, key, plain_weights, stream);
-
-  // The activations channels-last: as given when they are, else reordered from NCHW into this
-  // thread's scratch memory (reused: new memory at every call would fault its pages in each time).
-  thread_local at::Tensor src_scratch, dst_scratch;
-  auto scratch = [&](at::Tensor& t, int64_t elements) {
-    if (!t.defined() || t.numel() < elements) t = at::empty({elements}, a.options());
-    return t.data_ptr();
-  };
-  void* src = a.data_ptr();
-  if (!a.is_contiguous(at::MemoryFormat::ChannelsLast)) {
-    at::Tensor plain = a.contiguous();
-    src = scratch(src_scratch, a.numel());
-    memory from({src_dims, f32, tag::nchw}, cpu, plain.data_ptr()), to(src_md, cpu, src);
-    dnnl::reorder(from, to).execute(stream, from, to);
-  }
-  void* dst = scratch(dst_scratch, n * k * oh * ow);
-  at::Tensor b = has_bias ? bias->contiguous() : at::Tensor();
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, memory(src_md, cpu, src)}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, memory(dst_md, cpu, dst)}};
-  if (has_bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, b.data_ptr()));
-  conv.primitive.execute(stream, args);
-  // Into the plan's NCHW buffer (or a new NCHW tensor).
-  at::Tensor result = destination(out, dst_dims, a);
-  memory from(dst_md, cpu, dst), to({dst_dims, f32, tag::nchw}, cpu, result.data_ptr());
-  dnnl::reorder(from, to).execute(stream, from, to);
-  stream.wait();
-  return into(out, result);
+                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
+  auto all_ones = [](at::IntArrayRef v) { return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 1; }); };
+  auto all_zeros = [](at::IntArrayRef v) { return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 0; }); };
+  const bool pointwise = a.dim() == 4 && weight.dim() == 4 && weight.size(2) == 1 && weight.size(3) == 1 && groups == 1 &&
+                         a.size(1) == weight.size(1) && all_ones(stride) && all_zeros(padding) && all_ones(dilation) &&
+                         (!bias || !bias->defined() || (bias->scalar_type() == at::kFloat && bias->numel() == weight.size(0)));
+  if (!convolutions_enabled() || !pointwise || !on_onednn(a, weight)) return at::conv2d(a, weight, bias, stride, padding, dilation, groups);
+  // A 1x1 convolution is a matrix product per image: [K, C] x [C, H*W], read and written as NCHW.
+  const int64_t n = a.size(0), c = a.size(1), k = weight.size(0), h = a.size(2), w = a.size(3);
+  at::Tensor result = fast_matmul(weight.reshape({k, c}), a.reshape({n, c, h * w}));
+  if (bias && bias->defined()) result.add_(bias->view({1, k, 1}));
+  return result.view({n, k, h, w});
 }
 
 at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntArrayRef stride, at::IntArrayRef padding,

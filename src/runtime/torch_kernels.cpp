@@ -987,15 +987,13 @@ void register_torch_language_kernels(KernelRegistry& r) {
       int64_t groups = c.arg(6).integer();
       if (c.arg(4).value().kind() == Value::Kind::String) {
         std::string padding = c.arg(4).string();
-        Tensor result = n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
+        c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
                         : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
-                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups);
-        // conv2d is tagged kOutBuffer (its numeric-padding form writes through oneDNN).
-        c.set_output(0, into_buffer_or_make(c.buffer(0), [&](Tensor& o) { o.copy_(result); }, [&] { return result; }));
+                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups));
       } else {
         auto padding = c.arg(4).ints();
         c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
-                        : n == 2 ? fast_conv2d(a, w, bias, stride, padding, dilation, groups, c.buffer(0))
+                        : n == 2 ? fast_conv2d(a, w, bias, stride, padding, dilation, groups)
                                  : at::conv3d(a, w, bias, stride, padding, dilation, groups));
       }
     });

@@ -1,8 +1,7 @@
-"""conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp): the layouts and options they
-take against eager PyTorch (groups, depthwise, dilation, stride, no bias, channels-last and
-non-contiguous inputs; ceil mode, NaN and -inf in max pooling), the ATen fallback for what they do
-not take, and a CNN trained for several steps in one process: the convolution's weights, packed
-once for oneDNN, are packed again after every optimizer update."""
+"""1x1 conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp) against eager PyTorch,
+with the convolutions that stay with ATen beside them (groups, depthwise, dilation, stride, no bias,
+channels-last and non-contiguous inputs; ceil mode, NaN and -inf in max pooling), and a CNN with
+1x1 and 3x3 convolutions trained for several steps in one process, following torch.optim."""
 import pytest
 import torch
 import torch.nn.functional as F
@@ -18,6 +17,9 @@ CASES = {
     "conv_channels_last_input": (lambda x, w: F.conv2d(x, w),
                                  lambda: (torch.randn(2, 5, 9, 7).contiguous(memory_format=torch.channels_last), torch.randn(6, 5, 1, 2))),
     "conv_transposed_view": (lambda x, w: F.conv2d(x.transpose(2, 3), w, padding=2), lambda: (torch.randn(1, 3, 9, 7), torch.randn(4, 3, 5, 5))),
+    "conv_1x1_bias": (lambda x, w, b: F.conv2d(x, w, b), lambda: (torch.randn(2, 6, 5, 7), torch.randn(9, 6, 1, 1), torch.randn(9))),
+    "conv_1x1_channels_last_no_bias": (lambda x, w: F.conv2d(x, w),
+                                       lambda: (torch.randn(2, 6, 5, 7).contiguous(memory_format=torch.channels_last), torch.randn(9, 6, 1, 1))),
     "conv_same_padding": (lambda x, w: F.conv2d(x, w, padding="same"), lambda: (torch.randn(1, 3, 8, 8), torch.randn(4, 3, 3, 3))),
     "conv_float64_aten": (lambda x, w: F.conv2d(x, w), lambda: (torch.randn(1, 2, 5, 5, dtype=torch.float64), torch.randn(3, 2, 2, 2, dtype=torch.float64))),
     "pool_nan": (lambda x: F.max_pool2d(x, 3, 2, 1),
@@ -45,7 +47,7 @@ class SmallCnn(torch.nn.Module):
     def __init__(self):
         super().__init__()
         self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
-        self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1, groups=2)
+        self.conv2 = torch.nn.Conv2d(8, 8, 1)
         self.fc = torch.nn.Linear(8 * 4 * 4, 5)
 
     def forward(self, x, labels):

@@ -106,8 +106,10 @@ def test_bad_uses_are_clear_errors(tmp_path, thundercc):
     other_error = reduce(thundercc, TRACES / "gpt2_block.json", tmp_path, "--until", "run-fails", "--expect-error", "no such text",
                          "--plugin", plugin("test_faulty"), "--executors", "faulty_shape,torch", check=False)
     assert other_error.returncode == 1 and "fails, but its output has no 'no such text'" in other_error.stderr
-    missing_folder = reduce(thundercc, TRACES / "mlp.json", tmp_path / "nowhere", "--until", "run-fails", check=False)
-    assert missing_folder.returncode == 1 and "does not exist" in missing_folder.stderr
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    not_a_folder = reduce(thundercc, TRACES / "mlp.json", a_file, "--until", "run-fails", check=False)
+    assert not_a_folder.returncode == 1 and "a_file" in not_a_folder.stderr
     plan = tmp_path / "mlp.plan.json"
     thundercc("compile", TRACES / "mlp.json", "-o", tmp_path)
     not_a_trace = reduce(thundercc, plan, tmp_path, "--until", "run-fails", check=False)
