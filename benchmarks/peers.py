@@ -1,5 +1,6 @@
 """The peers a careful user picks (issue 28): inference of a GPT-2 block (d768, 4 x 256 tokens),
-resnet18 and mobilenet_v3_large (batch 4, 224 x 224), one thread each, measured in the same run:
+resnet18 and mobilenet_v3_large (batch 4, 224 x 224), at one thread and at every core the process
+may use (each side given the same number), measured in the same run:
 thundercc (`compile`, `run`), PyTorch eager and TorchScript's frozen graph
 (torch.jit.freeze + optimize_for_inference), all three given OpenBLAS (Debian's
 libopenblas0-pthread, unpacked by benchmarks/ddp_step.py's helper, as installing it would give
@@ -7,7 +8,7 @@ LibTorch through Debian's alternatives: the reference BLAS Debian defaults to is
 user's choice, and ATen's convolutions, which thundercc's plans call, go through the BLAS here). Each program's arithmetic (the multiply-adds of its convolutions and matrix products,
 counted by forward hooks, attention's analytically) is stated as a share of a ceiling measured
 in the same run the same way every time: the best of a 2048 x 2048 x 2048 float32 matrix product
-on oneDNN (a thundercc plan of one torch.matmul), one thread. It is not the FMA peak, which it
+on oneDNN (a thundercc plan of one torch.matmul), at the same threads. It is not the FMA peak, which it
 understates (oneDNN's convolutions can pass it): a share over 100% says so.
 
 Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary)
@@ -64,9 +65,9 @@ def multiply_add_flops(name):
     return total
 
 
-def peer_ms(kind, name, rounds):
+def peer_ms(kind, name, rounds, threads):
     """eager or TorchScript frozen, in this process (run under the OpenBLAS environment)."""
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     model, args = PROGRAMS[name]()
     with torch.no_grad():
         if kind == "torchscript":
@@ -81,41 +82,46 @@ def median_of(output):
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     thundercc = os.environ.get("THUNDERCC", str(REPO / "build" / "thundercc"))
-    env = openblas_environment()  # one thread
+    cores = len(os.sched_getaffinity(0))
 
     with tempfile.TemporaryDirectory(prefix="peers.") as work:
         work = Path(work)
-        # The peak: one 2048^3 matrix product on oneDNN, the best of the rounds.
         capture(torch.matmul, torch.randn(2048, 2048), torch.randn(2048, 2048)).save(work / "matmul.json")
         subprocess.run([thundercc, "compile", work / "matmul.json", "-o", work], check=True, capture_output=True)
-        result = subprocess.run([thundercc, "run", work / "matmul.plan.json", "--fill", "random", "--warmup", "2", "--repeat", "10"],
-                                check=True, capture_output=True, text=True, env=env)
-        best = float(re.search(r"min ([0-9.]+) ms", result.stdout).group(1))
-        peak = 2 * 2048 ** 3 / (best / 1e3) / 1e9
-        print(f"peers: one thread each, same run, all given OpenBLAS; the ceiling, a 2048^3 float32 matmul on oneDNN: {peak:.1f} GFLOP/s")
         for name, make in PROGRAMS.items():
             model, args = make()
             captured = capture(model, *args)
             captured.save(work / f"{name}.json")
             torch.save(tuple(saveable(t) for t in captured.input_values), work / f"{name}.inputs.pt")
             subprocess.run([thundercc, "compile", work / f"{name}.json", "-o", work], check=True, capture_output=True)
-            ours = median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
-                                             "--warmup", "1", "--repeat", str(rounds)],
-                                            check=True, capture_output=True, text=True, env=env).stdout)
-            peers = {}
-            for kind in ("eager", "torchscript"):
-                out = subprocess.run([sys.executable, __file__, "--peer", kind, name, str(rounds)], check=True, capture_output=True,
-                                     text=True, env=env).stdout
-                peers[kind] = float(out.split()[-1])
-            flops = multiply_add_flops(name)
-            share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
-            print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of the ceiling)   "
-                  f"eager (OpenBLAS) {peers['eager']:8.1f} ms ({ours / peers['eager']:.2f}x)   "
-                  f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}%)")
+        for threads in sorted({1, cores}):
+            env = {**openblas_environment(), "OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads)}
+            threading = ["--threads", str(threads)]
+            # The ceiling: one 2048^3 matrix product on oneDNN, the best of the rounds.
+            result = subprocess.run([thundercc, "run", work / "matmul.plan.json", "--fill", "random", "--warmup", "2", "--repeat", "10",
+                                     *threading], check=True, capture_output=True, text=True, env=env)
+            best = float(re.search(r"min ([0-9.]+) ms", result.stdout).group(1))
+            peak = 2 * 2048 ** 3 / (best / 1e3) / 1e9
+            print(f"peers: {threads} thread{'s' if threads > 1 else ''} each, same run, all given OpenBLAS; "
+                  f"the ceiling, a 2048^3 float32 matmul on oneDNN: {peak:.1f} GFLOP/s")
+            for name in PROGRAMS:
+                ours = median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
+                                                 "--warmup", "1", "--repeat", str(rounds), *threading],
+                                                check=True, capture_output=True, text=True, env=env).stdout)
+                peers = {}
+                for kind in ("eager", "torchscript"):
+                    out = subprocess.run([sys.executable, __file__, "--peer", kind, name, str(rounds), str(threads)], check=True,
+                                         capture_output=True, text=True, env=env).stdout
+                    peers[kind] = float(out.split()[-1])
+                flops = multiply_add_flops(name)
+                share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
+                print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of the ceiling)   "
+                      f"eager (OpenBLAS) {peers['eager']:8.1f} ms ({ours / peers['eager']:.2f}x)   "
+                      f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}%)")
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--peer":
-        print(f"{peer_ms(sys.argv[2], sys.argv[3], int(sys.argv[4])):.3f}")
+        print(f"{peer_ms(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])):.3f}")
     else:
         main()

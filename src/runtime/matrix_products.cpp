@@ -107,8 +107,9 @@ dnnl::engine& engine() {
   return e;
 }
 
-// out = src x weights (+ bias [1, 1, N]), out contiguous [batch, M, N].
-void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out) {
+// out = src x weights (+ bias [1, 1, N]) (+ row_bias [1, M, 1], a post-op), out contiguous [batch, M, N].
+void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out,
+                   const at::Tensor* row_bias = nullptr) {
   using dnnl::memory;
   const memory::dims& s = src.dims;
   const memory::dims& w = weights.dims;
@@ -117,6 +118,7 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   auto f32 = memory::data_type::f32;
   memory::desc src_md(s, f32, src.strides), weights_md(w, f32, weights.strides), dst_md(dst_dims, f32, dst_strides);
   memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
+  memory::desc row_bias_md({1, s[1], 1}, f32, memory::dims{s[1], 1, 1});
 
   dnnl::engine& cpu = engine();  // made before the cache, so destroyed after it
   // Primitives by layout and thread count (a primitive keeps the threads it was made for). Shapes
@@ -127,6 +129,7 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   std::vector<int64_t> key(s.begin(), s.end());
   for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
+  key.push_back(row_bias != nullptr);
   key.push_back(at::get_num_threads());
   dnnl::matmul primitive;
   {
@@ -135,7 +138,13 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
     if (it == primitives.end()) {
       if (primitives.size() >= kMaxPrimitives) primitives.clear();
       auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
-      it = primitives.emplace(key, dnnl::matmul(dnnl::matmul::primitive_desc(desc, cpu))).first;
+      dnnl::primitive_attr attributes;
+      if (row_bias) {
+        dnnl::post_ops ops;
+        ops.append_binary(dnnl::algorithm::binary_add, row_bias_md);
+        attributes.set_post_ops(ops);
+      }
+      it = primitives.emplace(key, dnnl::matmul(dnnl::matmul::primitive_desc(desc, attributes, cpu))).first;
     }
     primitive = it->second;  // a handle: executing it needs no lock
   }
@@ -144,6 +153,7 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
                                        {DNNL_ARG_WEIGHTS, memory(weights_md, cpu, weights.tensor.data_ptr())},
                                        {DNNL_ARG_DST, memory(dst_md, cpu, out.data_ptr())}};
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, bias->data_ptr()));
+  if (row_bias) args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, memory(row_bias_md, cpu, row_bias->data_ptr()));
   primitive.execute(stream, args);
   stream.wait();
 }
@@ -173,10 +183,14 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
                          a.size(1) == weight.size(1) && all_ones(stride) && all_zeros(padding) && all_ones(dilation) &&
                          (!bias || !bias->defined() || (bias->scalar_type() == at::kFloat && bias->numel() == weight.size(0)));
   if (!convolutions_enabled() || !pointwise || !on_onednn(a, weight)) return at::conv2d(a, weight, bias, stride, padding, dilation, groups);
-  // A 1x1 convolution is a matrix product per image: [K, C] x [C, H*W], read and written as NCHW.
+  // A 1x1 convolution is a matrix product per image, [K, C] x [C, H*W], read and written as NCHW,
+  // the bias added to each row as the product's post-op.
   const int64_t n = a.size(0), c = a.size(1), k = weight.size(0), h = a.size(2), w = a.size(3);
-  at::Tensor result = fast_matmul(weight.reshape({k, c}), a.reshape({n, c, h * w}));
-  if (bias && bias->defined()) result.add_(bias->view({1, k, 1}));
+  // On one pixel (a squeeze-and-excitation block's), the images are the rows of one product: a linear.
+  if (h * w == 1) return fast_linear(a.reshape({n, c}), weight.reshape({k, c}), bias).view({n, k, 1, 1});
+  at::Tensor result = at::empty({n, k, h * w}, a.options());
+  at::Tensor b = bias && bias->defined() ? bias->contiguous() : at::Tensor();
+  onednn_matmul(matrices(weight.reshape({k, c}), {n}), matrices(a.reshape({n, c, h * w}), {n}), nullptr, result, b.defined() ? &b : nullptr);
   return result.view({n, k, h, w});
 }
 

@@ -20,6 +20,7 @@ CASES = {
     "conv_1x1_bias": (lambda x, w, b: F.conv2d(x, w, b), lambda: (torch.randn(2, 6, 5, 7), torch.randn(9, 6, 1, 1), torch.randn(9))),
     "conv_1x1_channels_last_no_bias": (lambda x, w: F.conv2d(x, w),
                                        lambda: (torch.randn(2, 6, 5, 7).contiguous(memory_format=torch.channels_last), torch.randn(9, 6, 1, 1))),
+    "conv_1x1_one_pixel": (lambda x, w, b: F.conv2d(x, w, b), lambda: (torch.randn(3, 6, 1, 1), torch.randn(4, 6, 1, 1), torch.randn(4))),
     "conv_same_padding": (lambda x, w: F.conv2d(x, w, padding="same"), lambda: (torch.randn(1, 3, 8, 8), torch.randn(4, 3, 3, 3))),
     "conv_float64_aten": (lambda x, w: F.conv2d(x, w), lambda: (torch.randn(1, 2, 5, 5, dtype=torch.float64), torch.randn(3, 2, 2, 2, dtype=torch.float64))),
     "pool_nan": (lambda x: F.max_pool2d(x, 3, 2, 1),
