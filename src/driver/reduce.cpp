@@ -43,6 +43,16 @@ const char* failure_name(Failure f) {
   return "";
 }
 
+const char* how_it_passes(Failure f) {
+  switch (f) {
+    case Failure::CompileFails: return "it compiles";
+    case Failure::RunFails: return "its plan runs on random inputs (run --fill random)";
+    case Failure::Differs:
+      return "its outputs and gradients match the torch executor's on random inputs (run --fill random), within --rtol and --atol";
+  }
+  return "";
+}
+
 // A folder of its own under the system's temporary folder, removed with everything in it.
 class TemporaryFolder {
  public:
@@ -71,9 +81,11 @@ Trace candidate_trace(const Trace& original, const std::vector<size_t>& statemen
   std::vector<Value> read_from_outside;
   for (size_t i : statements) {
     const BoundSymbol& b = original.bound_symbols[i];
-    for (const auto& v : b.input_proxies())
-      if (!made.count(proxy_key(v)) && read.insert(proxy_key(v)).second) read_from_outside.push_back(v);
-    for (const auto& v : b.input_proxies()) read.insert(proxy_key(v));
+    for (const auto& v : b.input_proxies()) {
+      const void* key = proxy_key(v);
+      if (!made.count(key) && !read.count(key)) read_from_outside.push_back(v);
+      read.insert(key);
+    }
     for (const auto& v : b.output_proxies()) made.insert(proxy_key(v));
     t.bound_symbols.push_back(b);
   }
@@ -382,10 +394,7 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
 
   Outcome first = oracle.test(original);
   if (!first.failed) {
-    static const char* kPasses[] = {
-        "it compiles", "its plan runs on random inputs (run --fill random)",
-        "its outputs and gradients match the torch executor's on random inputs (run --fill random), within --rtol and --atol"};
-    throw LoadError(str(path, ": does not fail as --until ", failure_name(options.until), " asks: ", kPasses[static_cast<int>(options.until)]));
+    throw LoadError(str(path, ": does not fail as --until ", failure_name(options.until), " asks: ", how_it_passes(options.until)));
   }
   if (!options.expect_error.empty() && first.output.find(options.expect_error) == std::string::npos)
     throw LoadError(str(path, ": fails, but its output has no '", options.expect_error, "':\n", first.output));
@@ -406,7 +415,6 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
 
   std::vector<size_t> statements(original.bound_symbols.size());
   std::iota(statements.begin(), statements.end(), 0);
-  std::vector<Value> returned = returned_values(original);
   Trace reduced = original;
   // Every statement, returning what nothing reads: where the search over statements starts.
   if (same(candidate_trace(original, statements), "every statement")) {
@@ -421,7 +429,7 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
       for (size_t i : kept) values.push_back(leaves[i]);
       return values;
     };
-    returned = pick(ddmin<size_t>(indices, [&](const std::vector<size_t>& kept) {
+    std::vector<Value> returned = pick(ddmin<size_t>(indices, [&](const std::vector<size_t>& kept) {
       std::vector<Value> values = pick(kept);
       return same(candidate_trace(original, statements, &values), "outputs");
     }));
