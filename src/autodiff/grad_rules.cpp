@@ -241,6 +241,16 @@ void register_elementwise_rules() {
     put_operand_grad(x["b"], [&] { return ltorch::where(x["pred"], 0.0, g); });
     return out;
   });
+  // relu's decomposition, where(a < 0, 0, a), passes NaN and -0.0 as ATen does; differentiated
+  // through, it would pass the gradient at 0 too. As autograd's threshold_backward, this rule (on
+  // the torch-language op, kept whole in traces) passes it where the result is above 0 or NaN,
+  // and reads the result, which the next layer keeps anyway, not the input.
+  register_grad("torch.nn.functional.relu", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_grad(x.tensor("a"), ltorch::where(ltorch::le(out, 0.0), 0.0, g));
+    return out;
+  });
   register_grad("prims.lerp", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

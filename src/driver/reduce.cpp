@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <iomanip>
 #include <limits>
@@ -160,8 +161,10 @@ double largest_excess(const std::string& output) {
       continue;
     }
     double difference = 0, allowed = 0;
-    if (std::sscanf(line.c_str() + marker + kMarker.size(), "%lf, %lf allowed", &difference, &allowed) == 2 && allowed > 0)
-      largest = std::max(largest, difference / allowed);
+    if (std::sscanf(line.c_str() + marker + kMarker.size(), "%lf, %lf allowed", &difference, &allowed) != 2) continue;
+    // A NaN against a number differs by NaN: as a shape mismatch does, past any tolerance.
+    double excess = std::isnan(difference) || std::isnan(allowed) ? std::numeric_limits<double>::infinity() : difference / allowed;
+    largest = std::max(largest, excess);
   }
   return mismatch_without_size ? std::numeric_limits<double>::infinity() : largest;
 }
@@ -376,6 +379,8 @@ std::string eager_script(const Trace& t, const std::string& stem, const std::str
   s += "if __name__ == \"__main__\":\n    here = Path(__file__).resolve().parent\n    arguments, tensors = make_inputs()\n";
   s += "    torch.save([x.detach().clone() for x in tensors], here / \"" + stem + ".inputs.pt\")\n";
   s += "    outputs = program(*[x.clone() if isinstance(x, torch.Tensor) else x for x in arguments])\n";
+  // As run writes outputs: one value alone, a sequence's items, a dict's values.
+  s += "    outputs = list(outputs.values()) if isinstance(outputs, dict) else outputs if isinstance(outputs, (tuple, list)) else [outputs]\n";
   s += "    torch.save([x.detach() if isinstance(x, torch.Tensor) else x for x in outputs], here / \"" + stem + ".expected.pt\")\n";
   s += "    for i, x in enumerate(outputs):\n        print(f\"output {i}:\", x)\n";
   return s;

@@ -291,8 +291,10 @@ void register_elementwise(SymbolTable& t) {
     return 1.0 / (1.0 + exp(-a));
   }});
   define(t, {{"torch.nn.functional.relu", "torch.relu", "torch.Tensor.relu"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    // As ATen's clamp_min: only values below zero become zero, so NaN and -0.0 pass through
+    // (where(a > 0, a, 0) would turn them into 0).
     const auto& a = x.tensor("a");
-    return where(a > 0, a, int64_t{0});
+    return where(a < 0, int64_t{0}, a);
   }});
   define(t, {{"torch.nn.functional.gelu"}, "a, /, *, approximate='none'", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

@@ -54,8 +54,8 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
         # t13 = prims.broadcast_in_dim(t12, [4, 16, 16, 16], (0, 1, 2, 3))  # t13: "cpu f32[4, 16, 16, 16]"
         # t14 = prims.add(t11, t13)  # t14: "cpu f32[4, 16, 16, 16]"
   (t16,) = fuser_0(t14)
-    # t15 = prims.gt(t14, 0.0)  # t15: "cpu b8[4, 16, 16, 16]"
-    # t16 = prims.where(t15, t14, 0.0)  # t16: "cpu f32[4, 16, 16, 16]"
+    # t84 = prims.lt(t14, 0.0)  # t84: "cpu b8[4, 16, 16, 16]"
+    # t16 = prims.where(t84, 0.0, t14)  # t16: "cpu f32[4, 16, 16, 16]"
   del t14
   t24 = torch.nn.functional.max_pool2d(t16, 2, None, 0, 1, False, False)  # t24: "cpu f32[4, 16, 8, 8]"
     # t24 = ltorch.max_pool2d(t16, 2, None, 0, 1, False, False)  # t24: "cpu f32[4, 16, 8, 8]"
@@ -102,8 +102,8 @@ def SmallCNN(x, t_conv1_weight, t_conv1_bias, t_bn1_weight, t_bn1_bias, t_conv2_
         # t38 = prims.broadcast_in_dim(t37, [4, 32, 8, 8], (0, 1, 2, 3))  # t38: "cpu f32[4, 32, 8, 8]"
         # t39 = prims.add(t36, t38)  # t39: "cpu f32[4, 32, 8, 8]"
   (t41,) = fuser_1(t39)
-    # t40 = prims.gt(t39, 0.0)  # t40: "cpu b8[4, 32, 8, 8]"
-    # t41 = prims.where(t40, t39, 0.0)  # t41: "cpu f32[4, 32, 8, 8]"
+    # t150 = prims.lt(t39, 0.0)  # t150: "cpu b8[4, 32, 8, 8]"
+    # t41 = prims.where(t150, 0.0, t39)  # t41: "cpu f32[4, 32, 8, 8]"
   del t39
   t49 = torch.nn.functional.max_pool2d(t41, 2, None, 0, 1, False, False)  # t49: "cpu f32[4, 32, 4, 4]"
     # t49 = ltorch.max_pool2d(t41, 2, None, 0, 1, False, False)  # t49: "cpu f32[4, 32, 4, 4]"

@@ -16,12 +16,13 @@ def MLPClassifier(x, labels, t_fc1_weight, t_fc1_bias, t_fc2_weight, t_fc2_bias)
       # t0 = prims.linear(x, t_fc1_weight, t_fc1_bias)  # t0: "cpu f32[16, 64]"
   del t_fc1_weight, t_fc1_bias
   (t2,) = fuser_0(t0)
-    # t1 = prims.gt(t0, 0.0)  # t1: "cpu b8[16, 64]"
-    # t2 = prims.where(t1, t0, 0.0)  # t2: "cpu f32[16, 64]"
+    # t36 = prims.lt(t0, 0.0)  # t36: "cpu b8[16, 64]"
+    # t2 = prims.where(t36, 0.0, t0)  # t2: "cpu f32[16, 64]"
+  del t0
   t3 = torch.nn.functional.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
     # t3 = ltorch.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
       # t3 = prims.linear(t2, t_fc2_weight, t_fc2_bias)  # t3: "cpu f32[16, 10]"
-  del t2, t_fc2_bias
+  del t_fc2_bias
   t28 = torch.nn.functional.cross_entropy(t3, labels, None, None, -100, None, 'mean', 0.0)  # t28: "cpu f32[]"
     # t28 = ltorch.cross_entropy(t3, labels, None, None, -100, None, 'mean', 0.0)  # t28: "cpu f32[]"
       # t16 = ltorch.log_softmax(t3, 1, dtype=None)  # t16: "cpu f32[16, 10]"
@@ -72,4 +73,4 @@ def MLPClassifier(x, labels, t_fc1_weight, t_fc1_bias, t_fc2_weight, t_fc2_bias)
           # t27 = prims.sum(t25, (0,))  # t27: "cpu f32[]"
         # t28 = ltorch.true_divide(t26, t27)  # t28: "cpu f32[]"
           # t28 = prims.div(t26, t27)  # t28: "cpu f32[]"
-  return (t28, (x, labels, t_fc2_weight, t0, t3))
+  return (t28, (x, labels, t_fc2_weight, t2, t3))

@@ -117,6 +117,18 @@ def test_nan_propagates_like_aten(tmp_path, thundercc):
     torch.testing.assert_close(softmax[0], torch.softmax(a[0], -1))
 
 
+@pytest.mark.parametrize("name,fn", [("relu", F.relu), ("relu_", lambda x: F.relu(x * 1, inplace=True)), ("relu_then_pool", lambda x: F.max_pool2d(F.relu(x.view(1, 1, 3, 4)), 2))])
+def test_relu_keeps_nan_and_negative_zero_as_aten_does(name, fn, tmp_path, thundercc):
+    a = torch.tensor([float("nan"), -0.0, 0.0, -1.5, 2.0, float("inf"), -float("inf"), float("nan"), 3.0, -2.0, 0.5, -0.0])
+    trace = save_case(tmp_path, name, fn, (a,))
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+    out = tmp_path / "out.pt"
+    thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt", "--outputs", out)
+    ours, eager = torch.load(out)[0], fn(a.clone())
+    assert torch.equal(ours.isnan(), eager.isnan())
+    assert torch.equal(torch.nan_to_num(ours), torch.nan_to_num(eager)) and torch.equal(ours.signbit(), eager.signbit())
+
+
 def test_softmax_prints_as_one_region(tmp_path, thundercc):
     trace = save_case(tmp_path, "softmax", lambda x: torch.softmax(x, -1), (torch.randn(4, 64),))
     thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")

@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from conftest import REPO
+from conftest import REPO, save_case
 from test_plugins import plugin
 
 TRACES = REPO / "traces"
@@ -88,6 +88,23 @@ def test_wrong_values_reduce_to_the_gelu_and_its_script_shows_them_against_eager
                         "--inputs", tmp_path / "gpt2_block.reduced.inputs.pt", "--expect", tmp_path / "gpt2_block.reduced.expected.pt",
                         check=False)
         assert (run.returncode == 1 and "elements differ" in run.stderr) if differs else run.returncode == 0, run.stderr
+
+
+def nan_where_tanh_is_negative(x, y):
+    a = torch.sin(x) * y
+    b = torch.tanh(a - 0.5)
+    c = torch.exp(b) + x
+    return c.sum(-1), torch.cos(y)
+
+
+def test_nan_against_numbers_reduces_to_the_tanh(tmp_path, thundercc):
+    trace = save_case(tmp_path, "nan_tanh", nan_where_tanh_is_negative, (torch.randn(4, 8), torch.randn(4, 8)))
+    out = tmp_path / "out"
+    result = reduce(thundercc, trace, out, "--until", "differs", "--plugin", plugin("test_faulty"), "--executors", "faulty_tanh,torch")
+    assert "by up to inf times the tolerance" in result.stdout
+    assert [b["symbol"] for b in reduced(out, "nan_tanh")["bound_symbols"]] == ["torch.tanh"]
+    subprocess.run([sys.executable, "nan_tanh.reduced.py"], cwd=out, check=True, capture_output=True)
+    assert len(torch.load(out / "nan_tanh.reduced.expected.pt")) == 1
 
 
 @pytest.mark.parametrize("until, why", [
