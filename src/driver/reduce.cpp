@@ -227,7 +227,10 @@ class Oracle {
     std::string plan = (dir / "plan" / (name_ + ".plan.json")).string();
     bool training = fs::exists(dir / "plan" / (name_ + ".backward.trace.py"));
 
-    if (options_.until == Failure::RunFails) return outcome(!execute(run_command(plan)).succeeded(), last_);
+    if (options_.until == Failure::RunFails) {
+      ProcessResult ran = execute(run_command(plan));
+      return outcome(!ran.succeeded(), ran);
+    }
 
     // Differs: the same candidate through the torch executor, on the same inputs.
     if (!execute({self_, "compile", trace_path, "-o", (dir / "reference").string(), "--executors", "torch"}).succeeded())
@@ -259,10 +262,7 @@ class Oracle {
     return run;
   }
 
-  const ProcessResult& execute(const std::vector<std::string>& argv) {
-    last_ = run_process(argv, options_.timeout_seconds);
-    return last_;
-  }
+  ProcessResult execute(const std::vector<std::string>& argv) const { return run_process(argv, options_.timeout_seconds); }
 
   Outcome outcome(bool failed, const ProcessResult& r) const {
     if (!failed) return {};
@@ -273,7 +273,6 @@ class Oracle {
   const ReduceOptions& options_;
   std::string self_, name_;
   TemporaryFolder folder_;
-  ProcessResult last_;
   int tests_ = 0;
 };
 

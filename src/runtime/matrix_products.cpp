@@ -107,6 +107,30 @@ dnnl::engine& engine() {
   return e;
 }
 
+// Primitives by key (shape, layout, options) and thread count: a primitive keeps the threads it
+// was made for. Keys that change every call would grow it without end: past a bound it starts
+// over. A function's cache is made after engine(), so destroyed before it.
+template <class Primitive>
+class PrimitiveCache {
+ public:
+  template <class Make>
+  Primitive get(std::vector<int64_t> key, Make&& make) {
+    key.push_back(at::get_num_threads());
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = primitives_.find(key);
+    if (it == primitives_.end()) {
+      if (primitives_.size() >= kMaxPrimitives) primitives_.clear();
+      it = primitives_.emplace(std::move(key), make()).first;
+    }
+    return it->second;  // a handle: executing it needs no lock
+  }
+
+ private:
+  static constexpr size_t kMaxPrimitives = 1024;
+  std::mutex mutex_;
+  std::map<std::vector<int64_t>, Primitive> primitives_;
+};
+
 // out = src x weights (+ bias [1, 1, N]) (+ row_bias [1, M, 1], a post-op), out contiguous [batch, M, N].
 void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out,
                    const at::Tensor* row_bias = nullptr) {
@@ -120,34 +144,22 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
   memory::desc row_bias_md({1, s[1], 1}, f32, memory::dims{s[1], 1, 1});
 
-  dnnl::engine& cpu = engine();  // made before the cache, so destroyed after it
-  // Primitives by layout and thread count (a primitive keeps the threads it was made for). Shapes
-  // that change every call would grow the cache without end: past a bound it starts over.
-  static std::mutex mutex;
-  static std::map<std::vector<int64_t>, dnnl::matmul> primitives;
-  constexpr size_t kMaxPrimitives = 1024;
+  dnnl::engine& cpu = engine();
+  static PrimitiveCache<dnnl::matmul> primitives;
   std::vector<int64_t> key(s.begin(), s.end());
   for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
   key.push_back(row_bias != nullptr);
-  key.push_back(at::get_num_threads());
-  dnnl::matmul primitive;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = primitives.find(key);
-    if (it == primitives.end()) {
-      if (primitives.size() >= kMaxPrimitives) primitives.clear();
-      auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
-      dnnl::primitive_attr attributes;
-      if (row_bias) {
-        dnnl::post_ops ops;
-        ops.append_binary(dnnl::algorithm::binary_add, row_bias_md);
-        attributes.set_post_ops(ops);
-      }
-      it = primitives.emplace(key, dnnl::matmul(dnnl::matmul::primitive_desc(desc, attributes, cpu))).first;
+  dnnl::matmul primitive = primitives.get(std::move(key), [&] {
+    auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
+    dnnl::primitive_attr attributes;
+    if (row_bias) {
+      dnnl::post_ops ops;
+      ops.append_binary(dnnl::algorithm::binary_add, row_bias_md);
+      attributes.set_post_ops(ops);
     }
-    primitive = it->second;  // a handle: executing it needs no lock
-  }
+    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, attributes, cpu));
+  });
   dnnl::stream stream(cpu);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.tensor.data_ptr())},
                                        {DNNL_ARG_WEIGHTS, memory(weights_md, cpu, weights.tensor.data_ptr())},
@@ -171,8 +183,6 @@ at::Tensor into(const at::Tensor* out, at::Tensor result) {
   return *out;
 }
 
-constexpr size_t kMaxCached = 1024;  // shapes past it: the cache starts over
-
 }  // namespace
 
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, at::IntArrayRef stride,
@@ -183,11 +193,11 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
                          a.size(1) == weight.size(1) && all_ones(stride) && all_zeros(padding) && all_ones(dilation) &&
                          (!bias || !bias->defined() || (bias->scalar_type() == at::kFloat && bias->numel() == weight.size(0)));
   if (!convolutions_enabled() || !pointwise || !on_onednn(a, weight)) return at::conv2d(a, weight, bias, stride, padding, dilation, groups);
-  // A 1x1 convolution is a matrix product per image, [K, C] x [C, H*W], read and written as NCHW,
-  // the bias added to each row as the product's post-op.
   const int64_t n = a.size(0), c = a.size(1), k = weight.size(0), h = a.size(2), w = a.size(3);
   // On one pixel (a squeeze-and-excitation block's), the images are the rows of one product: a linear.
   if (h * w == 1) return fast_linear(a.reshape({n, c}), weight.reshape({k, c}), bias).view({n, k, 1, 1});
+  // Otherwise a matrix product per image, [K, C] x [C, H*W], read and written as NCHW, the bias
+  // added to each row as the product's post-op.
   at::Tensor result = at::empty({n, k, h * w}, a.options());
   at::Tensor b = bias && bias->defined() ? bias->contiguous() : at::Tensor();
   onednn_matmul(matrices(weight.reshape({k, c}), {n}), matrices(a.reshape({n, c, h * w}), {n}), nullptr, result, b.defined() ? &b : nullptr);
@@ -227,21 +237,12 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
   std::vector<int64_t> key(src_dims.begin(), src_dims.end());
   for (const auto& part : {k, s, p, d}) key.insert(key.end(), part.begin(), part.end());
   key.push_back(ceil_mode);
-  key.push_back(at::get_num_threads());
-  static std::mutex mutex;
-  static std::map<std::vector<int64_t>, dnnl::pooling_v2_forward> primitives;
-  dnnl::pooling_v2_forward primitive;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = primitives.find(key);
-    if (it == primitives.end()) {
-      if (primitives.size() >= kMaxCached) primitives.clear();
-      dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src_md, dst_md,
-                                          {s[0], s[1]}, {k[0], k[1]}, {d[0] - 1, d[1] - 1}, {p[0], p[1]}, padding_r);
-      it = primitives.emplace(key, dnnl::pooling_v2_forward(dnnl::pooling_v2_forward::primitive_desc(desc, cpu))).first;
-    }
-    primitive = it->second;
-  }
+  static PrimitiveCache<dnnl::pooling_v2_forward> primitives;
+  dnnl::pooling_v2_forward primitive = primitives.get(std::move(key), [&] {
+    dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src_md, dst_md,
+                                        {s[0], s[1]}, {k[0], k[1]}, {d[0] - 1, d[1] - 1}, {p[0], p[1]}, padding_r);
+    return dnnl::pooling_v2_forward(dnnl::pooling_v2_forward::primitive_desc(desc, cpu));
+  });
   at::Tensor src = a.contiguous();
   // oneDNN's maximum drops NaN where eager's keeps it: an input with one (its sum is NaN; so is
   // one with both infinities, which is rare and only costs the fallback) goes to ATen.

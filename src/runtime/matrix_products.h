@@ -1,6 +1,7 @@
 // Matrix products and convolutions for the runtime's kernels (matrix_products.cpp): linear,
-// matmul, bmm, 1x1 conv2d and max_pool2d on oneDNN for float32 CPU tensors, at::* otherwise. Given `out` (a
-// planned buffer of the result's shape and dtype), they write the result there and return it.
+// matmul, bmm, 1x1 conv2d and max_pool2d on oneDNN for float32 CPU tensors, at::* otherwise.
+// Given `out` (a planned buffer of the result's shape and dtype), linear and matmul write the
+// result there and return it.
 #pragma once
 
 #include <ATen/core/Tensor.h>

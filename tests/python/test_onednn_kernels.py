@@ -7,6 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from conftest import capture, saveable
+from test_optimizer import losses_of, torch_optim_losses
 
 NAN = float("nan")
 
@@ -70,15 +71,7 @@ def test_a_cnn_trained_in_one_process_follows_sgd(tmp_path, thundercc):
     for step, (x, labels) in enumerate(data):
         torch.save((x, labels, *(parameters if step == 0 else [])), tmp_path / f"batch.{step}.pt")
     result = thundercc("run", tmp_path / "cnn.plan.json", "--inputs", tmp_path / "batch.{step}.pt", "--steps", steps)
-    ours = [float(line.split()[-1]) for line in result.stdout.splitlines() if line.startswith("step ")]
-
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    theirs = []
-    for x, labels in data:
-        optimizer.zero_grad()
-        loss = model(x, labels)
-        loss.backward()
-        optimizer.step()
-        theirs.append(loss.item())
+    ours = losses_of(result.stdout)
+    theirs = torch_optim_losses(model, data, lambda p: torch.optim.SGD(p, lr=0.1))
     assert len(ours) == steps
     torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-4, atol=1e-5)
