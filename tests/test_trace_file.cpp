@@ -392,3 +392,67 @@ TEST_CASE("write_json writes what nlohmann's dump writes") {
   };
   for (int i = 0; i < 2000; ++i) same(make(0));
 }
+
+namespace {
+
+// add_mul with its first dimension symbolic: a is s0 x 2, b is s0 x 1, and so are the results.
+json symbolic_add_mul() {
+  json doc = add_mul();
+  const json s0 = {{"symint", "s0"}};
+  doc["inputs"][0]["tensor"]["shape"][0] = s0;
+  doc["inputs"][1]["tensor"]["shape"][0] = s0;
+  for (auto& b : doc["bound_symbols"]) b["output"]["tensor"]["shape"][0] = s0;
+  doc["symbols"] = json::array({{{"name", "s0"}, {"input", "a"}, {"dim", 0}, {"min", 1}, {"max", 64}, {"hint", 2}},
+                                {{"name", "s0"}, {"input", "b"}, {"dim", 0}, {"min", 1}, {"max", 64}, {"hint", 2}}});
+  return doc;
+}
+
+std::string expression_error(const std::string& expression, const SizeBinding& values) {
+  try {
+    return std::to_string(evaluate_size_expression(expression, values));
+  } catch (const ThunderError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("size expressions evaluate as the capture fitted them, exact divisions only") {
+  const SizeBinding values{{"s0", 6}, {"batch", 4}};
+  CHECK(evaluate_size_expression("s0", values) == 6);
+  CHECK(evaluate_size_expression("768*batch*s0", values) == 768 * 24);
+  CHECK(evaluate_size_expression("-2*s0 + 64", values) == 52);
+  CHECK(evaluate_size_expression("3*s0 - batch + 1", values) == 15);
+  CHECK(evaluate_size_expression("(s0 + 2)/4", values) == 2);
+  CHECK(expression_error("(s0 + 1)/2", values) == "'(s0 + 1)/2' is 7/2, not an integer");
+  CHECK(expression_error("s1", values) == "'s1' names 's1', which is not a symbol of the trace");
+  CHECK(expression_error("s0 +", values) == "size expression 's0 +': unexpected end at 4");
+  CHECK(expression_error("(s0)/1", values) == "size expression '(s0)/1' divides by 1");
+  CHECK(expression_error("99999999999*99999999999", values) == "'99999999999*99999999999' overflows 64 bits");
+}
+
+TEST_CASE("a symbolic trace loads at its captured sizes and specializes at others") {
+  const json doc = symbolic_add_mul();
+  LoadedTrace loaded = load_trace_text(doc.dump(), "dynamic.json");
+  REQUIRE(loaded.symbols.size() == 2);
+  CHECK(loaded.symbols[0].describe() == "s0 = a.shape[0] in [1, 64]");
+  CHECK(loaded.traced.inputs[0].value.as_tensor().shape() == Shape{2, 2});
+  CHECK(specialize_trace(doc, hint_binding(loaded.symbols), "dynamic.json") == add_mul());
+  LoadedTrace at5 = load_trace_at_sizes(doc, {{"s0", 5}}, "dynamic.json");
+  CHECK(at5.traced.inputs[1].value.as_tensor().shape() == Shape{5, 1});
+  CHECK(at5.traced.bound_symbols.back().output.as_tensor().shape() == Shape{5, 2});
+
+  json outside = doc;
+  outside["symbols"][1]["hint"] = 70;
+  CHECK(load_error(outside.dump()) == "bad.json: /symbols: s0 = b.shape[0] in [1, 64] does not hold its captured size 70");
+  json two_ranges = doc;
+  two_ranges["symbols"][1]["max"] = 32;
+  CHECK(load_error(two_ranges.dump()) ==
+        "bad.json: /symbols: s0 = a.shape[0] in [1, 64] and s0 = b.shape[0] in [1, 32] share a name but not a range and size");
+  json negative = doc;
+  negative["bound_symbols"][0]["output"]["tensor"]["shape"][0] = {{"symint", "s0 - 3"}};
+  CHECK(load_error(negative.dump()) == "bad.json: statement 0 (torch.mul at add_mul.py:2): the size 's0 - 3' is -1");
+  json bad_text = doc;
+  bad_text["inputs"][0]["tensor"]["shape"][0] = {{"symint", "s0; rm"}};
+  CHECK(load_error(bad_text.dump()).find("does not match the trace schema") != std::string::npos);
+}

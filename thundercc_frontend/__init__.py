@@ -386,6 +386,7 @@ class Capture:
         # the ids of the tensors refused calls made (what reads them is not refused again).
         self.refusals: list[tuple[str, str, str]] | None = None
         self._unrecorded: set[int] = set()
+        self.symbols: list[dict] | None = None  # the symbolic dimensions of capture_dynamic's trace (dynamic.py)
 
     def recording(self, record, call, display: str, where):
         """record(): records a call and returns its result. Under capture --check a refusal is
@@ -726,7 +727,8 @@ class Capture:
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "name": self.name, "inputs": self.inputs,
-                "bound_symbols": self.bound_symbols, "output": self.output}
+                "bound_symbols": self.bound_symbols, "output": self.output,
+                **({"symbols": self.symbols} if self.symbols else {})}
 
     def input_values_before(self) -> list:
         """The inputs as the program received them (input_values holds them as it left them)."""
@@ -873,3 +875,6 @@ def _capture(fn, args, kwargs, check: bool) -> Capture:
             hook.remove()
     cap.output = cap.recording(lambda: _flatten_outputs(result, cap, "<return>"), lambda: None, "return", lambda: "<return>")
     return cap
+
+
+from thundercc_frontend.dynamic import capture_dynamic, specialize  # noqa: E402,F401  (dynamic.py builds on capture)

@@ -2,6 +2,7 @@
 wherever the package is installed; scripts/capture.py runs the same).
 
     /usr/bin/python3 -m thundercc_frontend FILE.py:FACTORY -o trace.json [--save-io] [--grad | --inference] [--device cuda]
+                                           [--dynamic INPUT:DIM[:MIN:MAX][=NAME]]...
     /usr/bin/python3 -m thundercc_frontend FILE.py:FACTORY --check [--inference]
 
 FACTORY() returns (callable, args) or (callable, args, kwargs). --save-io also writes the inputs and
@@ -10,6 +11,11 @@ writes the gradients autograd computes for the inputs that require grad (NAME.gr
 order, with every output that requires grad seeded with ones (for a scalar loss: d loss). A program
 that modifies inputs in place also gets NAME.inputs_after.pt (every input as the program left it);
 NAME.inputs.pt holds them as it received them. Nothing is written unless everything is.
+
+--dynamic makes the dimension DIM of the tensor argument INPUT symbolic, for the sizes MIN to MAX
+(default 1 to 2**31-1), named NAME if given (dimensions that share a name share a size): the trace
+holds for all of them (thundercc_frontend/dynamic.py says how, and which programs it refuses). The
+saved tensors are those of the run at FACTORY()'s sizes.
 
 --check writes nothing: it runs the program once and lists every call capture would refuse, by op
 with counts and the lines that made them (capture itself stops at the first); exit 1 if any.
@@ -24,7 +30,7 @@ from pathlib import Path
 
 import torch
 
-from thundercc_frontend import CaptureError, capture, check, saveable
+from thundercc_frontend import CaptureError, capture, capture_dynamic, check, saveable
 
 
 def load_factory(spec: str, device: torch.device | None = None):
@@ -113,12 +119,17 @@ def main() -> int:
                         help="capture under torch.no_grad(): an inference program even where parameters require grad")
     parser.add_argument("--device", type=torch.device,
                         help="move FACTORY()'s module and argument tensors to this device first (cuda: capture on the GPU)")
+    parser.add_argument("--dynamic", action="append", default=[], metavar="INPUT:DIM[:MIN:MAX][=NAME]",
+                        help="make this dimension of the tensor argument INPUT symbolic, for sizes MIN to MAX (repeatable; "
+                             "dimensions given the same NAME share one size)")
     opts = parser.parse_args()
     if opts.inference and opts.grad:
         parser.error("--inference computes no gradients: leave out --grad")
     if opts.check:
         if opts.output or opts.save_io or opts.grad:
             parser.error("--check writes nothing: leave out -o, --save-io and --grad")
+        if opts.dynamic:
+            parser.error("--check captures at the example's sizes only: leave out --dynamic")
         fn, args, kwargs = load_factory(opts.program, opts.device)
         try:
             with torch.no_grad() if opts.inference else contextlib.nullcontext():
@@ -141,7 +152,7 @@ def main() -> int:
     fn, args, kwargs = load_factory(opts.program, opts.device)
     try:
         with torch.no_grad() if opts.inference else contextlib.nullcontext():
-            captured = capture(fn, *args, **kwargs)
+            captured = capture_dynamic(fn, args, opts.dynamic, kwargs) if opts.dynamic else capture(fn, *args, **kwargs)
     except CaptureError as e:
         print(f"capture: error: {e}", file=sys.stderr)
         return 1
@@ -169,7 +180,9 @@ def main() -> int:
                 tuple(saveable(t) for t in captured.input_values), path)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_all(files)
-    print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols")
+    symbols = ", ".join(f"{s['name']} = {s['input']}.shape[{s['dim']}] in [{s['min']}, {s['max']}]"
+                        for s in captured.symbols or [])
+    print(f"capture: {out}: {len(captured.bound_symbols)} bound symbols" + (f", symbols {symbols}" if symbols else ""))
     return 0
 
 

@@ -49,6 +49,8 @@ std::vector<const Executor*> executor_list(const std::string& names) {
 void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit) {
   PhaseTimer whole("compile " + path);
   auto loaded = load_trace_file(path, options.names);
+  if (!loaded.symbols.empty() && (options.distributed.mode != Distributed::Mode::None || options.optimizer.kind != Optimizer::Kind::None))
+    throw LoadError(path + ": a trace with symbolic sizes (capture --dynamic) compiles with neither --distributed nor --optimizer yet");
   CompiledProgram program;
   try {
     PhaseTimer timer("passes");
@@ -63,6 +65,13 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   AtomicFiles files;  // published only once all are written
   // The printed traces need nothing the kernels and the plan make: they are printed on a
   // second thread beside them, or, with --time-passes, in a phase of their own.
+  // A trace with symbolic sizes is compiled (and printed) at the sizes it was captured at.
+  std::string sizes;
+  for (const auto& s : loaded.symbols)
+    sizes += str(sizes.empty() ? "# Symbolic sizes, here as captured (run compiles the trace again for others): " : "; ", s.describe(),
+                 " (captured at ", s.hint, ")");
+  if (!sizes.empty()) sizes += "\n";
+  auto print_trace = [&](const Trace& t) { return sizes + thundercc::print_trace(t); };
   auto print_traces = [&] {
     std::vector<std::pair<std::string, std::string>> printed;
     if (program.backward) {
@@ -122,6 +131,11 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   plan::Plan built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
                                       &kernels.kernels, update ? &*update : nullptr, program.prologue ? &*program.prologue : nullptr);
   built.seed = options.seed;
+  if (!loaded.symbols.empty()) {
+    std::vector<std::string> executors;
+    for (const Executor* e : options.executors) executors.push_back(e->name());
+    built.dynamic = plan::Dynamic{loaded.symbols, loaded.document, std::move(executors), options.mode == GradMode::Inputs, options.names};
+  }
   if (options.distributed.mode == Distributed::Mode::Fsdp) built.world_size = options.distributed.world_size;
   auto plan = plan::encode_plan(std::move(built));
   timer.emplace("write plan JSON");

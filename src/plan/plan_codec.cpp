@@ -354,6 +354,14 @@ json encode_plan(Plan plan) {
     if (c.emulation) cuda["emulation"] = {{"library", c.emulation->library}, {"sha256", c.emulation->sha256}};
     doc["cuda_kernels"] = std::move(cuda);
   }
+  if (plan.dynamic) {
+    const Dynamic& d = *plan.dynamic;
+    json dynamic = json_member("executors", d.executors);
+    dynamic["input_gradients"] = d.input_gradients;
+    dynamic["names"] = d.names == NameStyle::Stable ? "stable" : "thunder";
+    dynamic["trace"] = std::move(plan.dynamic->trace);
+    doc["dynamic"] = std::move(dynamic);
+  }
   return doc;
 }
 
@@ -415,6 +423,14 @@ Plan decode_plan(const json& doc, const std::string& where) {
     if (c.contains("emulation"))
       cuda.emulation = LibraryFile{c["emulation"].at("library").get<std::string>(), c["emulation"].at("sha256").get<std::string>()};
     plan.cuda_kernels = std::move(cuda);
+  }
+  if (doc.contains("dynamic")) {
+    const json& d = doc["dynamic"];
+    const std::string at = where + ": /dynamic/trace";
+    check_schema(d.at("trace"), SchemaKind::Trace, at);
+    plan.dynamic = Dynamic{read_size_symbols(d["trace"], at), d["trace"], d.at("executors").get<std::vector<std::string>>(),
+                           d.at("input_gradients").get<bool>(), d.at("names") == "stable" ? NameStyle::Stable : NameStyle::Thunder};
+    if (plan.dynamic->symbols.empty()) throw LoadError(at + ": a dynamic plan's trace has no symbols");
   }
   return plan;
 }

@@ -15,6 +15,7 @@
 #include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan_codec.h"
 #include "thundercc/plan/plan.h"
+#include "thundercc/plan/specialize.h"
 #include "thundercc/support/files.h"
 
 namespace thundercc::runtime {
@@ -118,9 +119,7 @@ void check_against(const std::vector<InputSpec>& specs, const std::vector<at::Te
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto& spec = specs[i];
     const at::Tensor& t = inputs[i];
-    bool ok = t.defined() && t.dim() == static_cast<int64_t>(spec.meta.shape.size()) &&
-              std::equal(spec.meta.shape.begin(), spec.meta.shape.end(), t.sizes().begin()) &&
-              t.scalar_type() == to_aten(spec.meta.dtype) && from_aten(t.device()) == spec.meta.device;
+    bool ok = t.defined() && has_shape(t, spec) && t.scalar_type() == to_aten(spec.meta.dtype) && from_aten(t.device()) == spec.meta.device;
     if (!ok)
       throw ThunderError("RuntimeError", thundercc::str("input '", spec.name, "': expected ", spec.meta.type_string(), ", but got ",
                                              t.defined() ? describe(t) : std::string("nothing")));
@@ -248,7 +247,11 @@ void PlanRunner::fail(size_t index, const std::string& problem) const {
 namespace {
 
 std::unique_ptr<FusedKernels> load_kernels(const plan::Plan& plan, const std::string& where, KernelOptions options) {
-  if (!plan.kernels && !plan.cuda_kernels) return nullptr;
+  auto fuses = [](const plan::Program* p) {
+    return std::any_of(p->instructions.begin(), p->instructions.end(), [](const plan::Instruction& i) { return i.fusion.has_value(); });
+  };
+  const auto programs = plan.programs();
+  if (std::none_of(programs.begin(), programs.end(), fuses)) return nullptr;
   return std::make_unique<FusedKernels>(plan, where, options);
 }
 
@@ -294,6 +297,58 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
     optimizer_ = plan.update->optimizer;
   }
   set_seed(static_cast<uint64_t>(plan.seed));
+  where_ = where;
+  kernel_options_ = options;
+  if (plan.dynamic) {
+    dynamic_source_ = std::make_shared<const plan::Plan>(plan);
+    own_sizes_ = hint_binding(plan.dynamic->symbols);
+    for (const auto& s : plan.dynamic->symbols) {
+      auto input = std::find_if(inputs_.begin(), inputs_.end(), [&](const InputSpec& spec) { return spec.name == s.input; });
+      if (input == inputs_.end() || s.dim >= static_cast<int64_t>(input->meta.shape.size()))
+        throw LoadError(thundercc::str(where, ": /dynamic: ", s.describe(), " is not a dimension of an input the plan takes"));
+      input->dynamic_dims.push_back(s.dim);
+      symbols_.emplace_back(s, static_cast<size_t>(input - inputs_.begin()));
+    }
+  }
+}
+
+SizeBinding Plan::sizes_of(const std::vector<at::Tensor>& inputs) const {
+  SizeBinding sizes;
+  std::map<std::string, std::string> read_from;
+  for (const auto& [s, i] : symbols_) {
+    // A missing input or one of another rank: check_against names the problem.
+    if (i >= inputs.size() || !inputs[i].defined() || inputs[i].dim() <= s.dim) return own_sizes_;
+    const int64_t size = inputs[i].size(s.dim);
+    if (size < s.min || size > s.max)
+      throw ThunderError("ValueError", thundercc::str("input '", s.input, "': dimension ", s.dim, " is ", size, ", outside the range of ", s.describe()));
+    auto [known, fresh] = sizes.emplace(s.name, size);
+    if (!fresh && known->second != size)
+      throw ThunderError("ValueError", thundercc::str("input '", s.input, "': dimension ", s.dim, " is ", size, ", but ", s.name, " is ",
+                                                      known->second, " (", read_from[s.name], ")"));
+    read_from.emplace(s.name, thundercc::str(s.input, ".shape[", s.dim, "]"));
+  }
+  return sizes;
+}
+
+void Plan::specialize(const std::vector<at::Tensor>& inputs) {
+  if (symbols_.empty()) return;
+  SizeBinding sizes = sizes_of(inputs);
+  if (sizes == own_sizes_) {
+    active_ = this;
+    return;
+  }
+  auto known = specialized_.find(sizes);
+  if (known == specialized_.end()) {
+    std::string at;
+    for (const auto& [name, value] : sizes) at += thundercc::str(at.empty() ? " at " : ", ", name, " = ", value);
+    // The plan's own kernels were compiled for its sizes: these are built here.
+    auto made = std::make_unique<Plan>(plan::specialize_plan(*dynamic_source_, sizes, where_ + at), where_ + at,
+                                       KernelOptions{kernel_options_.emulate_cuda, false});
+    made->set_seed(seed_);
+    made->set_steps_done(steps_done_);
+    known = specialized_.emplace(std::move(sizes), std::move(made)).first;
+  }
+  active_ = known->second.get();
 }
 
 namespace {
@@ -386,13 +441,17 @@ std::vector<at::Tensor> Plan::run(const std::map<std::string, at::Tensor>& named
 }
 
 void Plan::set_seed(uint64_t seed) {
+  seed_ = seed;
   forward_.set_seed(seed);
   if (backward_) backward_->set_seed(seed);
+  for (auto& [sizes, plan] : specialized_) plan->set_seed(seed);
 }
 
 void Plan::set_steps_done(uint64_t steps) {
+  steps_done_ = steps;
   forward_.set_runs(steps);
   if (backward_) backward_->set_runs(steps);
+  for (auto& [sizes, plan] : specialized_) plan->set_steps_done(steps);
 }
 
 std::vector<InputSpec> Plan::optimizer_state() const {
@@ -419,13 +478,19 @@ void Plan::update(const std::vector<at::Tensor>& inputs, const std::vector<at::T
 Plan::~Plan() = default;
 
 std::vector<InputSpec> Plan::cotangents() const {
+  if (active_ != this) return active_->cotangents();
   if (!backward_) return {};
   return std::vector<InputSpec>(backward_->inputs().begin() + static_cast<std::ptrdiff_t>(num_saved_), backward_->inputs().end());
 }
 
-void Plan::check_inputs(const std::vector<at::Tensor>& inputs) const { check_against(inputs_, inputs); }
+void Plan::check_inputs(const std::vector<at::Tensor>& inputs) const {
+  check_against(inputs_, inputs);
+  sizes_of(inputs);
+}
 
 std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& given, std::vector<double>* instruction_ns) {
+  specialize(given);
+  if (active_ != this) return active_->forward(given, instruction_ns);
   std::vector<at::Tensor> with_computed;
   if (prologue_) {
     // Run again only when a tensor it reads is another one, or was written since (its version).
@@ -456,6 +521,7 @@ std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& given, std:
 }
 
 std::vector<at::Tensor> Plan::backward(const std::vector<at::Tensor>& cotangents, std::vector<double>* instruction_ns) {
+  if (active_ != this) return active_->backward(cotangents, instruction_ns);
   if (!backward_) throw ThunderError("RuntimeError", "the plan has no backward: compile a trace whose inputs require grad");
   if (saved_.size() != num_saved_) throw ThunderError("RuntimeError", "backward: run the forward first");
   std::vector<at::Tensor> inputs = saved_;

@@ -415,6 +415,12 @@ int run(const RunOptions& o) {
   }
   if (!plan.has_backward() && !(o.cotangents_path + o.grads_out_path + o.expect_grads_path).empty())
     throw LoadError(o.plan_path + ": the plan has no backward (no input of the trace requires grad), so it computes no gradients");
+  // A dynamic plan compiled for these inputs' sizes (whose cotangents and programs follow).
+  try {
+    plan.specialize(inputs);
+  } catch (const ThunderError& e) {
+    throw LoadError(thundercc::str(o.inputs_path.empty() ? o.plan_path : o.inputs_path, ": ", e.what()));
+  }
   // Without --cotangents, every output's gradient is seeded with ones (for a scalar loss, d loss).
   std::vector<at::Tensor> cotangents = o.cotangents_path.empty() ? fill_inputs(plan.cotangents(), "ones", 0)
                                                                  : on_devices(read_tensor_file(o.cotangents_path, plan.cotangents()), plan.cotangents());

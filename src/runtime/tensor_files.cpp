@@ -9,6 +9,7 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/csrc/jit/serialization/storage_context.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/pickle_check.h"
@@ -127,10 +128,20 @@ std::vector<InputSpec> as_given(std::vector<InputSpec> specs) {
   return specs;
 }
 
+bool has_shape(const at::Tensor& t, const InputSpec& spec) {
+  const Shape& want = spec.meta.shape;
+  if (t.dim() != static_cast<int64_t>(want.size())) return false;
+  for (size_t d = 0; d < want.size(); ++d)
+    if (t.size(static_cast<int64_t>(d)) != want[d] &&
+        std::find(spec.dynamic_dims.begin(), spec.dynamic_dims.end(), static_cast<int64_t>(d)) == spec.dynamic_dims.end())
+      return false;
+  return true;
+}
+
 void check_tensors(std::vector<at::Tensor>& tensors, const std::vector<InputSpec>& specs, const std::function<std::string(size_t)>& what) {
   for (size_t k = 0; k < specs.size(); ++k) {
     const TensorMeta& want = specs[k].meta;
-    if (!tensors[k].defined() || tensors[k].sizes() != at::IntArrayRef(want.shape) || tensors[k].scalar_type() != to_aten(want.dtype))
+    if (!tensors[k].defined() || !has_shape(tensors[k], specs[k]) || tensors[k].scalar_type() != to_aten(want.dtype))
       throw LoadError(thundercc::str(what(k), " is not ", want.type_string(),
                                      tensors[k].defined() ? thundercc::str(" (it is ", tensors[k].scalar_type(), tensors[k].sizes(), ")") : ""));
     if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));

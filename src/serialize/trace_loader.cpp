@@ -9,6 +9,7 @@
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/serialize/schema.h"
+#include "thundercc/serialize/size_symbols.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
@@ -156,6 +157,7 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
   }
   try {
     PhaseTimer timer("decode");
+    if (doc.contains("symbols")) return decode_trace(specialize_trace(doc, hint_binding(read_size_symbols(doc, where)), where), where);
     return decode_trace(doc, where);
   } catch (const ThunderError& e) {
     throw LoadError(str(where, ": ", e.what()));
@@ -167,7 +169,19 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
 LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names) {
   LoadedTrace loaded;
   loaded.recorded = decode_trace_text(text, where, loaded.document);
+  loaded.symbols = read_size_symbols(loaded.document, where);
   PhaseTimer timer("re-trace (meta functions)");
+  loaded.traced = retrace(loaded.recorded, where, names);
+  return loaded;
+}
+
+LoadedTrace load_trace_at_sizes(const json& symbolic, const SizeBinding& sizes, const std::string& where, NameStyle names) {
+  LoadedTrace loaded;
+  try {
+    loaded.recorded = decode_trace(specialize_trace(symbolic, sizes, where), where);
+  } catch (const ThunderError& e) {
+    throw LoadError(str(where, ": ", e.what()));
+  }
   loaded.traced = retrace(loaded.recorded, where, names);
   return loaded;
 }

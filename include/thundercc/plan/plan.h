@@ -11,8 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "thundercc/executors/fuser/kernel_library.h"
 #include "thundercc/ir/trace.h"
+#include "thundercc/serialize/size_symbols.h"
 
 namespace thundercc::plan {
 
@@ -131,6 +134,17 @@ struct Prologue {
   std::vector<int64_t> reads;
 };
 
+// A plan compiled from a symbolic trace (capture --dynamic): the plan itself is for the sizes
+// captured (the symbols' hints); for inputs of other sizes in the symbols' ranges, the runtime
+// specializes the trace at their sizes and compiles it as `compile` did (specialize.h).
+struct Dynamic {
+  std::vector<SizeSymbol> symbols;
+  nlohmann::json trace;                // the symbolic trace.json
+  std::vector<std::string> executors;  // as compiled: by name, in priority order
+  bool input_gradients = false;        // compile --transform grad
+  NameStyle names = NameStyle::Thunder;
+};
+
 struct Plan {
   std::string name;
   int64_t seed = 0;  // of the random ops (compile --seed; run --seed overrides)
@@ -142,6 +156,7 @@ struct Plan {
   std::vector<PluginExecutor> plugins;  // the plugin executors it needs
   std::optional<KernelLibraryRecord> kernels;
   std::optional<CudaKernelsRecord> cuda_kernels;
+  std::optional<Dynamic> dynamic;
 
   // Its programs in the order they run: the prologue, the forward, the backward, the update.
   std::vector<const Program*> programs() const {

@@ -94,6 +94,11 @@ class PlanRunner {
 //   plan->set_weights(read_state_dict("weights.pt"));   // what torch.save(model.state_dict()) wrote
 //   std::vector<at::Tensor> outputs = plan->run({{"x", x}});
 //
+// A dynamic plan (compiled from a capture with --dynamic) takes inputs of any size in its symbols'
+// ranges: the first call at other sizes compiles the plan's trace for them (a few tens of
+// milliseconds, and the building of fusion kernels not yet in the kernel cache), which later
+// calls at those sizes reuse.
+//
 // One Plan runs one call at a time (its buffers are reused from run to run): calls on one Plan
 // from several threads are serialized. For calls in parallel, load one Plan per thread and give
 // each the same weight tensors: they are held, not copied, so the weights are in memory once.
@@ -109,19 +114,25 @@ class Plan {
   // to test them without a GPU.
   Plan(const plan::Plan& plan, const std::string& where, KernelOptions kernels = {});
   ~Plan();
-  PlanRunner& forward_program() { return forward_; }
+  // The programs that run for the sizes of the last call (specialize).
+  PlanRunner& forward_program() { return active_->forward_; }
   bool has_backward() const { return backward_.has_value(); }
   // The inputs a caller gives (the forward program's, less those the prologue computes).
   const std::vector<InputSpec>& inputs() const { return inputs_; }
-  // Checks the inputs against them, as Thunder's prologue does.
+  // Checks the inputs against them, as Thunder's prologue does (and, for a dynamic plan, the
+  // sizes of its symbolic dimensions against the symbols' ranges).
   void check_inputs(const std::vector<at::Tensor>& inputs) const;
+  // Makes the plan for the inputs' sizes the one that runs: a dynamic plan's own for the sizes it
+  // was captured at, or one compiled for these sizes at their first call and kept. `forward` calls
+  // it; call it first to read the programs that will run (forward_program, cotangents).
+  void specialize(const std::vector<at::Tensor>& inputs);
   // The cotangents the backward takes, one per output that requires grad.
   std::vector<InputSpec> cotangents() const;
 
   std::vector<at::Tensor> forward(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
   // The gradient of every input tensor (undefined where none flows), after `forward`.
   std::vector<at::Tensor> backward(const std::vector<at::Tensor>& cotangents, std::vector<double>* instruction_ns = nullptr);
-  PlanRunner* backward_program() { return backward_ ? &*backward_ : nullptr; }
+  PlanRunner* backward_program() { return active_->backward_ ? &*active_->backward_ : nullptr; }
   // Overrides the plan's seed of its random ops (run --seed).
   void set_seed(uint64_t seed);
   // The random ops draw as they would after `steps` forwards and backwards (run --resume).
@@ -168,6 +179,19 @@ class Plan {
   std::vector<at::Tensor> saved_;
   std::vector<at::Tensor> weights_;
   std::mutex running_;  // run's calls, one at a time
+
+  // A dynamic plan: what specializing needs, the plans compiled for other sizes, and the one that
+  // runs now (this one, or one of those).
+  std::shared_ptr<const plan::Plan> dynamic_source_;
+  std::vector<std::pair<SizeSymbol, size_t>> symbols_;  // with the input each is a dimension of
+  SizeBinding own_sizes_;
+  std::map<SizeBinding, std::unique_ptr<Plan>> specialized_;
+  Plan* active_ = this;
+  std::string where_;
+  KernelOptions kernel_options_;
+  uint64_t seed_ = 0, steps_done_ = 0;
+  // The symbols' values at these inputs' sizes; throws naming the input and the symbol's range.
+  SizeBinding sizes_of(const std::vector<at::Tensor>& inputs) const;
 };
 
 }  // namespace thundercc::runtime

@@ -21,8 +21,11 @@ struct InputSpec {
   TensorMeta meta;
   std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys
   std::optional<Shape> shard_of;  // FSDP: this rank's shard of a tensor of this shape (run takes the whole one)
+  std::vector<int64_t> dynamic_dims;  // a dynamic plan's symbolic dimensions: any size in their range (checked by the plan)
 };
 
+// Whether `t` has the spec's shape (any size in its dynamic dimensions).
+bool has_shape(const at::Tensor& t, const InputSpec& spec);
 // Specifications as files give the tensors: FSDP's shards whole (run cuts each rank's).
 std::vector<InputSpec> as_given(std::vector<InputSpec> specs);
 // Each of `tensors` against its spec (a tensor of its dtype and shape, moved to its device);

@@ -12,6 +12,7 @@
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/trace.h"
+#include "thundercc/serialize/size_symbols.h"
 #include "thundercc/serialize/value_codec.h"
 
 namespace thundercc {
@@ -37,12 +38,18 @@ struct LoadedTrace {
   // The parsed file. Kept here so that its owner chooses when to free it: freeing a large
   // document takes a good share of loading it (the compile command frees it at exit).
   nlohmann::json document;
+  // A capture with --dynamic: its symbolic sizes (the traces above are specialized at their hints).
+  std::vector<SizeSymbol> symbols;
 };
 
 // Reads, schema-checks, decodes and re-traces a trace.json.
 LoadedTrace load_trace_file(const std::string& path, NameStyle names = NameStyle::Thunder);
 // The same, from text already in memory (`where` names it in messages).
 LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names = NameStyle::Thunder);
+// A symbolic trace (a `document` with symbols, already schema-checked) specialized at `sizes`,
+// decoded and re-traced; `where` names it in messages.
+LoadedTrace load_trace_at_sizes(const nlohmann::json& symbolic, const SizeBinding& sizes, const std::string& where,
+                                NameStyle names = NameStyle::Thunder);
 // Reads, schema-checks and decodes a trace.json, without re-tracing it: the recorded trace of a
 // program whose meta functions reject it (what `thundercc reduce` shrinks).
 Trace read_recorded_trace_file(const std::string& path);

@@ -1,0 +1,17 @@
+// A dynamic plan (plan.h: Dynamic) at other sizes: its symbolic trace specialized at them and
+// compiled as `compile` compiled the original.
+#pragma once
+
+#include <string>
+
+#include "thundercc/plan/plan.h"
+
+namespace thundercc::plan {
+
+// The plan of `dynamic_plan`'s trace at `sizes` (every symbol's value), compiled with the
+// executors, grad transform and names it was compiled with; its fusion kernels are left for the
+// runtime to build, as for any plan it did not trust. Throws LoadError naming `where` and the
+// statement the sizes do not fit.
+Plan specialize_plan(const Plan& dynamic_plan, const SizeBinding& sizes, const std::string& where);
+
+}  // namespace thundercc::plan
