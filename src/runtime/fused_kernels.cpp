@@ -22,7 +22,8 @@ namespace thundercc::runtime {
 namespace {
 
 // (inputs, outputs, part, parts): a generated CPU kernel computes its part of `parts`.
-using CpuFunction = void (*)(const void* const*, void* const*, int64_t, int64_t);
+// (inputs, outputs, part, parts, sizes).
+using CpuFunction = void (*)(const void* const*, void* const*, int64_t, int64_t, const int64_t*);
 using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // executors/fuser/cuda_emulation.h
 
 // The bytes of the file (a library, or the PTX module) named `name` in the plan's folder (the
@@ -122,11 +123,12 @@ FusedKernels::FusedKernels(const plan::Plan& plan, const std::string& plan_path,
   else build(plan, where);
 }
 
-void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
-  // Each region as the fusion pass made it: a bound symbol over its prims, under a symbol of its own.
-  SymbolTable symbols;
+namespace {
+
+// The plan's fusion regions as the fusion pass made them: each a bound symbol over its prims,
+// under a symbol of its own in `symbols`; `names` gets the plan's name of each, in order.
+Trace plan_regions(const plan::Plan& plan, SymbolTable& symbols, std::vector<std::string>& names, const std::string& where) {
   Trace regions;
-  std::vector<std::string> names;  // the plan's name of each region, in order
   for (const plan::Program* program : plan.programs()) {
     for (size_t i = 0; i < program->instructions.size(); ++i) {
       const auto& fusion = program->instructions[i].fusion;
@@ -147,6 +149,15 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
       regions.bound_symbols.push_back(std::move(b));
     }
   }
+  return regions;
+}
+
+}  // namespace
+
+void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
+  SymbolTable symbols;
+  std::vector<std::string> names;
+  Trace regions = plan_regions(plan, symbols, names, where);
   if (regions.bound_symbols.empty()) return;
   fuser::PlanKernelBuild built;
   try {
@@ -162,7 +173,10 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
   for (size_t r = 0; r < names.size(); ++r) {
     const BoundSymbol& b = regions.bound_symbols[r];
     const std::string& name = names[r];
-    if (auto it = built.kernels.functions.find(b.sym->id); it != built.kernels.functions.end()) functions_[name] = it->second;
+    if (auto it = built.kernels.functions.find(b.sym->id); it != built.kernels.functions.end()) {
+      functions_[name] = it->second;
+      sizes_[name] = built.kernels.sizes.at(b.sym->id);
+    }
     if (auto it = built.kernels.cuda.functions.find(b.sym->id); it != built.kernels.cuda.functions.end())
       cuda_functions_[name] = {it->second.name, it->second.grid};
   }
@@ -192,6 +206,13 @@ void FusedKernels::load_trusted(const plan::Plan& plan, const std::string& plan_
     }
     cpu_ = std::make_unique<Library>();
     cpu_->load(read_verified(k.library, k.sha256, "library", "sha256", "library", plan_path, where + "/kernels"), k.library, where + "/kernels");
+    // The sizes each CPU kernel is called with, from the generator (its sources are not needed).
+    SymbolTable symbols;
+    std::vector<std::string> names;
+    Trace regions = plan_regions(plan, symbols, names, where);
+    for (size_t r = 0; r < names.size(); ++r)
+      if (regions.bound_symbols[r].args.at(0).as_tensor().device().is_cpu())
+        sizes_[names[r]] = fuser::generate_kernel(regions.bound_symbols[r], fuser::Target::CPU).sizes;
   }
   if (!plan.cuda_kernels) return;
   const plan::CudaKernelsRecord& cuda = *plan.cuda_kernels;
@@ -239,13 +260,15 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
     int64_t elements = 0;
     for (const auto* metas : {&reads, &writes})
       for (const auto& m : *metas) elements = std::max(elements, thundercc::numel(m.shape));
-    return fusion_kernel(std::move(reads), std::move(writes), [f, elements](void** pointers, size_t num_inputs) {
+    auto sizes = sizes_.find(recorded.region.name);
+    if (sizes == sizes_.end()) throw missing("no sizes were generated for its kernel");
+    return fusion_kernel(std::move(reads), std::move(writes), [f, elements, sizes = sizes->second](void** pointers, size_t num_inputs) {
       const auto* in = const_cast<const void* const*>(pointers);
       void* const* out = pointers + num_inputs;
       const int64_t parts = std::clamp<int64_t>(elements / kElementsPerPart, 1, at::get_num_threads());
-      if (parts == 1) return f(in, out, 0, 1);
+      if (parts == 1) return f(in, out, 0, 1, sizes.data());
       at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
-        for (int64_t part = begin; part < end; ++part) f(in, out, part, parts);
+        for (int64_t part = begin; part < end; ++part) f(in, out, part, parts, sizes.data());
       });
     });
   }

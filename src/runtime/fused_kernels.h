@@ -54,6 +54,8 @@ class FusedKernels {
   // Built here: each region's functions (by region name), which replace the plan's records.
   std::map<std::string, std::string> functions_;
   std::map<std::string, std::pair<std::string, int64_t>> cuda_functions_;  // name and grid
+  // Each CPU region's sizes argument (by region name), built or trusted.
+  std::map<std::string, std::vector<int64_t>> sizes_;
 };
 
 }  // namespace thundercc::runtime

@@ -293,7 +293,11 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
       if (!is_fusion_region(b)) continue;
       std::string signature = region_signature(b);
       bool on_cpu = b.args.at(0).as_tensor().device().is_cpu();
-      if (on_cpu) out.kernels.functions[b.sym->id] = kernel_for(cpu_of, cpu, signature, b, Target::CPU).function;
+      if (on_cpu) {
+        const GeneratedKernel& k = kernel_for(cpu_of, cpu, signature, b, Target::CPU);
+        out.kernels.functions[b.sym->id] = k.function;
+        out.kernels.sizes[b.sym->id] = k.sizes;
+      }
       if (!on_cpu || every_region_for_cuda) {
         const GeneratedKernel& k = kernel_for(cuda_of, cuda, signature, b, Target::CUDA);
         out.kernels.cuda.functions[b.sym->id] = {k.function, k.grid};

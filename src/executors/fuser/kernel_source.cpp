@@ -196,7 +196,13 @@ std::string make_math_declarations() {
     s += str("__attribute__((simd(\"notinbranch\"))) float ", f, "f(float, float) noexcept;\n");
     s += str("__attribute__((simd(\"notinbranch\"))) double ", f, "(double, double) noexcept;\n");
   }
-  return s + "}\n#define isfinite __builtin_isfinite\n#define signbit __builtin_signbit\n";
+  // signbit from the bits: GCC 12's __builtin_signbit, vectorized over a loop of unknown length
+  // on a float converted from float16, fails to compile (an internal compiler error).
+  return s + "}\n#define isfinite __builtin_isfinite\n"
+             "template <class T> static inline bool tcc_signbit(T x) { return x < 0; }\n"
+             "static inline bool tcc_signbit(float x) { unsigned b; __builtin_memcpy(&b, &x, 4); return b >> 31; }\n"
+             "static inline bool tcc_signbit(double x) { unsigned long long b; __builtin_memcpy(&b, &x, 8); return b >> 63; }\n"
+             "#define signbit tcc_signbit\n";
 }
 
 // A float's conversion to an integer type, kept as one: under -fno-trapping-math GCC folds
@@ -281,12 +287,13 @@ class Emitter {
   virtual ~Emitter() = default;
 
   std::string source(const std::string& function) const {
-    std::ostringstream os;
-    os << prelude() << signature(function) << " {\n" << open_row_loop();
-    os << row_bases() << row_body();
-    os << "  }\n}\n";
-    return os.str();
+    // The body first: it names the sizes the declarations then read.
+    std::string body = open_row_loop() + row_bases() + row_body() + "  }\n}\n";
+    return prelude() + signature(function) + " {\n" + size_declarations() + body;
   }
+
+  // The values of the sizes the source reads, in the order of its size argument (CPU).
+  const std::vector<int64_t>& sizes() const { return sizes_; }
 
   // The blocks a CUDA kernel is launched with; 1 for the CPU.
   virtual int64_t grid() const { return 1; }
@@ -320,12 +327,34 @@ class Emitter {
   virtual const char* row_store_guard() const = 0;
   // exp of a float.
   virtual std::string float_exp(const std::string& x) const = 0;
+  // Whether sizes are the kernel's arguments (size()) rather than constants in its source.
+  virtual bool sizes_are_arguments() const = 0;
+
+  // A size of the region in the code (its rows, columns, a dimension of its domain, a broadcast
+  // read's stride), by what it is (`role`): a constant, or, where sizes are arguments, a local
+  // read from the kernel's size argument at entry, so that one kernel serves every size of a
+  // region of one structure (the sizes a dynamic plan is specialized at).
+  std::string size(const std::string& role, int64_t value) const {
+    if (!sizes_are_arguments()) return str(value, "LL");
+    auto [it, fresh] = size_slots_.emplace(role, sizes_.size());
+    if (fresh) sizes_.push_back(value);
+    return str("tcc_s", it->second);
+  }
+  std::string size_declarations() const {
+    std::string s;
+    for (size_t k = 0; k < sizes_.size(); ++k) s += str("  const int64_t tcc_s", k, " = tcc_size[", k, "];\n");
+    return s;
+  }
+  std::string columns() const { return size("columns", region_.columns()); }
+  std::string rows() const { return size("rows", region_.rows()); }
 
   const BoundSymbol& fusion_;
   RegionAnalysis region_;
   std::map<const void*, size_t> input_index_;
   std::map<const void*, std::string> name_;  // values the region defines
   std::map<const void*, const BoundSymbol*> definer_;  // the statement defining each
+  mutable std::map<std::string, size_t> size_slots_;  // size(): each role's place in sizes_
+  mutable std::vector<int64_t> sizes_;
 
   template <class F>
   void for_each_output(F&& f) const {
@@ -355,7 +384,10 @@ class Emitter {
       if (b.sym->id == "prims.broadcast_in_dim" && !region_.defines(b.args[0])) any = true;
     if (!any || d.size() < 2) return s;
     s += "    int64_t tcc_rest = row;\n";
-    for (size_t k = d.size() - 1; k-- > 0;) s += str("    const int64_t i", k, " = tcc_rest % ", d[k], "LL; tcc_rest /= ", d[k], "LL;\n");
+    for (size_t k = d.size() - 1; k-- > 0;) {
+      const std::string dk = size(str("d", k), d[k]);
+      s += str("    const int64_t i", k, " = tcc_rest % ", dk, "; tcc_rest /= ", dk, ";\n");
+    }
     return s;
   }
 
@@ -366,7 +398,7 @@ class Emitter {
     if (!v.is_tensor()) return "";
     size_t k = input_index_.at(proxy_key(v));
     if (v.as_tensor().ndim() == 0) return input_read(v, str("in", k, "[0]"));
-    if (v.as_tensor().shape() == region_.domain()) return input_read(v, str("in", k, "[row * ", region_.columns(), "LL + j]"));
+    if (v.as_tensor().shape() == region_.domain()) return input_read(v, str("in", k, "[row * ", columns(), " + j]"));
     return input_read(v, str("in", k, "[row]"));  // a row input (the domain's last dimension is 1)
   }
 
@@ -475,11 +507,17 @@ class Emitter {
         value = name_.at(proxy_key(a));
       } else {
         std::vector<int64_t> strides = broadcast_strides(a.as_tensor().shape(), region_.domain(), b.args[2].as_ints());
+        const size_t input = input_index_.at(proxy_key(a));
+        // A stride of 0 (a broadcast dimension) is the structure's; the others are sizes.
+        auto stride = [&](size_t k) { return size(str("in", input, "_stride", k), strides[k]); };
         std::string offset;
         for (size_t k = 0; k + 1 < strides.size(); ++k)
-          if (strides[k]) offset += str(" + i", k, " * ", strides[k], "LL");
-        if (!strides.empty() && strides.back()) offset += str(" + j * ", strides.back(), "LL");
-        value = input_read(a, str("in", input_index_.at(proxy_key(a)), "[0", offset, "]"));
+          if (strides[k]) offset += str(" + i", k, " * ", stride(k));
+        // The last is 1 (the input's own last dimension) or 0: kept in the source, as a contiguous
+        // read vectorizes where a strided one gathers.
+        if (!strides.empty() && strides.back() == 1) offset += " + j";
+        else if (!strides.empty() && strides.back()) offset += str(" + j * ", stride(strides.size() - 1));
+        value = input_read(a, str("in", input, "[0", offset, "]"));
       }
     } else {
       value = rounded(out.as_tensor().dtype(), expression(b, [&](const Value& v) { return element_read(v); }));
@@ -534,12 +572,12 @@ class Emitter {
     std::string mean = var + "_mean";
     double correction = number_of(b.kwargs.at(0).second).as_float();
     std::string s = reduction_loop(mean + "_sum", t, str("(", t, ")0"), input, "+");
-    s += str("    const ", t, " ", mean, " = ", mean, "_sum / (", t, ")", region_.columns(), ";\n");
+    s += str("    const ", t, " ", mean, " = ", mean, "_sum / (", t, ")", columns(), ";\n");
     s += reduction_loop(var + "_m2", t, str("(", t, ")0"), input, "+",
                         str("      const ", t, " tcc_d = (", element_read(input), " - ", mean, ") * (", element_read(input), " - ", mean, ");\n"));
     char c[40];
     std::snprintf(c, sizeof c, "%.17g", correction);
-    std::string divisor = str("(", t, ")(", region_.columns(), " - ", c, " > 0 ? ", region_.columns(), " - ", c, " : 0)");
+    std::string divisor = str("(", t, ")(", columns(), " - ", c, " > 0 ? ", columns(), " - ", c, " : 0)");
     s += str("    const ", t, " ", var, " = ", rounded(d, str(var, "_m2 / ", divisor)), ";\n");
     if (outs.size() > 1) s += str("    const ", t, " ", name_.at(proxy_key(outs[1])), " = ", rounded(d, mean), ";\n");
     return s;
@@ -564,7 +602,7 @@ class Emitter {
     for_each_output([&](const Value& v, size_t k) {
       if (region_.level_of(v) == Level::Element && region_.defines(v)) {
         element_outputs.push_back(v);
-        stores += str("      out", k, "[row * ", region_.columns(), "LL + j] = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
+        stores += str("      out", k, "[row * ", columns(), " + j] = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
       } else {
         row_stores += str("    ", row_store_guard(), "out", k, "[row] = ", stored(v.as_tensor().dtype(), row_read(v)), ";\n");
       }
@@ -593,7 +631,8 @@ class CpuEmitter final : public Emitter {
 
   const std::string& prelude() const override { return cpu_prelude(); }
   std::string signature(const std::string& function) const override {
-    return "extern \"C\" void " + function + "(const void* const* tcc_in, void* const* tcc_out, int64_t tcc_part, int64_t tcc_parts)";
+    return "extern \"C\" void " + function +
+           "(const void* const* tcc_in, void* const* tcc_out, int64_t tcc_part, int64_t tcc_parts, const int64_t* tcc_size)";
   }
   std::string open_row_loop() const override {
     std::string s;
@@ -605,18 +644,18 @@ class CpuEmitter final : public Emitter {
       const char* t = storage_type(v.as_tensor().dtype());
       s += str("  ", t, "*", output_qualifier(v), " out", k, " = static_cast<", t, "*>(tcc_out[", k, "]);\n");
     });
-    const int64_t rows = region_.rows(), columns = region_.columns();
+    const std::string rows = this->rows(), columns = this->columns();
     if (split_columns_)
-      return s + str("  const int64_t tcc_chunk = ((", columns, "LL + tcc_parts - 1) / tcc_parts + 15) & ~15LL;\n",
-                     "  const int64_t tcc_begin = tcc_part * tcc_chunk < ", columns, "LL ? tcc_part * tcc_chunk : ", columns, "LL;\n",
-                     "  const int64_t tcc_end = tcc_begin + tcc_chunk < ", columns, "LL ? tcc_begin + tcc_chunk : ", columns, "LL;\n",
-                     "  for (int64_t row = 0; row < ", rows, "LL; ++row) {\n");
-    if (rows <= 1) return s + str("  if (tcc_part != 0) return;\n  for (int64_t row = 0; row < ", rows, "LL; ++row) {\n");
-    return s + str("  for (int64_t row = ", rows, "LL * tcc_part / tcc_parts; row < ", rows, "LL * (tcc_part + 1) / tcc_parts; ++row) {\n");
+      return s + str("  const int64_t tcc_chunk = ((", columns, " + tcc_parts - 1) / tcc_parts + 15) & ~15LL;\n",
+                     "  const int64_t tcc_begin = tcc_part * tcc_chunk < ", columns, " ? tcc_part * tcc_chunk : ", columns, ";\n",
+                     "  const int64_t tcc_end = tcc_begin + tcc_chunk < ", columns, " ? tcc_begin + tcc_chunk : ", columns, ";\n",
+                     "  for (int64_t row = 0; row < ", rows, "; ++row) {\n");
+    if (region_.rows() <= 1) return s + str("  if (tcc_part != 0) return;\n  for (int64_t row = 0; row < ", rows, "; ++row) {\n");
+    return s + str("  for (int64_t row = ", rows, " * tcc_part / tcc_parts; row < ", rows, " * (tcc_part + 1) / tcc_parts; ++row) {\n");
   }
   std::string column_loop(const std::string& clauses) const override {
     if (split_columns_) return str("#pragma omp simd", clauses, "\n    for (int64_t j = tcc_begin; j < tcc_end; ++j)");
-    return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", region_.columns(), "LL; ++j)");
+    return str("#pragma omp simd", clauses, "\n    for (int64_t j = 0; j < ", columns(), "; ++j)");
   }
   const char* restrict_keyword() const override { return " __restrict"; }
   std::string reduction_clauses(const std::string& acc, const std::string& op, bool track_nan) const override {
@@ -625,6 +664,7 @@ class CpuEmitter final : public Emitter {
   std::string combine_partials(const std::string&, const std::string&, const std::string&, bool) const override { return ""; }
   const char* row_store_guard() const override { return split_columns_ ? "if (tcc_part == 0) " : ""; }
   std::string float_exp(const std::string& x) const override { return str("tcc_expf(", x, ")"); }
+  bool sizes_are_arguments() const override { return true; }
 };
 
 // A `__global__` function for NVRTC: buffers as parameters; with reductions, a block per row
@@ -691,6 +731,7 @@ class CudaEmitter final : public Emitter {
   }
   const char* row_store_guard() const override { return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) "; }
   std::string float_exp(const std::string& x) const override { return str("expf(", x, ")"); }
+  bool sizes_are_arguments() const override { return false; }
 };
 
 }  // namespace
@@ -763,7 +804,7 @@ GeneratedKernel generate_kernel(const BoundSymbol& fusion, Target target) {
   // Named by what it computes: the source with a placeholder name, hashed.
   std::string placeholder = emitter->source("TCC_KERNEL");
   std::string function = "tcc_" + sha256_hex(placeholder).substr(0, 16);
-  return {function, emitter->source(function), emitter->grid()};
+  return {function, emitter->source(function), emitter->grid(), emitter->sizes()};
 }
 
 }  // namespace thundercc::fuser

@@ -42,6 +42,9 @@ struct PlanKernels {
     };
     std::map<std::string, Function> functions;  // by region symbol id
   } cuda;
+  // By region symbol id: the sizes a CPU kernel is called with (generated again by run, which
+  // builds the kernels from the regions; not in plan.json).
+  std::map<std::string, std::vector<int64_t>> sizes;
 };
 
 }  // namespace thundercc

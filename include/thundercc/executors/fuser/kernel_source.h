@@ -1,14 +1,17 @@
 // The code generator: one fusion region (a fusion bound symbol whose subsymbols are prims) as one
 // kernel, from one description with two targets.
 //
-// CPU: a C++ function `extern "C" void NAME(const void* const* inputs, void* const* outputs)`
-// over contiguous buffers, one loop over rows, inner loops over the last dimension that GCC and
-// Clang vectorize (`#pragma omp simd`, glibc's vector math for exp, tanh, ...).
+// CPU: a C++ function `extern "C" void NAME(const void* const* inputs, void* const* outputs,
+// int64_t part, int64_t parts, const int64_t* sizes)` over contiguous buffers, one loop over rows,
+// inner loops over the last dimension that GCC and Clang vectorize (`#pragma omp simd`, glibc's
+// vector math for exp, tanh, ...).
 // CUDA: a `__global__` function taking each buffer as a parameter; with reductions, blocks
 // striding over the rows, a block's threads over the last dimension, reductions through shared
 // memory; without, the grid's threads striding over all elements. For NVRTC.
 //
-// Shapes are baked in; the function's name is the hash of its source, so identical regions (the
+// A CPU kernel takes its sizes (rows, columns, domain dimensions, broadcast strides) as an argument,
+// so that a region of one structure at other sizes (a dynamic plan's) is the same kernel; a CUDA
+// kernel bakes them in. The function's name is the hash of its source, so identical regions (the
 // layers of a model) share one kernel, in a plan and in the kernel cache.
 #pragma once
 
@@ -25,6 +28,7 @@ struct GeneratedKernel {
   std::string function;  // "tcc_" + the first 16 hex digits of the source's SHA-256
   std::string source;    // a whole translation unit
   int64_t grid = 1;      // CUDA: the blocks it is launched with
+  std::vector<int64_t> sizes;  // CPU: the sizes argument it is called with for this region
 };
 
 // Throws ThunderError when the region is not one kernel (the fusion pass never makes such a region).
