@@ -444,7 +444,20 @@ TEST_CASE("a symbolic trace loads at its captured sizes and specializes at other
 
   json outside = doc;
   outside["symbols"][1]["hint"] = 70;
-  CHECK(load_error(outside.dump()) == "bad.json: /symbols: s0 = b.shape[0] in [1, 64] does not hold its captured size 70");
+  CHECK(load_error(outside.dump()) == "bad.json: /symbols/1: s0 = b.shape[0] in [1, 64] does not hold its captured size 70");
+  json unknown = doc;
+  unknown["symbols"][1]["input"] = "c";
+  CHECK(load_error(unknown.dump()) == "bad.json: /symbols/1: s0 = c.shape[0] in [1, 64]: the trace has no tensor input 'c'");
+  json elsewhere = doc;
+  elsewhere["symbols"][1]["dim"] = 1;
+  CHECK(load_error(elsewhere.dump()) ==
+        "bad.json: /symbols/1: s0 = b.shape[1] in [1, 64]: the input's shape [{\"symint\":\"s0\"},1] does not have {\"symint\": \"s0\"} at dimension 1");
+  json weight = doc;
+  weight["inputs"][1]["fqn"] = {"fc.bias"};
+  CHECK(load_error(weight.dump()) == "bad.json: /symbols/1: s0 = b.shape[0] in [1, 64]: 'b' is a module's parameter or buffer, whose size is fixed");
+  json unnamed = doc;
+  unnamed.erase("symbols");
+  CHECK(load_error(unnamed.dump()) == "bad.json: input a: 's0' names 's0', which is not a symbol of the trace");
   json two_ranges = doc;
   two_ranges["symbols"][1]["max"] = 32;
   CHECK(load_error(two_ranges.dump()) ==

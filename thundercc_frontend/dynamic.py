@@ -10,11 +10,15 @@ given, is its symbol's name, so that dimensions naming the same symbol always ha
 
 Nothing is traced symbolically. The program is captured at the example's sizes (the hints: this is
 the capture returned, with the base run's tensors), then again at other sizes of each symbol, of
-each pair of symbols, and (with several symbols) of all at once, on inputs resized along their
+each pair of symbols, and (with several symbols) of all at once, then, to check the fit, at each
+symbol's MIN and (when it is at most 8 times the example's) MAX, on inputs resized along their
 dynamic dimensions by repeating their entries cyclically (so token ids stay valid). The traces are
 compared position by position: what is equal everywhere is kept; an integer that differs is fitted
 exactly by a polynomial of the symbols with the monomials 1, s_k and s_k*s_l (k < l) and written as
 its expression. Hence the limits:
+- sizes between those sampled are not checked: a branch on a size that none of the samples
+  crosses (if x.shape[0] > 3, captured at 5 with MIN 4) goes unseen, and the plan takes the
+  captured branch at every size; a range (MIN:MAX) bounds what the samples must show;
 - the trace's structure (its statements, their symbols, names and kinds of values) must not depend
   on the sizes: control flow on a size cannot be captured;
 - every integer that changes must be such a polynomial; one with rational coefficients is written
@@ -47,7 +51,8 @@ TERM = rf"(?:\d+|(?:\d+\*)?{NAME}(?:\*{NAME})*)"
 SUM = rf"-?{TERM}(?: [+-] {TERM})*"
 EXPRESSION = re.compile(rf"(?P<sum>{SUM})|\((?P<numerator>{SUM})\)/(?P<divisor>\d+)")
 GUARD = "prims.check_tensor_value"
-CANNOT = "a program whose trace depends on a size in another way cannot be captured with --dynamic"
+CANNOT = ("a program whose trace depends on a size in another way cannot be captured with --dynamic over that range "
+          "(INPUT:DIM:MIN:MAX narrows it)")
 
 
 @dataclass
@@ -68,7 +73,7 @@ def capture_dynamic(fn, args, dims, kwargs=None) -> Capture:
     each) symbolic; the module docstring says how and what it refuses. The Capture returned is the
     one at the example's sizes; its to_json() (and save) writes the symbolic trace."""
     kwargs = kwargs or {}
-    specs = [_parse(spec) for spec in dims]
+    specs = [_parse(spec) for spec in ([dims] if isinstance(dims, str) else dims)]
     random_state = _random_state()
     base = capture(fn, *args, **kwargs)
     symbols = _symbols(specs, base, fn)
@@ -81,6 +86,11 @@ def capture_dynamic(fn, args, dims, kwargs=None) -> Capture:
                for i, k in enumerate(symbols) for l in symbols[i + 1:]]
     if len(symbols) > 1:
         points.append({s.name: sizes[s.name][1] for s in symbols})  # checks the fit, which it played no part in
+    # The range's ends check it too: the smallest sizes are where programs most often differ.
+    for s in symbols:
+        for end in (s.low, s.high):
+            if end not in (s.hint, *sizes[s.name]) and end <= 8 * s.hint and {**hints, s.name: end} not in points:
+                points.append({**hints, s.name: end})
 
     after_base = _random_state()
     snapshot = [t.detach().clone() for t in base.input_values]
@@ -232,7 +242,7 @@ def _sample(fn, args, kwargs, symbols, point, random_state, base, snapshot) -> d
             return capture(fn, *resize(tuple(args)), **{k: resize(v) for k, v in kwargs.items()}).to_json()
     except Exception as e:
         raise CaptureError(f"the program fails at {_sizes_text(symbols, point)} (a size --dynamic captures at to fit "
-                           f"the trace's sizes): {e}") from e
+                           f"the trace's sizes; give INPUT:DIM:MIN:MAX a range the program takes): {e}") from e
     finally:
         with torch.no_grad():
             for tensor, saved in zip(base.input_values, snapshot):
@@ -310,7 +320,7 @@ class _Fit:
             predicted = sum(c * math.prod(point[k] for k in monomial) for monomial, c in polynomial.items())
             if predicted != values[j]:
                 self._refuse(path, values, lambda part, _: f"{part} changes as no polynomial of {', '.join(names)} "
-                                                           f"does (it is {values[j]} there, where the fit to the other "
+                                                           f"with the terms 1, {_terms(names)} does (it is {values[j]} there, where the fit to the other "
                                                            f"sizes gives {predicted})", j)
         return _expression(polynomial, names)
 
@@ -350,6 +360,11 @@ def _part(inner: tuple) -> str:
     if "shape" in inner:
         return "its output's shape" if head == "output" else "its shape"
     return {"output": "its output", "tensor": "its tensor", "source": "its source line"}.get(head, f"its {head}")
+
+
+def _terms(names: list[str]) -> str:
+    """The monomials a fit may use besides the constant: "s0" or "s0, s1, s0*s1"."""
+    return ", ".join(names + [f"{k}*{l}" for i, k in enumerate(names) for l in names[i + 1:]])
 
 
 def _shown(value) -> str:

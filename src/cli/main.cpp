@@ -63,7 +63,7 @@ int validate(const std::vector<std::string>& paths) {
 
 int print(const std::string& path, int depth, NameStyle names) {
   auto loaded = load_trace_file(path, names);
-  std::cout << print_trace(loaded.traced, {.depth = depth});
+  std::cout << size_symbols_comment(loaded.symbols) << print_trace(loaded.traced, {.depth = depth});
   return 0;
 }
 

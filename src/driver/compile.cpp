@@ -66,11 +66,7 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   // The printed traces need nothing the kernels and the plan make: they are printed on a
   // second thread beside them, or, with --time-passes, in a phase of their own.
   // A trace with symbolic sizes is compiled (and printed) at the sizes it was captured at.
-  std::string sizes;
-  for (const auto& s : loaded.symbols)
-    sizes += str(sizes.empty() ? "# Symbolic sizes, here as captured (run compiles the trace again for others): " : "; ", s.describe(),
-                 " (captured at ", s.hint, ")");
-  if (!sizes.empty()) sizes += "\n";
+  const std::string sizes = size_symbols_comment(loaded.symbols);
   auto print_trace = [&](const Trace& t) { return sizes + thundercc::print_trace(t); };
   auto print_traces = [&] {
     std::vector<std::pair<std::string, std::string>> printed;

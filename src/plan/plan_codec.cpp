@@ -431,6 +431,23 @@ Plan decode_plan(const json& doc, const std::string& where) {
     plan.dynamic = Dynamic{read_size_symbols(d["trace"], at), d["trace"], d.at("executors").get<std::vector<std::string>>(),
                            d.at("input_gradients").get<bool>(), d.at("names") == "stable" ? NameStyle::Stable : NameStyle::Thunder};
     if (plan.dynamic->symbols.empty()) throw LoadError(at + ": a dynamic plan's trace has no symbols");
+    // The trace is the plan's program: each of its tensor inputs, at the captured sizes, is the
+    // plan's input of that name.
+    const SizeBinding hints = hint_binding(plan.dynamic->symbols);
+    for (const auto& input : d["trace"].at("inputs")) {
+      if (!input.contains("tensor")) continue;
+      const std::string name = input.at("name").get<std::string>();
+      Shape shape;
+      for (const auto& size : input["tensor"].at("shape"))
+        try {
+          shape.push_back(size.is_object() ? evaluate_size_expression(size.at("symint").get<std::string>(), hints) : size.get<int64_t>());
+        } catch (const ThunderError& e) {
+          throw LoadError(str(at, ": input '", name, "': ", e.what()));
+        }
+      auto same = std::find_if(plan.forward.inputs.begin(), plan.forward.inputs.end(), [&](const Input& i) { return i.name == name; });
+      if (same == plan.forward.inputs.end() || same->tensor.shape != shape)
+        throw LoadError(str(at, ": its input '", name, "' is not one of the plan's (the trace is another program's)"));
+    }
   }
   return plan;
 }

@@ -14,10 +14,10 @@ namespace thundercc::plan {
 Plan specialize_plan(const Plan& original, const SizeBinding& sizes, const std::string& where) {
   const Dynamic& dynamic = original.dynamic.value();
   LoadedTrace loaded = load_trace_at_sizes(dynamic.trace, sizes, where, dynamic.names);
-  std::vector<const Executor*> executors;
-  for (const auto& name : dynamic.executors) executors.push_back(&ExecutorRegistry::global().get(name));
   CompiledProgram program;
   try {
+    std::vector<const Executor*> executors;
+    for (const auto& name : dynamic.executors) executors.push_back(&ExecutorRegistry::global().get(name));
     program = compile_program(std::move(loaded.traced), executors, dynamic.input_gradients ? GradMode::Inputs : GradMode::Auto);
   } catch (const ThunderError& e) {
     throw LoadError(where + ": " + e.what());

@@ -121,7 +121,7 @@ void check_against(const std::vector<InputSpec>& specs, const std::vector<at::Te
     const at::Tensor& t = inputs[i];
     bool ok = t.defined() && has_shape(t, spec) && t.scalar_type() == to_aten(spec.meta.dtype) && from_aten(t.device()) == spec.meta.device;
     if (!ok)
-      throw ThunderError("RuntimeError", thundercc::str("input '", spec.name, "': expected ", spec.meta.type_string(), ", but got ",
+      throw ThunderError("RuntimeError", thundercc::str("input '", spec.name, "': expected ", spec.type_string(), ", but got ",
                                              t.defined() ? describe(t) : std::string("nothing")));
   }
 }
@@ -306,7 +306,7 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
       auto input = std::find_if(inputs_.begin(), inputs_.end(), [&](const InputSpec& spec) { return spec.name == s.input; });
       if (input == inputs_.end() || s.dim >= static_cast<int64_t>(input->meta.shape.size()))
         throw LoadError(thundercc::str(where, ": /dynamic: ", s.describe(), " is not a dimension of an input the plan takes"));
-      input->dynamic_dims.push_back(s.dim);
+      input->dynamic_dims.emplace_back(s.dim, s.name);
       symbols_.emplace_back(s, static_cast<size_t>(input - inputs_.begin()));
     }
   }

@@ -128,21 +128,39 @@ std::vector<InputSpec> as_given(std::vector<InputSpec> specs) {
   return specs;
 }
 
+namespace {
+
+const std::string* symbol_at(const InputSpec& spec, size_t d) {
+  for (const auto& [dim, symbol] : spec.dynamic_dims)
+    if (dim == static_cast<int64_t>(d)) return &symbol;
+  return nullptr;
+}
+
+}  // namespace
+
 bool has_shape(const at::Tensor& t, const InputSpec& spec) {
   const Shape& want = spec.meta.shape;
   if (t.dim() != static_cast<int64_t>(want.size())) return false;
   for (size_t d = 0; d < want.size(); ++d)
-    if (t.size(static_cast<int64_t>(d)) != want[d] &&
-        std::find(spec.dynamic_dims.begin(), spec.dynamic_dims.end(), static_cast<int64_t>(d)) == spec.dynamic_dims.end())
-      return false;
+    if (t.size(static_cast<int64_t>(d)) != want[d] && !symbol_at(spec, d)) return false;
   return true;
+}
+
+std::string InputSpec::type_string() const {
+  if (dynamic_dims.empty()) return meta.type_string();
+  std::string out = thundercc::str(meta.device.str(), " ", meta.dtype.short_name(), "[");
+  for (size_t d = 0; d < meta.shape.size(); ++d) {
+    const std::string* symbol = symbol_at(*this, d);
+    out += thundercc::str(d ? ", " : "", symbol ? *symbol : std::to_string(meta.shape[d]));
+  }
+  return out + "]";
 }
 
 void check_tensors(std::vector<at::Tensor>& tensors, const std::vector<InputSpec>& specs, const std::function<std::string(size_t)>& what) {
   for (size_t k = 0; k < specs.size(); ++k) {
     const TensorMeta& want = specs[k].meta;
     if (!tensors[k].defined() || !has_shape(tensors[k], specs[k]) || tensors[k].scalar_type() != to_aten(want.dtype))
-      throw LoadError(thundercc::str(what(k), " is not ", want.type_string(),
+      throw LoadError(thundercc::str(what(k), " is not ", specs[k].type_string(),
                                      tensors[k].defined() ? thundercc::str(" (it is ", tensors[k].scalar_type(), tensors[k].sizes(), ")") : ""));
     if (!want.device.is_cpu()) tensors[k] = tensors[k].to(to_aten(want.device));
   }
@@ -160,7 +178,10 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
     auto dict = value.toGenericDict();
     for (const auto& spec : specs) {
       auto it = dict.find(spec.name);
-      if (it == dict.end()) throw LoadError(path + ": no input named '" + spec.name + "'");
+      if (it == dict.end())
+        throw LoadError(path + ": no input named '" + spec.name + "'" +
+                        (spec.fqn.empty() ? "" : " (the module's '" + spec.fqn[0] + "': give the module's weights with --weights FILE, "
+                                                 "what torch.save(model.state_dict()) wrote)"));
       out.push_back(checked_tensor(it->value(), path, out.size()));
     }
     return out;

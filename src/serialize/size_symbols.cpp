@@ -141,12 +141,23 @@ std::vector<SizeSymbol> read_size_symbols(const json& doc, const std::string& wh
   if (!doc.is_object() || !doc.contains("symbols")) return out;
   std::map<std::string, const SizeSymbol*> by_name;
   std::set<std::pair<std::string, int64_t>> dims;
-  for (const auto& entry : doc["symbols"]) {
+  const json& symbols = doc["symbols"];
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    const json& entry = symbols[k];
     SizeSymbol s{entry["name"].get<std::string>(), entry["input"].get<std::string>(), entry["dim"].get<int64_t>(),
                  entry["min"].get<int64_t>(), entry["max"].get<int64_t>(), entry["hint"].get<int64_t>()};
-    if (!(s.min <= s.hint && s.hint <= s.max))
-      throw LoadError(str(where, ": /symbols: ", s.describe(), " does not hold its captured size ", s.hint));
-    if (!dims.insert({s.input, s.dim}).second) throw LoadError(str(where, ": /symbols: ", s.input, ".shape[", s.dim, "] has two symbols"));
+    const std::string at = str(where, ": /symbols/", k, ": ", s.describe());
+    if (!(s.min <= s.hint && s.hint <= s.max)) throw LoadError(str(at, " does not hold its captured size ", s.hint));
+    if (!dims.insert({s.input, s.dim}).second) throw LoadError(str(at, ": ", s.input, ".shape[", s.dim, "] has two symbols"));
+    // The input's recorded shape names the symbol at that dimension: what run reads it from.
+    const json* input = nullptr;
+    for (const auto& i : doc["inputs"])
+      if (i.value("name", "") == s.input && i.contains("tensor")) input = &i;
+    if (!input) throw LoadError(str(at, ": the trace has no tensor input '", s.input, "'"));
+    if (input->contains("fqn")) throw LoadError(str(at, ": '", s.input, "' is a module's parameter or buffer, whose size is fixed"));
+    const json& shape = (*input)["tensor"]["shape"];
+    if (s.dim >= static_cast<int64_t>(shape.size()) || shape[static_cast<size_t>(s.dim)] != json{{"symint", s.name}})
+      throw LoadError(str(at, ": the input's shape ", shape.dump(), " does not have {\"symint\": \"", s.name, "\"} at dimension ", s.dim));
     out.push_back(std::move(s));
   }
   for (const auto& s : out) {
@@ -163,8 +174,23 @@ SizeBinding hint_binding(const std::vector<SizeSymbol>& symbols) {
   return out;
 }
 
+std::string size_symbols_comment(const std::vector<SizeSymbol>& symbols) {
+  std::string out;
+  for (const auto& s : symbols)
+    out += str(out.empty() ? "# Symbolic sizes, here at the sizes captured (run compiles the trace again for others): " : "; ",
+               s.describe(), " (captured at ", s.hint, ")");
+  return out.empty() ? out : out + "\n";
+}
+
 int64_t evaluate_size_expression(const std::string& expression, const SizeBinding& values) {
   return ExpressionReader(expression, values).read();
+}
+
+bool holds_size_expressions(const json& v) {
+  if (is_symint(v)) return true;
+  if (v.is_array() || v.is_object())
+    for (const auto& item : v) if (holds_size_expressions(item)) return true;
+  return false;
 }
 
 json specialize_trace(const json& doc, const SizeBinding& values, const std::string& where) {

@@ -157,7 +157,9 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
   }
   try {
     PhaseTimer timer("decode");
-    if (doc.contains("symbols")) return decode_trace(specialize_trace(doc, hint_binding(read_size_symbols(doc, where)), where), where);
+    // Without symbols, a size expression is a symbol's unknown value: specializing names it.
+    if (doc.contains("symbols") || holds_size_expressions(doc))
+      return decode_trace(specialize_trace(doc, hint_binding(read_size_symbols(doc, where)), where), where);
     return decode_trace(doc, where);
   } catch (const ThunderError& e) {
     throw LoadError(str(where, ": ", e.what()));

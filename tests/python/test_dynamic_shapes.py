@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+import torch
 
 from conftest import REPO
 
@@ -42,6 +43,13 @@ PROGRAMS = textwrap.dedent("""
     class Halves(torch.nn.Module):
         def forward(self, x):
             return x.view(x.shape[0] // 2, -1) * 2
+
+    class Branch(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x) if x.shape[0] > 3 else x * 2
+
+    def branch():
+        return Branch(), (torch.randn(5, 4),)
 
     def halves():
         torch.manual_seed(size(4))
@@ -128,3 +136,37 @@ def test_a_size_the_trace_cannot_take_is_an_error_naming_the_statement(tmp_path,
     result = thundercc("run", plan, "--inputs", f"{odd}.inputs.pt", check=False)
     assert result.returncode == 1
     assert "at s0 = 7: statement 0 (torch.Tensor.view at" in result.stderr and "not an integer" in result.stderr
+
+
+def test_a_branch_on_a_size_is_refused_where_the_samples_cross_it(tmp_path, programs):
+    """Captured at 5, sampled at 10, 15 and the range's least size, 1, where the branch turns."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "thundercc_frontend", f"{programs}:branch", "-o", str(tmp_path / "b.json"), "--dynamic"]
+    refused = subprocess.run(command + ["x:0"], capture_output=True, text=True, env=env)
+    assert refused.returncode == 1 and not (tmp_path / "b.json").exists()
+    assert ("statement 0 (torch.relu at " in refused.stderr and "is not the same at x.shape[0] = 1 as at 5: its symbol changes "
+            "from \"torch.relu\" to \"torch.Tensor.mul\"" in refused.stderr)
+    # Over a range the branch does not turn in, the trace holds.
+    subprocess.run(command + ["x:0:4:64"], check=True, capture_output=True, text=True, env=env)
+
+
+def test_the_plan_names_its_symbols_in_messages_and_printed_traces(tmp_path, thundercc, programs):
+    plan = compiled_dynamic(tmp_path, thundercc, programs, "decoder", "--inference", "--dynamic", "idx:1:1:64")
+    header = "# Symbolic sizes, here at the sizes captured (run compiles the trace again for others): s0 = idx.shape[1] in [1, 64] (captured at 16)\n"
+    assert plan.with_name("m.trace.py").read_text().startswith(header)
+    assert thundercc("print", plan.with_name("m.json")).stdout.startswith(header)
+    at = reference(tmp_path, programs, "decoder", 32, "--inference")
+    inputs = torch.load(f"{at}.inputs.pt")
+    torch.save((inputs[0][:1],) + tuple(inputs[1:]), tmp_path / "one_row.pt")
+    result = thundercc("run", plan, "--inputs", tmp_path / "one_row.pt", check=False)
+    assert result.returncode == 1
+    assert "input 'idx': expected cpu i64[2, s0], but got cpu i64[1, 32]" in result.stderr
+
+    # A plan whose trace is another program's is refused when it is read.
+    doc = json.loads(plan.read_text())
+    doc["dynamic"]["trace"]["inputs"][0]["name"] = "tokens"
+    doc["dynamic"]["trace"]["symbols"][0]["input"] = "tokens"
+    plan.write_text(json.dumps(doc))
+    result = thundercc("run", plan, "--inputs", f"{at}.inputs.pt", check=False)
+    assert result.returncode == 1
+    assert "/dynamic/trace: its input 'tokens' is not one of the plan's (the trace is another program's)" in result.stderr

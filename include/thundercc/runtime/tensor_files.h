@@ -21,7 +21,10 @@ struct InputSpec {
   TensorMeta meta;
   std::vector<std::string> fqn;  // a module's parameter or buffer: its state_dict keys
   std::optional<Shape> shard_of;  // FSDP: this rank's shard of a tensor of this shape (run takes the whole one)
-  std::vector<int64_t> dynamic_dims;  // a dynamic plan's symbolic dimensions: any size in their range (checked by the plan)
+  // A dynamic plan's symbolic dimensions and their symbols: any size in their range (checked by the plan).
+  std::vector<std::pair<int64_t, std::string>> dynamic_dims;
+  // "cpu f32[s0, 3, 224, 224]": the tensors it takes, a symbolic dimension by its symbol.
+  std::string type_string() const;
 };
 
 // Whether `t` has the spec's shape (any size in its dynamic dimensions).

@@ -31,12 +31,17 @@ using SizeBinding = std::map<std::string, int64_t>;
 // named on several dimensions has one range and hint. Throws LoadError prefixed with `where`.
 std::vector<SizeSymbol> read_size_symbols(const nlohmann::json& doc, const std::string& where);
 SizeBinding hint_binding(const std::vector<SizeSymbol>& symbols);
+// The line a trace printed at its hints starts with ("# Symbolic sizes, ..."); empty for none.
+std::string size_symbols_comment(const std::vector<SizeSymbol>& symbols);
 
 // The value of an expression of the symbols (EXPR := SUM | "(" SUM ")/" INT; SUM: terms joined by
 // " + " and " - "; a term an integer, or an optional integer coefficient times symbols, joined by
 // "*"). Throws ThunderError for bad syntax, an unknown symbol, an overflow, or a division that is
 // not exact (the capture fitted it where it was).
 int64_t evaluate_size_expression(const std::string& expression, const SizeBinding& values);
+
+// Whether `v` holds a size expression anywhere.
+bool holds_size_expressions(const nlohmann::json& v);
 
 // The trace with every {"symint": EXPR} replaced by its value at `values` and "symbols" dropped:
 // the static trace a capture at those sizes would have recorded. Throws LoadError naming the
