@@ -293,7 +293,11 @@ class Emitter {
   }
 
   // The values of the sizes the source reads, in the order of its size argument (CPU).
-  const std::vector<int64_t>& sizes() const { return sizes_; }
+  std::vector<int64_t> sizes() const {
+    std::vector<int64_t> out;
+    for (const auto& [role, value] : sizes_) out.push_back(value);
+    return out;
+  }
 
   // The blocks a CUDA kernel is launched with; 1 for the CPU.
   virtual int64_t grid() const { return 1; }
@@ -332,17 +336,19 @@ class Emitter {
 
   // A size of the region in the code (its rows, columns, a dimension of its domain, a broadcast
   // read's stride), by what it is (`role`): a constant, or, where sizes are arguments, a local
-  // read from the kernel's size argument at entry, so that one kernel serves every size of a
-  // region of one structure (the sizes a dynamic plan is specialized at).
+  // (tcc_<role>) read from the kernel's size argument at entry, so that one kernel serves every
+  // size of a region of one structure (the sizes a dynamic plan is specialized at). The argument
+  // lists them by role, not in the order the emitter asked: C++ leaves the order of evaluating a
+  // call's arguments unspecified, and the source must not depend on the compiler that built us.
   std::string size(const std::string& role, int64_t value) const {
     if (!sizes_are_arguments()) return str(value, "LL");
-    auto [it, fresh] = size_slots_.emplace(role, sizes_.size());
-    if (fresh) sizes_.push_back(value);
-    return str("tcc_s", it->second);
+    sizes_.emplace(role, value);
+    return "tcc_" + role;
   }
   std::string size_declarations() const {
     std::string s;
-    for (size_t k = 0; k < sizes_.size(); ++k) s += str("  const int64_t tcc_s", k, " = tcc_size[", k, "];\n");
+    size_t k = 0;
+    for (const auto& [role, value] : sizes_) s += str("  const int64_t tcc_", role, " = tcc_size[", k++, "];\n");
     return s;
   }
   std::string columns() const { return size("columns", region_.columns()); }
@@ -353,8 +359,7 @@ class Emitter {
   std::map<const void*, size_t> input_index_;
   std::map<const void*, std::string> name_;  // values the region defines
   std::map<const void*, const BoundSymbol*> definer_;  // the statement defining each
-  mutable std::map<std::string, size_t> size_slots_;  // size(): each role's place in sizes_
-  mutable std::vector<int64_t> sizes_;
+  mutable std::map<std::string, int64_t> sizes_;  // size(): by role
 
   template <class F>
   void for_each_output(F&& f) const {
