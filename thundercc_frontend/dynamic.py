@@ -51,6 +51,8 @@ TERM = rf"(?:\d+|(?:\d+\*)?{NAME}(?:\*{NAME})*)"
 SUM = rf"-?{TERM}(?: [+-] {TERM})*"
 EXPRESSION = re.compile(rf"(?P<sum>{SUM})|\((?P<numerator>{SUM})\)/(?P<divisor>\d+)")
 GUARD = "prims.check_tensor_value"
+NOT_A_SIZE = ("a float made from a size cannot follow it: pass the size itself (x / x.shape[0], not "
+              "x * (1.0 / x.shape[0]))")
 CANNOT = ("a program whose trace depends on a size in another way cannot be captured with --dynamic over that range "
           "(INPUT:DIM:MIN:MAX narrows it)")
 
@@ -296,7 +298,8 @@ class _Fit:
             self._refuse(path, nodes, lambda part, j: f"it guards a value read from a tensor, which changes with "
                                                       f"the size (from {_shown(first)} to {_shown(nodes[j])})")
         if type(first) is not int:
-            self._refuse(path, nodes, lambda part, j: f"{part} changes from {_shown(first)} to {_shown(nodes[j])}")
+            self._refuse(path, nodes, lambda part, j: f"{part} changes from {_shown(first)} to {_shown(nodes[j])}",
+                         why=NOT_A_SIZE if type(first) is float else CANNOT)
         return {"symint": self._fit(nodes, path)}
 
     def _fit(self, values: list[int], path: tuple) -> str:
@@ -327,9 +330,9 @@ class _Fit:
     def _statement(self, path: tuple) -> dict:
         return self.base_doc["bound_symbols"][path[1]] if path[:1] == ("bound_symbols",) and len(path) > 1 else {}
 
-    def _refuse(self, path, nodes, detail, j=None):
+    def _refuse(self, path, nodes, detail, j=None, why=CANNOT):
         """Raises the error for the position `path`, naming the first capture that differs there from
-        the base's (or the j-th) and, through detail(part, j), how."""
+        the base's (or the j-th) and, through detail(part, j), how; `why` says what to do."""
         if j is None:
             j = next(i for i, n in enumerate(nodes) if type(n) is not type(nodes[0]) or n != nodes[0])
         if path[:1] == ("bound_symbols",) and len(path) > 1:
@@ -345,7 +348,7 @@ class _Fit:
             what, inner = f"the trace's {path[0]}", path[1:]
         hints = ", ".join(str(self.points[0][s.name]) for s in self.symbols if self.points[j][s.name] != s.hint)
         raise CaptureError(f"{what} is not the same at {_sizes_text(self.symbols, self.points[j])} as at {hints}: "
-                           f"{detail(_part(inner), j)}; {CANNOT}")
+                           f"{detail(_part(inner), j)}; {why}")
 
 
 def _part(inner: tuple) -> str:

@@ -190,8 +190,12 @@ def test_traces_that_depend_on_sizes_otherwise_are_refused_with_the_statement():
                                            r"way cannot be captured with --dynamic"):
         capture_dynamic(branches, (x,), ["x:0"])
     with pytest.raises(CaptureError, match=r"statement 0 \(torch.Tensor.mul at .*test_dynamic_capture.py:\d+\) is not the "
-                                           r"same at x.shape\[0\] = 2 as at 1: its argument 1 changes from 1.0 to 0.5"):
+                                           r"same at x.shape\[0\] = 2 as at 1: its argument 1 changes from 1.0 to 0.5; a float "
+                                           r"made from a size cannot follow it: pass the size itself"):
         capture_dynamic(mean_by_hand, (x,), ["x:0"])
+    # As the message says: the size itself is an integer the trace follows.
+    doc = capture_dynamic(lambda x: x / x.shape[0], (torch.randn(3, 4),), ["x:0"]).to_json()
+    assert doc["bound_symbols"][0]["args"][1] == {"symint": "s0"}
     with pytest.raises(CaptureError, match=r"statement 2 \(prims.check_tensor_value at .*\) is not the same at "
                                            r"x.shape\[0\] = 2 as at 1: it guards a value read from a tensor"):
         capture_dynamic(reads_a_count, (x,), ["x:0"])
