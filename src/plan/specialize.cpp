@@ -11,8 +11,7 @@
 
 namespace thundercc::plan {
 
-Plan specialize_plan(const Plan& original, const SizeBinding& sizes, const std::string& where) {
-  const Dynamic& dynamic = original.dynamic.value();
+Plan specialize_plan(const Dynamic& dynamic, const std::string& name, const SizeBinding& sizes, const std::string& where) {
   LoadedTrace loaded = load_trace_at_sizes(dynamic.trace, sizes, where, dynamic.names);
   CompiledProgram program;
   try {
@@ -24,8 +23,7 @@ Plan specialize_plan(const Plan& original, const SizeBinding& sizes, const std::
   }
   Plan plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, nullptr, nullptr,
                          program.prologue ? &*program.prologue : nullptr);
-  plan.name = original.name;
-  plan.seed = original.seed;
+  plan.name = name;
   return plan;
 }
 

@@ -21,8 +21,8 @@
 namespace thundercc::runtime {
 namespace {
 
-// (inputs, outputs, part, parts): a generated CPU kernel computes its part of `parts`.
-// (inputs, outputs, part, parts, sizes).
+// (inputs, outputs, part, parts, sizes): a generated CPU kernel computes its part of `parts`, at
+// the sizes its region's generation gave.
 using CpuFunction = void (*)(const void* const*, void* const*, int64_t, int64_t, const int64_t*);
 using EmulatedLaunch = int (*)(void**, unsigned, unsigned);  // executors/fuser/cuda_emulation.h
 

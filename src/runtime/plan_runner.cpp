@@ -300,7 +300,8 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
   where_ = where;
   kernel_options_ = options;
   if (plan.dynamic) {
-    dynamic_source_ = std::make_shared<const plan::Plan>(plan);
+    dynamic_ = plan.dynamic;
+    name_ = plan.name;
     own_sizes_ = hint_binding(plan.dynamic->symbols);
     for (const auto& s : plan.dynamic->symbols) {
       auto input = std::find_if(inputs_.begin(), inputs_.end(), [&](const InputSpec& spec) { return spec.name == s.input; });
@@ -342,7 +343,7 @@ void Plan::specialize(const std::vector<at::Tensor>& inputs) {
     std::string at;
     for (const auto& [name, value] : sizes) at += thundercc::str(at.empty() ? " at " : ", ", name, " = ", value);
     // The plan's own kernels were compiled for its sizes: these are built here.
-    auto made = std::make_unique<Plan>(plan::specialize_plan(*dynamic_source_, sizes, where_ + at), where_ + at,
+    auto made = std::make_unique<Plan>(plan::specialize_plan(*dynamic_, name_, sizes, where_ + at), where_ + at,
                                        KernelOptions{kernel_options_.emulate_cuda, false});
     made->set_seed(seed_);
     made->set_steps_done(steps_done_);

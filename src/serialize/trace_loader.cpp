@@ -141,8 +141,9 @@ Trace retrace(const Trace& recorded, const std::string& where, NameStyle names) 
 
 namespace {
 
-// Parses, schema-checks and decodes; `doc` keeps the parsed document.
-Trace decode_trace_text(const std::string& text, const std::string& where, json& doc) {
+// Parses, schema-checks and decodes (a symbolic trace at its hints); `doc` keeps the parsed
+// document and `symbols` gets its symbols.
+Trace decode_trace_text(const std::string& text, const std::string& where, json& doc, std::vector<SizeSymbol>& symbols) {
   {
     PhaseTimer timer("parse JSON");
     doc = parse_json_document(text, where);
@@ -157,10 +158,16 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
   }
   try {
     PhaseTimer timer("decode");
-    // Without symbols, a size expression is a symbol's unknown value: specializing names it.
-    if (doc.contains("symbols") || holds_size_expressions(doc))
-      return decode_trace(specialize_trace(doc, hint_binding(read_size_symbols(doc, where)), where), where);
-    return decode_trace(doc, where);
+    if (!doc.contains("symbols")) {
+      try {
+        return decode_trace(doc, where);
+      } catch (...) {
+        // Without symbols, a size expression is a symbol's unknown value: specializing names it.
+        if (!holds_size_expressions(doc)) throw;
+      }
+    }
+    symbols = read_size_symbols(doc, where);
+    return decode_trace(specialize_trace(doc, hint_binding(symbols), where), where);
   } catch (const ThunderError& e) {
     throw LoadError(str(where, ": ", e.what()));
   }
@@ -170,8 +177,7 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
 
 LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names) {
   LoadedTrace loaded;
-  loaded.recorded = decode_trace_text(text, where, loaded.document);
-  loaded.symbols = read_size_symbols(loaded.document, where);
+  loaded.recorded = decode_trace_text(text, where, loaded.document, loaded.symbols);
   PhaseTimer timer("re-trace (meta functions)");
   loaded.traced = retrace(loaded.recorded, where, names);
   return loaded;
@@ -190,7 +196,8 @@ LoadedTrace load_trace_at_sizes(const json& symbolic, const SizeBinding& sizes, 
 
 Trace read_recorded_trace_file(const std::string& path) {
   json doc;
-  return decode_trace_text(read_file(path, limits::kTraceBytes), path, doc);
+  std::vector<SizeSymbol> symbols;
+  return decode_trace_text(read_file(path, limits::kTraceBytes), path, doc, symbols);
 }
 
 LoadedTrace load_trace_file(const std::string& path, NameStyle names) {

@@ -96,8 +96,8 @@ class PlanRunner {
 //
 // A dynamic plan (compiled from a capture with --dynamic) takes inputs of any size in its symbols'
 // ranges: the first call at other sizes compiles the plan's trace for them (a few tens of
-// milliseconds, and the building of fusion kernels not yet in the kernel cache), which later
-// calls at those sizes reuse.
+// milliseconds: the fusion kernels take their sizes as an argument, so those built for the
+// plan's own sizes serve), which later calls at those sizes reuse.
 //
 // One Plan runs one call at a time (its buffers are reused from run to run): calls on one Plan
 // from several threads are serialized. For calls in parallel, load one Plan per thread and give
@@ -182,7 +182,8 @@ class Plan {
 
   // A dynamic plan: what specializing needs, the plans compiled for other sizes, and the one that
   // runs now (this one, or one of those).
-  std::shared_ptr<const plan::Plan> dynamic_source_;
+  std::optional<plan::Dynamic> dynamic_;
+  std::string name_;  // the plan's, for the plans specialized from it
   std::vector<std::pair<SizeSymbol, size_t>> symbols_;  // with the input each is a dimension of
   SizeBinding own_sizes_;
   std::map<SizeBinding, std::unique_ptr<Plan>> specialized_;
