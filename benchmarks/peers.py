@@ -6,12 +6,13 @@ thundercc (`compile`, `run`), PyTorch eager and TorchScript's frozen graph
 libopenblas0-pthread, unpacked by benchmarks/ddp_step.py's helper, as installing it would give
 LibTorch through Debian's alternatives: the reference BLAS Debian defaults to is no careful
 user's choice, and ATen's convolutions, which thundercc's plans call, go through the BLAS here). Each program's arithmetic (the multiply-adds of its convolutions and matrix products,
-counted by forward hooks, attention's analytically) is stated as a share of a ceiling measured
-in the same run the same way every time: the best of a 2048 x 2048 x 2048 float32 matrix product
-on oneDNN (a thundercc plan of one torch.matmul), at the same threads. It is not the FMA peak, which it
-understates (oneDNN's convolutions can pass it): a share over 100% says so.
+counted by forward hooks, attention's analytically) is stated as a share of this machine's FMA
+peak, measured in the same run the same way every time (benchmarks/fma_peak.cpp: independent
+chains of fused multiply-adds on registers, at the same threads, the best of five rounds); a
+2048 x 2048 x 2048 float32 matrix product on oneDNN (a thundercc plan of one torch.matmul) is shown
+beside it as the share a large GEMM reaches.
 
-Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary)
+Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary; fma_peak lies beside it)
 Prints the figures; it asserts nothing about them."""
 import os
 import re
@@ -97,13 +98,16 @@ def main():
         for threads in sorted({1, cores}):
             env = {**openblas_environment(), "OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads)}
             threading = ["--threads", str(threads)]
-            # The ceiling: one 2048^3 matrix product on oneDNN, the best of the rounds.
+            fma = subprocess.run([str(Path(thundercc).parent / "fma_peak"), str(threads)], check=True, capture_output=True, text=True).stdout
+            peak = float(re.search(r"fma_peak_gflops ([0-9.]+)", fma).group(1))
+            # A large GEMM's share of it: one 2048^3 matrix product on oneDNN, the best of the rounds.
             result = subprocess.run([thundercc, "run", work / "matmul.plan.json", "--fill", "random", "--warmup", "2", "--repeat", "10",
                                      *threading], check=True, capture_output=True, text=True, env=env)
             best = float(re.search(r"min ([0-9.]+) ms", result.stdout).group(1))
-            peak = 2 * 2048 ** 3 / (best / 1e3) / 1e9
-            print(f"peers: {threads} thread{'s' if threads > 1 else ''} each, same run, all given OpenBLAS; "
-                  f"the ceiling, a 2048^3 float32 matmul on oneDNN: {peak:.1f} GFLOP/s")
+            gemm = 2 * 2048 ** 3 / (best / 1e3) / 1e9
+            print(f"peers: {threads} thread{'s' if threads > 1 else ''} each, same run, all given OpenBLAS; FMA peak (float32, "
+                  f"{re.search(r'isa (.+)', fma).group(1)}) {peak:.1f} GFLOP/s; a 2048^3 matmul on oneDNN {gemm:.1f} GFLOP/s "
+                  f"({100 * gemm / peak:.0f}% of it)")
             for name in PROGRAMS:
                 ours = median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
                                                  "--warmup", "1", "--repeat", str(rounds), *threading],
@@ -115,7 +119,7 @@ def main():
                     peers[kind] = float(out.split()[-1])
                 flops = multiply_add_flops(name)
                 share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
-                print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of the ceiling)   "
+                print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of FMA peak)   "
                       f"eager (OpenBLAS) {peers['eager']:8.1f} ms ({ours / peers['eager']:.2f}x)   "
                       f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}%)")
 

@@ -144,7 +144,7 @@ for program in inference_blocks.py:make_gpt2 inference_blocks.py:make_llama fusi
 done
 
 # The peers a careful user picks: eager and TorchScript's frozen graph, all given OpenBLAS, at one
-# thread and at every core; each program's share of a matmul ceiling measured in the same run.
+# thread and at every core; each program's share of the FMA peak measured in the same run (fma_peak).
 THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/peers.py 5 2>/dev/null
 
 # Data parallelism: 2 ranks of one thread under torchrun, against PyTorch's DistributedDataParallel.

@@ -70,9 +70,10 @@ const std::set<std::string> kTorchElementwiseWithOut = [] {
   return ids;
 }();
 // Out= kernels that read an input more than once or out of place: never in place. The matrix
-// products write through oneDNN (src/runtime/matrix_products.cpp), embeddings through index_select.
+// products and 2-d convolutions write through oneDNN (src/runtime/matrix_products.cpp),
+// embeddings through index_select.
 const std::set<std::string> kTorchWithOut{"torch.softmax", "torch.log_softmax", "prims.matmul", "prims.linear",
-                                          "torch.nn.functional.linear", "torch.matmul", "torch.bmm",
+                                          "torch.nn.functional.linear", "torch.matmul", "torch.bmm", "torch.nn.functional.conv2d",
                                           "prims.cat", "torch.cat", "torch.stack", "prims.embedding",
                                           "torch.nn.functional.embedding"};
 

@@ -9,11 +9,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <optional>
 
 #include "runtime/cuda_driver.h"
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/channels_last.h"
 #include "thundercc/executors/fuser/cuda_emulation.h"
 #include "thundercc/executors/fuser/kernel_library.h"
+#include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/support/cpu_features.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
@@ -68,14 +72,65 @@ FusedKernels::Library::~Library() {
 
 namespace {
 
+// The dense strides a layout-free region runs in: those of its first input of the domain's shape
+// (and more than one element) when it is dense in another order than contiguous (channels-last
+// after a convolution), else none: the kernel then reads contiguous copies.
+std::optional<std::vector<int64_t>> layout_of(const std::vector<TensorMeta>& reads, KernelCall& call, const Shape& domain) {
+  for (size_t k = 0; k < reads.size(); ++k) {
+    if (reads[k].shape != domain || thundercc::numel(domain) <= 1) continue;
+    const at::Tensor& t = call.arg(k).tensor();
+    if (t.is_contiguous() || !t.is_non_overlapping_and_dense()) return std::nullopt;
+    return t.strides().vec();
+  }
+  return std::nullopt;
+}
+
+using Runner = std::function<void(void**, size_t)>;  // (the inputs' then the outputs' pointers, the number of inputs)
+
+// Whether `t`, of a 4-d shape, lies channels-last and not also contiguous.
+bool channels_last(const at::Tensor& t) { return t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast); }
+
+// A region's channels-last twin over its tensors: their 4-d inputs channels-last (as they come
+// from a convolution; a copy otherwise), the others contiguous, its outputs written channels-last.
+// The twin reads a channels-last [N, C, H, W] tensor's memory as a contiguous [N, H, W, C] one.
+void run_channels_last(const std::vector<TensorMeta>& reads, const std::vector<TensorMeta>& writes, KernelCall& call, const Runner& twin) {
+  std::vector<at::Tensor> tensors;
+  std::vector<void*> pointers;
+  for (size_t k = 0; k < reads.size(); ++k) {
+    const at::Tensor& t = call.arg(k).tensor();
+    tensors.push_back(t.dim() == 4 ? t.contiguous(at::MemoryFormat::ChannelsLast) : t.contiguous());
+    pointers.push_back(tensors.back().data_ptr());
+  }
+  for (size_t k = 0; k < writes.size(); ++k) {
+    const Shape& s = writes[k].shape;
+    const std::vector<int64_t> strides{s[1] * s[2] * s[3], 1, s[3] * s[1], s[1]};
+    const at::Tensor* planned = call.buffer(k);
+    tensors.push_back(planned ? planned->as_strided(s, strides)
+                              : at::empty_strided(s, strides, at::TensorOptions().dtype(to_aten(writes[k].dtype)).device(to_aten(writes[k].device))));
+    pointers.push_back(tensors.back().data_ptr());
+  }
+  twin(pointers.data(), reads.size());
+  for (size_t k = 0; k < writes.size(); ++k) call.set_output(k, std::move(tensors[reads.size() + k]));
+}
+
 // A fusion kernel over the tensors it was generated for: checks each input's shape, dtype and
 // device (a kernel indexes by the shapes baked into it), makes the outputs (in the plan's buffers
-// where it gives them) and calls `run(inputs, outputs)` with the data pointers.
+// where it gives them) and calls `run(inputs, outputs)` with the data pointers. A `layout_free`
+// kernel (elementwise: every input of the domain's shape or of one element, every output of the
+// domain's shape) computes element k of each tensor's memory from element k of the others', so it
+// runs on tensors that share any dense layout and writes its outputs in that layout.
 template <class Run>
-Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writes, Run run) {
-  return [reads = std::move(reads), writes = std::move(writes), run](KernelCall& call) {
+Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writes, bool layout_free, Run run, Runner twin = nullptr) {
+  return [reads = std::move(reads), writes = std::move(writes), layout_free, run, twin](KernelCall& call) {
     if (call.size() != reads.size() || call.num_outputs() != writes.size())
       throw ThunderError("RuntimeError", str("the kernel takes ", reads.size(), " inputs and writes ", writes.size(), " outputs"));
+    const Shape& domain = writes.empty() ? reads[0].shape : writes[0].shape;
+    if (twin) {
+      auto first = std::find_if(reads.begin(), reads.end(), [&](const TensorMeta& m) { return m.shape == domain; });
+      if (first != reads.end() && channels_last(call.arg(first - reads.begin()).tensor()))
+        return run_channels_last(reads, writes, call, twin);
+    }
+    const std::optional<std::vector<int64_t>> layout = layout_free ? layout_of(reads, call, domain) : std::nullopt;
     std::vector<at::Tensor> inputs;
     std::vector<void*> pointers;  // the inputs', then the outputs'
     for (size_t k = 0; k < reads.size(); ++k) {
@@ -84,14 +139,18 @@ Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writ
       bool ok = t.dim() == static_cast<int64_t>(m.shape.size()) && std::equal(m.shape.begin(), m.shape.end(), t.sizes().begin()) &&
                 t.scalar_type() == to_aten(m.dtype) && from_aten(t.device()) == m.device;
       if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", m.type_string(), ", got another tensor"));
-      inputs.push_back(t.contiguous());
+      if (!layout || m.shape != domain || thundercc::numel(domain) <= 1) inputs.push_back(t.contiguous());
+      else if (t.strides() == at::IntArrayRef(*layout)) inputs.push_back(t);
+      else inputs.push_back(at::empty_strided(t.sizes(), *layout, t.options()).copy_(t));
       pointers.push_back(inputs.back().data_ptr());
     }
     std::vector<at::Tensor> outputs;
     for (size_t k = 0; k < writes.size(); ++k) {
       const at::Tensor* planned = call.buffer(k);
       const TensorMeta& m = writes[k];
-      outputs.push_back(planned ? *planned : at::empty(m.shape, at::TensorOptions().dtype(to_aten(m.dtype)).device(to_aten(m.device))));
+      auto options = at::TensorOptions().dtype(to_aten(m.dtype)).device(to_aten(m.device));
+      if (layout) outputs.push_back(planned ? planned->as_strided(m.shape, *layout) : at::empty_strided(m.shape, *layout, options));
+      else outputs.push_back(planned ? *planned : at::empty(m.shape, options));
       pointers.push_back(outputs.back().data_ptr());
     }
     run(pointers.data(), reads.size());
@@ -177,6 +236,7 @@ void FusedKernels::build(const plan::Plan& plan, const std::string& where) {
       functions_[name] = it->second;
       sizes_[name] = built.kernels.sizes.at(b.sym->id);
     }
+    if (auto it = built.kernels.channels_last.find(b.sym->id); it != built.kernels.channels_last.end()) channels_last_[name] = it->second;
     if (auto it = built.kernels.cuda.functions.find(b.sym->id); it != built.kernels.cuda.functions.end())
       cuda_functions_[name] = {it->second.name, it->second.grid};
   }
@@ -211,8 +271,14 @@ void FusedKernels::load_trusted(const plan::Plan& plan, const std::string& plan_
     std::vector<std::string> names;
     Trace regions = plan_regions(plan, symbols, names, where);
     for (size_t r = 0; r < names.size(); ++r)
-      if (regions.bound_symbols[r].args.at(0).as_tensor().device().is_cpu())
+      if (regions.bound_symbols[r].args.at(0).as_tensor().device().is_cpu()) {
         sizes_[names[r]] = fuser::generate_kernel(regions.bound_symbols[r], fuser::Target::CPU).sizes;
+        // The library holds each twin's kernel too (build_plan_kernels made them beside the regions').
+        if (std::optional<BoundSymbol> twin = fuser::channels_last_twin(regions.bound_symbols[r])) {
+          fuser::GeneratedKernel k = fuser::generate_kernel(*twin, fuser::Target::CPU);
+          channels_last_[names[r]] = {k.function, k.sizes};
+        }
+      }
   }
   if (!plan.cuda_kernels) return;
   const plan::CudaKernelsRecord& cuda = *plan.cuda_kernels;
@@ -247,6 +313,12 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
   }
   std::vector<TensorMeta> reads = fusion.inputs, writes = fusion.outputs;
   if (reads.empty()) throw LoadError(where + ": " + at + "/inputs: a fusion region reads at least one tensor");
+  const Shape& domain = writes.empty() ? reads[0].shape : writes[0].shape;
+  const auto& statements = recorded.region.bound_symbols;
+  const bool layout_free =
+      std::none_of(statements.begin(), statements.end(), [](const BoundSymbol& b) { return fuser::is_reduction_prim(b.sym->id); }) &&
+      std::all_of(reads.begin(), reads.end(), [&](const TensorMeta& m) { return m.shape == domain || thundercc::numel(m.shape) == 1; }) &&
+      std::all_of(writes.begin(), writes.end(), [&](const TensorMeta& m) { return m.shape == domain; });
   const Device device = reads[0].device;
   auto missing = [&](const std::string& what) { return LoadError(where + ": " + at + ": " + what); };
   if (device.is_cpu() && !emulate_cuda_) {
@@ -262,15 +334,24 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
       for (const auto& m : *metas) elements = std::max(elements, thundercc::numel(m.shape));
     auto sizes = sizes_.find(recorded.region.name);
     if (sizes == sizes_.end()) throw missing("no sizes were generated for its kernel");
-    return fusion_kernel(std::move(reads), std::move(writes), [f, elements, sizes = sizes->second](void** pointers, size_t num_inputs) {
-      const auto* in = const_cast<const void* const*>(pointers);
-      void* const* out = pointers + num_inputs;
-      const int64_t parts = std::clamp<int64_t>(elements / kElementsPerPart, 1, at::get_num_threads());
-      if (parts == 1) return f(in, out, 0, 1, sizes.data());
-      at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
-        for (int64_t part = begin; part < end; ++part) f(in, out, part, parts, sizes.data());
-      });
-    });
+    auto runner = [elements](CpuFunction f, std::vector<int64_t> sizes) {
+      return [f, elements, sizes = std::move(sizes)](void** pointers, size_t num_inputs) {
+        const auto* in = const_cast<const void* const*>(pointers);
+        void* const* out = pointers + num_inputs;
+        const int64_t parts = std::clamp<int64_t>(elements / kElementsPerPart, 1, at::get_num_threads());
+        if (parts == 1) return f(in, out, 0, 1, sizes.data());
+        at::parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+          for (int64_t part = begin; part < end; ++part) f(in, out, part, parts, sizes.data());
+        });
+      };
+    };
+    Runner twin;
+    if (auto t = channels_last_.find(recorded.region.name); t != channels_last_.end()) {
+      auto g = reinterpret_cast<CpuFunction>(dlsym(cpu_->handle, t->second.function.c_str()));
+      if (!g) throw missing("/function: " + cpu_->name + " has no kernel '" + t->second.function + "' (its channels-last twin)");
+      twin = runner(g, t->second.sizes);
+    }
+    return fusion_kernel(std::move(reads), std::move(writes), layout_free, runner(f, sizes->second), twin);
   }
   if (!fusion.cuda_function) throw missing("no CUDA kernel (compile the trace again with --emit-cuda)");
   std::string function = *fusion.cuda_function;
@@ -281,7 +362,7 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
     std::string entry = fuser::emulated_launch_name(function);
     auto launch = reinterpret_cast<EmulatedLaunch>(dlsym(emulation_->handle, entry.c_str()));
     if (!launch) throw missing("/cuda_function: " + emulation_->name + " has no kernel '" + function + "'");
-    return fusion_kernel(std::move(reads), std::move(writes), [launch, grid, block, count](void** pointers, size_t) {
+    return fusion_kernel(std::move(reads), std::move(writes), layout_free, [launch, grid, block, count](void** pointers, size_t) {
       std::vector<void*> params = kernel_params(pointers, count);
       if (grid && launch(params.data(), grid, block) != 0)
         throw ThunderError("RuntimeError", "the emulated CUDA kernel's threads did not all reach the same barriers");
@@ -290,7 +371,7 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
   if (device.type != Device::Type::CUDA) throw missing("no kernel runs on " + device.str());
   if (!ptx_) throw missing("the plan has no PTX module (NVRTC was not found when it was compiled)");
   const CudaModule* module = ptx_.get();
-  return fusion_kernel(std::move(reads), std::move(writes), [module, function, grid, block, count, device](void** pointers, size_t) {
+  return fusion_kernel(std::move(reads), std::move(writes), layout_free, [module, function, grid, block, count, device](void** pointers, size_t) {
     std::vector<void*> params = kernel_params(pointers, count);
     if (grid) module->launch(function, device.index, grid, block, params.data());
   });

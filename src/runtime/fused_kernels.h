@@ -56,6 +56,8 @@ class FusedKernels {
   std::map<std::string, std::pair<std::string, int64_t>> cuda_functions_;  // name and grid
   // Each CPU region's sizes argument (by region name), built or trusted.
   std::map<std::string, std::vector<int64_t>> sizes_;
+  // The channels-last twins' kernels (by region name), built or trusted.
+  std::map<std::string, PlanKernels::Twin> channels_last_;
 };
 
 }  // namespace thundercc::runtime

@@ -7,21 +7,25 @@
 // mkldnn_linear and 27 ms here. A primitive (about 0.4 ms to create) is made once per shape and
 // layout. THUNDERCC_MATMUL=blas keeps at::'s choice, for comparison (scripts/bench.sh).
 //
-// 1x1 convolutions (float32, stride 1, no padding, one group) are matrix products per image on
-// the same primitive, on the NCHW tensors as they lie: at::conv2d sends them to the BLAS (19 ms
-// for one of mobilenet_v3_large's on the reference BLAS, 2.2 ms on OpenBLAS). Other convolutions
-// stay with at::conv2d, which runs oneDNN itself: a convolution primitive of our own on
-// channels-last activations with weights packed once measured no faster with the reorders from
-// and to NCHW around it, and slower for depthwise ones. THUNDERCC_CONV=aten keeps at::conv2d and
-// at::max_pool2d, for comparison.
+// Convolutions (conv2d, float32, any groups) run oneDNN's convolution primitive on channels-last
+// activations, the weights reordered into the primitive's layout once per weight tensor and
+// version (at::conv2d reorders them at every call), the result left channels-last (in the plan's
+// buffer, restrided) for the next convolution: the elementwise regions between follow the layout
+// (fused_kernels.cpp, executors/fuser/channels_last.h) and ATen's ops take it, so activations
+// are converted only where an op needs NCHW. One thread, [4, 64, 56, 56] 3x3: 9.6 ms in
+// at::conv2d, 8.3 ms here; mobilenet_v3_large's depthwise [4, 16, 112, 112]: 6.1 ms and 0.33 ms.
+// (Converting from and to NCHW around each convolution, as an earlier version did, lost the gain.)
+// THUNDERCC_CONV=aten keeps at::conv2d and at::max_pool2d, for comparison.
 //
-// max_pool2d (float32) runs oneDNN's pooling primitive on the NCHW tensor as it lies: ATen's
+// max_pool2d (float32) runs oneDNN's pooling primitive on the tensor as it lies (NCHW or
+// channels-last, the result in the same layout): ATen's
 // NCHW kernel takes 22 to 33 ms on [4, 64, 112, 112] (resnet18's stem) where oneDNN takes about
 // 1.5 ms, and the sum that finds a NaN (which oneDNN would drop) 0.3 ms.
 #include "runtime/matrix_products.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <c10/util/intrusive_ptr.h>
 #include <dnnl.hpp>
 #include <algorithm>
 #include <array>
@@ -131,9 +135,8 @@ class PrimitiveCache {
   std::map<std::vector<int64_t>, Primitive> primitives_;
 };
 
-// out = src x weights (+ bias [1, 1, N]) (+ row_bias [1, M, 1], a post-op), out contiguous [batch, M, N].
-void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out,
-                   const at::Tensor* row_bias = nullptr) {
+// out = src x weights (+ bias [1, 1, N]), out contiguous [batch, M, N].
+void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out) {
   using dnnl::memory;
   const memory::dims& s = src.dims;
   const memory::dims& w = weights.dims;
@@ -142,30 +145,21 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   auto f32 = memory::data_type::f32;
   memory::desc src_md(s, f32, src.strides), weights_md(w, f32, weights.strides), dst_md(dst_dims, f32, dst_strides);
   memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
-  memory::desc row_bias_md({1, s[1], 1}, f32, memory::dims{s[1], 1, 1});
 
   dnnl::engine& cpu = engine();
   static PrimitiveCache<dnnl::matmul> primitives;
   std::vector<int64_t> key(s.begin(), s.end());
   for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
-  key.push_back(row_bias != nullptr);
   dnnl::matmul primitive = primitives.get(std::move(key), [&] {
     auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
-    dnnl::primitive_attr attributes;
-    if (row_bias) {
-      dnnl::post_ops ops;
-      ops.append_binary(dnnl::algorithm::binary_add, row_bias_md);
-      attributes.set_post_ops(ops);
-    }
-    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, attributes, cpu));
+    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, cpu));
   });
   dnnl::stream stream(cpu);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.tensor.data_ptr())},
                                        {DNNL_ARG_WEIGHTS, memory(weights_md, cpu, weights.tensor.data_ptr())},
                                        {DNNL_ARG_DST, memory(dst_md, cpu, out.data_ptr())}};
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, bias->data_ptr()));
-  if (row_bias) args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, memory(row_bias_md, cpu, row_bias->data_ptr()));
   primitive.execute(stream, args);
   stream.wait();
 }
@@ -183,25 +177,106 @@ at::Tensor into(const at::Tensor* out, at::Tensor result) {
   return *out;
 }
 
+// A convolution primitive for one shape, with the layout its weights are reordered into.
+struct Convolution {
+  dnnl::convolution_forward primitive;
+  dnnl::memory::desc weights;
+};
+
+// A weight tensor in a primitive's layout. The weak reference keeps the tensor's TensorImpl from
+// being freed while the entry lives, so that no other tensor can take its address: an entry is
+// current while its tensor is alive, at the same data and version (an in-place update bumps it).
+struct PackedWeights {
+  c10::weak_intrusive_ptr<c10::TensorImpl> tensor;
+  const void* data;
+  int64_t version;
+  dnnl::memory packed;
+};
+
+dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, const std::vector<int64_t>& key,
+                            const dnnl::memory::desc& plain, dnnl::stream& stream) {
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, std::vector<int64_t>>, PackedWeights> cache;
+  auto* impl = weight.unsafeGetTensorImpl();
+  // An inference tensor keeps no version (the plan's own results, the prologue's folded weights,
+  // are made anew, never written in place), as the prologue's key (plan_runner.cpp) takes it.
+  const int64_t version = weight.is_inference() ? 0 : static_cast<int64_t>(weight._version());
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find({impl, key});
+  if (it != cache.end() && !it->second.tensor.expired() && it->second.data == weight.data_ptr() && it->second.version == version)
+    return it->second.packed;
+  if (it != cache.end()) cache.erase(it);
+  // Entries of tensors that are gone (weights swapped, a prologue's earlier results) go first.
+  for (auto e = cache.begin(); e != cache.end();) e = e->second.tensor.expired() ? cache.erase(e) : std::next(e);
+  at::Tensor contiguous = weight.contiguous();
+  dnnl::memory source(plain, engine(), contiguous.data_ptr()), packed(conv.weights, engine());
+  dnnl::reorder(source, packed).execute(stream, source, packed);
+  stream.wait();
+  cache.emplace(std::make_pair(impl, key),
+                PackedWeights{c10::weak_intrusive_ptr<c10::TensorImpl>(weight.getIntrusivePtr()), weight.data_ptr(), version, packed});
+  return packed;
+}
+
 }  // namespace
 
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, at::IntArrayRef stride,
-                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups) {
-  auto all_ones = [](at::IntArrayRef v) { return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 1; }); };
-  auto all_zeros = [](at::IntArrayRef v) { return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 0; }); };
-  const bool pointwise = a.dim() == 4 && weight.dim() == 4 && weight.size(2) == 1 && weight.size(3) == 1 && groups == 1 &&
-                         a.size(1) == weight.size(1) && all_ones(stride) && all_zeros(padding) && all_ones(dilation) &&
-                         (!bias || !bias->defined() || (bias->scalar_type() == at::kFloat && bias->numel() == weight.size(0)));
-  if (!convolutions_enabled() || !pointwise || !on_onednn(a, weight)) return at::conv2d(a, weight, bias, stride, padding, dilation, groups);
-  const int64_t n = a.size(0), c = a.size(1), k = weight.size(0), h = a.size(2), w = a.size(3);
-  // On one pixel (a squeeze-and-excitation block's), the images are the rows of one product: a linear.
-  if (h * w == 1) return fast_linear(a.reshape({n, c}), weight.reshape({k, c}), bias).view({n, k, 1, 1});
-  // Otherwise a matrix product per image, [K, C] x [C, H*W], read and written as NCHW, the bias
-  // added to each row as the product's post-op.
-  at::Tensor result = at::empty({n, k, h * w}, a.options());
-  at::Tensor b = bias && bias->defined() ? bias->contiguous() : at::Tensor();
-  onednn_matmul(matrices(weight.reshape({k, c}), {n}), matrices(a.reshape({n, c, h * w}), {n}), nullptr, result, b.defined() ? &b : nullptr);
-  return result.view({n, k, h, w});
+                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, const at::Tensor* out) {
+  using dnnl::memory;
+  using tag = memory::format_tag;
+  const bool has_bias = bias && bias->defined();
+  auto aten = [&] { return into(out, at::conv2d(a, weight, bias, stride, padding, dilation, groups)); };
+  if (!convolutions_enabled() || a.dim() != 4 || weight.dim() != 4 || !on_onednn(a, weight) ||
+      (has_bias && (bias->scalar_type() != at::kFloat || bias->numel() != weight.size(0))) || stride.size() != 2 ||
+      padding.size() != 2 || dilation.size() != 2 || groups < 1 || a.size(1) != weight.size(1) * groups || weight.size(0) % groups != 0)
+    return aten();  // and ATen's errors
+  const int64_t n = a.size(0), c = a.size(1), h = a.size(2), w = a.size(3), k = weight.size(0);
+  const int64_t oh = (h + 2 * padding[0] - dilation[0] * (weight.size(2) - 1) - 1) / stride[0] + 1;
+  const int64_t ow = (w + 2 * padding[1] - dilation[1] * (weight.size(3) - 1) - 1) / stride[1] + 1;
+  if (oh <= 0 || ow <= 0 || std::min({stride[0], stride[1], dilation[0], dilation[1]}) < 1 || std::min(padding[0], padding[1]) < 0)
+    return aten();
+  // On one pixel with a 1x1 kernel (a squeeze-and-excitation block's), the images are the rows of one linear.
+  if (h * w == 1 && weight.size(2) == 1 && weight.size(3) == 1 && groups == 1 && oh == 1 && ow == 1)
+    return into(out, fast_linear(a.reshape({n, c}), weight.reshape({k, c}), bias).view({n, k, 1, 1}));
+
+  const auto f32 = memory::data_type::f32;
+  memory::dims src_dims{n, c, h, w}, dst_dims{n, k, oh, ow};
+  memory::dims weight_dims = groups == 1 ? memory::dims{k, c, weight.size(2), weight.size(3)}
+                                         : memory::dims{groups, k / groups, c / groups, weight.size(2), weight.size(3)};
+  memory::desc src_md(src_dims, f32, tag::nhwc), dst_md(dst_dims, f32, tag::nhwc), bias_md({k}, f32, tag::x);
+  std::vector<int64_t> key(src_dims.begin(), src_dims.end());
+  key.insert(key.end(), weight_dims.begin(), weight_dims.end());
+  for (auto part : {stride, padding, dilation}) key.insert(key.end(), part.begin(), part.end());
+  key.push_back(has_bias);
+
+  dnnl::engine& cpu = engine();
+  static PrimitiveCache<Convolution> primitives;
+  Convolution conv = primitives.get(key, [&] {
+    memory::desc any_weights(weight_dims, f32, tag::any);
+    memory::dims strides{stride[0], stride[1]}, dilates{dilation[0] - 1, dilation[1] - 1}, pads{padding[0], padding[1]};
+    const auto inference = dnnl::prop_kind::forward_inference;
+    const auto direct = dnnl::algorithm::convolution_direct;
+    auto desc = has_bias ? dnnl::convolution_forward::desc(inference, direct, src_md, any_weights, bias_md, dst_md, strides, dilates, pads, pads)
+                         : dnnl::convolution_forward::desc(inference, direct, src_md, any_weights, dst_md, strides, dilates, pads, pads);
+    dnnl::convolution_forward::primitive_desc pd(desc, cpu);
+    return Convolution{dnnl::convolution_forward(pd), pd.weights_desc()};
+  });
+  dnnl::stream stream(cpu);
+  key.push_back(at::get_num_threads());
+  memory weights = packed_weights(weight, conv, key, memory::desc(weight_dims, f32, groups == 1 ? tag::oihw : tag::goihw), stream);
+  // Channels-last in and out: the result stays channels-last for the next convolution, the
+  // elementwise regions between (fused_kernels.cpp) and ATen's ops, which all follow it.
+  at::Tensor src = a.contiguous(at::MemoryFormat::ChannelsLast);
+  at::Tensor result = out && out->sizes() == at::IntArrayRef(dst_dims) && out->is_contiguous() && out->scalar_type() == at::kFloat
+                          ? out->as_strided(dst_dims, {oh * ow * k, 1, ow * k, k})
+                          : at::empty(dst_dims, a.options().memory_format(at::MemoryFormat::ChannelsLast));
+  at::Tensor b = has_bias ? bias->contiguous() : at::Tensor();
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.data_ptr())},
+                                       {DNNL_ARG_WEIGHTS, weights},
+                                       {DNNL_ARG_DST, memory(dst_md, cpu, result.data_ptr())}};
+  if (has_bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, b.data_ptr()));
+  conv.primitive.execute(stream, args);
+  stream.wait();
+  return out && result.data_ptr() != out->data_ptr() ? into(out, result) : result;
 }
 
 at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntArrayRef stride, at::IntArrayRef padding,
@@ -232,22 +307,26 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
     if (padding_r[i] < 0) return aten();
   }
   const auto f32 = memory::data_type::f32;
-  memory::desc src_md(src_dims, f32, memory::format_tag::nchw), dst_md(dst_dims, f32, memory::format_tag::nchw);
+  // In the layout it is given (channels-last after a convolution), the result in the same.
+  const bool channels_last = !a.is_contiguous() && a.is_contiguous(at::MemoryFormat::ChannelsLast);
+  const auto layout = channels_last ? memory::format_tag::nhwc : memory::format_tag::nchw;
+  memory::desc src_md(src_dims, f32, layout), dst_md(dst_dims, f32, layout);
   dnnl::engine& cpu = engine();
   std::vector<int64_t> key(src_dims.begin(), src_dims.end());
   for (const auto& part : {k, s, p, d}) key.insert(key.end(), part.begin(), part.end());
   key.push_back(ceil_mode);
+  key.push_back(channels_last);
   static PrimitiveCache<dnnl::pooling_v2_forward> primitives;
   dnnl::pooling_v2_forward primitive = primitives.get(std::move(key), [&] {
     dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src_md, dst_md,
                                         {s[0], s[1]}, {k[0], k[1]}, {d[0] - 1, d[1] - 1}, {p[0], p[1]}, padding_r);
     return dnnl::pooling_v2_forward(dnnl::pooling_v2_forward::primitive_desc(desc, cpu));
   });
-  at::Tensor src = a.contiguous();
+  at::Tensor src = channels_last ? a : a.contiguous();
   // oneDNN's maximum drops NaN where eager's keeps it: an input with one (its sum is NaN; so is
   // one with both infinities, which is rare and only costs the fallback) goes to ATen.
   if (std::isnan(src.sum().item<float>())) return aten();
-  at::Tensor result = at::empty(dst_dims, a.options().memory_format(at::MemoryFormat::Contiguous));
+  at::Tensor result = at::empty(dst_dims, a.options().memory_format(channels_last ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous));
   dnnl::stream stream(cpu);
   primitive.execute(stream, {{DNNL_ARG_SRC, memory(src_md, cpu, src.data_ptr())}, {DNNL_ARG_DST, memory(dst_md, cpu, result.data_ptr())}});
   stream.wait();

@@ -1,5 +1,5 @@
 // Matrix products and convolutions for the runtime's kernels (matrix_products.cpp): linear,
-// matmul, bmm, 1x1 conv2d and max_pool2d on oneDNN for float32 CPU tensors, at::* otherwise.
+// matmul, bmm, conv2d and max_pool2d on oneDNN for float32 CPU tensors, at::* otherwise.
 // Given `out` (a planned buffer of the result's shape and dtype), linear and matmul write the
 // result there and return it.
 #pragma once
@@ -16,9 +16,10 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
                            at::IntArrayRef dilation, bool ceil_mode);
 // at::matmul's semantics (and bmm's).
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out = nullptr);
-// at::conv2d's semantics, with numeric padding (a string padding goes to at::conv2d); 1x1
-// convolutions as matrix products on oneDNN, the others through at::conv2d.
+// at::conv2d's semantics, with numeric padding (a string padding goes to at::conv2d): float32
+// on oneDNN's convolution primitive, the result channels-last (in `out`'s memory when given).
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
-                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups);
+                       at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
+                       const at::Tensor* out = nullptr);
 
 }  // namespace thundercc::runtime

@@ -744,7 +744,13 @@ void register_torch_language_kernels(KernelRegistry& r) {
 
   // Shapes.
   r.add("torch:torch.reshape", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().reshape(trailing_ints(c, 1))); });
-  r.add("torch:torch.Tensor.view", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().view(trailing_ints(c, 1))); });
+  // A view where the strides allow one, as eager's NCHW tensors do; a copy where the runtime keeps
+  // a tensor in another layout (channels-last after a convolution). The trace is functional.
+  r.add("torch:torch.Tensor.view", [](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto shape = trailing_ints(c, 1);
+    c.set_output(0, a.is_contiguous() ? a.view(shape) : a.reshape(shape));
+  });
   r.add("torch:torch.flatten", [](KernelCall& c) {
     c.set_output(0, at::flatten(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer()));
   });
@@ -987,13 +993,14 @@ void register_torch_language_kernels(KernelRegistry& r) {
       int64_t groups = c.arg(6).integer();
       if (c.arg(4).value().kind() == Value::Kind::String) {
         std::string padding = c.arg(4).string();
-        c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
-                        : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
-                                 : at::conv3d(a, w, bias, stride, padding, dilation, groups));
+        Tensor out = n == 1   ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
+                     : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
+                              : at::conv3d(a, w, bias, stride, padding, dilation, groups);
+        c.set_output(0, c.buffer(0) ? c.buffer(0)->copy_(out) : out);  // conv2d is tagged OUT_BUFFER
       } else {
         auto padding = c.arg(4).ints();
         c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
-                        : n == 2 ? fast_conv2d(a, w, bias, stride, padding, dilation, groups)
+                        : n == 2 ? fast_conv2d(a, w, bias, stride, padding, dilation, groups, c.buffer(0))
                                  : at::conv3d(a, w, bias, stride, padding, dilation, groups));
       }
     });

@@ -1,6 +1,6 @@
-"""1x1 conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp) against eager PyTorch,
-with the convolutions that stay with ATen beside them (groups, depthwise, dilation, stride, no bias,
-channels-last and non-contiguous inputs; ceil mode, NaN and -inf in max pooling), and a CNN with
+"""conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp) against eager PyTorch (groups,
+depthwise, dilation, stride, no bias, channels-last and non-contiguous inputs, the channels-last
+results followed by the ops a network has; ceil mode, NaN and -inf in max pooling), and a CNN with
 1x1 and 3x3 convolutions trained for several steps in one process, following torch.optim."""
 import pytest
 import torch
@@ -24,12 +24,29 @@ CASES = {
     "conv_1x1_one_pixel": (lambda x, w, b: F.conv2d(x, w, b), lambda: (torch.randn(3, 6, 1, 1), torch.randn(4, 6, 1, 1), torch.randn(4))),
     "conv_same_padding": (lambda x, w: F.conv2d(x, w, padding="same"), lambda: (torch.randn(1, 3, 8, 8), torch.randn(4, 3, 3, 3))),
     "conv_float64_aten": (lambda x, w: F.conv2d(x, w), lambda: (torch.randn(1, 2, 5, 5, dtype=torch.float64), torch.randn(3, 2, 2, 2, dtype=torch.float64))),
+    # Convolutions leave their results channels-last: elementwise regions, a residual sum, a
+    # squeeze-and-excitation scale (a broadcast, which reads contiguous copies), max pooling and a
+    # view follow them; a channels-last result is also an output.
+    "conv_chain_layouts": (lambda x, w1, w2, w3: _conv_chain(x, w1, w2, w3),
+                           lambda: (torch.randn(2, 3, 12, 12), torch.randn(8, 3, 3, 3) / 3, torch.randn(8, 8, 1, 1) / 3, torch.randn(8, 1, 3, 3) / 3)),
     "pool_nan": (lambda x: F.max_pool2d(x, 3, 2, 1),
                  lambda: (torch.where(torch.rand(2, 3, 8, 8) < 0.1, torch.tensor(NAN), torch.randn(2, 3, 8, 8)),)),
     "pool_ceil_dilation": (lambda x: F.max_pool2d(x, (2, 3), (2, 1), (1, 1), (2, 1), True), lambda: (torch.randn(2, 3, 11, 10),)),
     "pool_all_minus_infinity": (lambda x: F.max_pool2d(x, 2), lambda: (torch.full((1, 1, 4, 4), -float("inf")),)),
     "pool_window_past_the_end": (lambda x: F.max_pool2d(x, 2, 3), lambda: (torch.randn(1, 2, 4, 4),)),
 }
+
+
+def _conv_chain(x, w1, w2, w3):
+    a = F.relu(F.conv2d(x, w1, padding=1))
+    b = F.conv2d(a, w2) + a
+    c = F.hardswish(F.conv2d(b, w3, padding=1, groups=8))
+    # Broadcasts into the 4-d domain: the regions' channels-last twins (an [N, C, 1, 1] scale, a
+    # [C, 1, 1] shift read as [1, 1, C], an [H, 1] one) and one whose [C, H, 1] input has no twin
+    # (NHWC reads it in another order: contiguous copies).
+    d = c * torch.sigmoid(c.mean((2, 3), keepdim=True)) + w2[:, 0, 0, 0][:, None, None] + x[0, 0, :, :1]
+    e = F.max_pool2d(F.conv2d(d, w2) * d.mean(3)[0][:, :, None], 2)
+    return e.view(e.shape[0], -1), b
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -40,7 +57,8 @@ def test_against_eager(name, tmp_path, thundercc):
     captured = capture(fn, *args)
     captured.save(tmp_path / "case.json")
     torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "case.inputs.pt")
-    torch.save([fn(*args)], tmp_path / "case.expected.pt")
+    expected = fn(*args)
+    torch.save(list(expected) if isinstance(expected, tuple) else [expected], tmp_path / "case.expected.pt")
     thundercc("compile", tmp_path / "case.json", "-o", tmp_path)
     thundercc("run", tmp_path / "case.plan.json", "--inputs", tmp_path / "case.inputs.pt", "--expect", tmp_path / "case.expected.pt")
 

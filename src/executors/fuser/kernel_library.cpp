@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "thundercc/errors.h"
+#include "thundercc/executors/fuser/channels_last.h"
 #include "thundercc/executors/fuser/cuda_emulation.h"
 #include "thundercc/executors/fuser/nvrtc.h"
 #include "thundercc/executors/fuser/region_analysis.h"
@@ -286,7 +287,7 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
   size_t regions = 0;
   for (const Trace* t : traces)
     for (const auto& b : t->bound_symbols) regions += is_fusion_region(b);
-  cpu.reserve(regions);  // the maps point into the vectors
+  cpu.reserve(2 * regions);  // the maps point into the vectors (a region and its channels-last twin)
   cuda.reserve(regions);
   for (const Trace* t : traces)
     for (const auto& b : t->bound_symbols) {
@@ -297,6 +298,10 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
         const GeneratedKernel& k = kernel_for(cpu_of, cpu, signature, b, Target::CPU);
         out.kernels.functions[b.sym->id] = k.function;
         out.kernels.sizes[b.sym->id] = k.sizes;
+        if (std::optional<BoundSymbol> twin = channels_last_twin(b)) {
+          const GeneratedKernel& t = kernel_for(cpu_of, cpu, region_signature(*twin), *twin, Target::CPU);
+          out.kernels.channels_last[b.sym->id] = {t.function, t.sizes};
+        }
       }
       if (!on_cpu || every_region_for_cuda) {
         const GeneratedKernel& k = kernel_for(cuda_of, cuda, signature, b, Target::CUDA);

@@ -45,6 +45,13 @@ struct PlanKernels {
   // By region symbol id: the sizes a CPU kernel is called with (generated again by run, which
   // builds the kernels from the regions; not in plan.json).
   std::map<std::string, std::vector<int64_t>> sizes;
+  // By region symbol id: the kernel of its channels-last twin (fuser/channels_last.h), for the
+  // regions that have one; like `sizes`, generated again by run.
+  struct Twin {
+    std::string function;
+    std::vector<int64_t> sizes;
+  };
+  std::map<std::string, Twin> channels_last;
 };
 
 }  // namespace thundercc
