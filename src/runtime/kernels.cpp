@@ -187,6 +187,8 @@ const at::Tensor* KernelCall::buffer(size_t k) const {
   return k < instruction_.buffers.size() && instruction_.buffers[k].defined() ? &instruction_.buffers[k] : nullptr;
 }
 
+bool KernelCall::keeps_channels_last() const { return instruction_.channels_last; }
+
 at::Generator KernelCall::generator() const {
   return at::make_generator<at::CPUGeneratorImpl>(mix_seed(draw_seed_, instruction_.stream));
 }

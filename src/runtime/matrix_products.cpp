@@ -15,6 +15,11 @@
 // are converted only where an op needs NCHW. One thread, [4, 64, 56, 56] 3x3: 9.6 ms in
 // at::conv2d, 8.3 ms here; mobilenet_v3_large's depthwise [4, 16, 112, 112]: 6.1 ms and 0.33 ms.
 // (Converting from and to NCHW around each convolution, as an earlier version did, lost the gain.)
+// A training step's forward asks for NCHW results (KernelCall::keeps_channels_last): ATen's
+// convolution_backward and the batch-norm decompositions ran slower on channels-last tensors
+// (resnet18's step 5% slower); there the primitive's input and result are reordered in scratch
+// memory, and a 1x1 convolution is a matrix product per image on the NCHW tensors, its bias the
+// product's post-op (reordering a few channels costs more than the product).
 // THUNDERCC_CONV=aten keeps at::conv2d and at::max_pool2d, for comparison.
 //
 // max_pool2d (float32) runs oneDNN's pooling primitive on the tensor as it lies (NCHW or
@@ -135,8 +140,9 @@ class PrimitiveCache {
   std::map<std::vector<int64_t>, Primitive> primitives_;
 };
 
-// out = src x weights (+ bias [1, 1, N]), out contiguous [batch, M, N].
-void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out) {
+// out = src x weights (+ bias [1, 1, N]) (+ row_bias [1, M, 1], a post-op), out contiguous [batch, M, N].
+void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out,
+                   const at::Tensor* row_bias = nullptr) {
   using dnnl::memory;
   const memory::dims& s = src.dims;
   const memory::dims& w = weights.dims;
@@ -145,21 +151,30 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   auto f32 = memory::data_type::f32;
   memory::desc src_md(s, f32, src.strides), weights_md(w, f32, weights.strides), dst_md(dst_dims, f32, dst_strides);
   memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
+  memory::desc row_bias_md({1, s[1], 1}, f32, memory::dims{s[1], 1, 1});
 
   dnnl::engine& cpu = engine();
   static PrimitiveCache<dnnl::matmul> primitives;
   std::vector<int64_t> key(s.begin(), s.end());
   for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
+  key.push_back(row_bias != nullptr);
   dnnl::matmul primitive = primitives.get(std::move(key), [&] {
     auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
-    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, cpu));
+    dnnl::primitive_attr attributes;
+    if (row_bias) {
+      dnnl::post_ops ops;
+      ops.append_binary(dnnl::algorithm::binary_add, row_bias_md);
+      attributes.set_post_ops(ops);
+    }
+    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, attributes, cpu));
   });
   dnnl::stream stream(cpu);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.tensor.data_ptr())},
                                        {DNNL_ARG_WEIGHTS, memory(weights_md, cpu, weights.tensor.data_ptr())},
                                        {DNNL_ARG_DST, memory(dst_md, cpu, out.data_ptr())}};
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, bias->data_ptr()));
+  if (row_bias) args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, memory(row_bias_md, cpu, row_bias->data_ptr()));
   primitive.execute(stream, args);
   stream.wait();
 }
@@ -220,7 +235,8 @@ dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, c
 }  // namespace
 
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, at::IntArrayRef stride,
-                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, const at::Tensor* out) {
+                       at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, const at::Tensor* out,
+                       at::MemoryFormat layout) {
   using dnnl::memory;
   using tag = memory::format_tag;
   const bool has_bias = bias && bias->defined();
@@ -237,6 +253,17 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
   // On one pixel with a 1x1 kernel (a squeeze-and-excitation block's), the images are the rows of one linear.
   if (h * w == 1 && weight.size(2) == 1 && weight.size(3) == 1 && groups == 1 && oh == 1 && ow == 1)
     return into(out, fast_linear(a.reshape({n, c}), weight.reshape({k, c}), bias).view({n, k, 1, 1}));
+  // Where the caller wants NCHW, a 1x1 convolution of an NCHW input is a matrix product per image,
+  // [K, C] x [C, H*W], read and written as NCHW, the bias added to each row as the product's
+  // post-op: converting a few channels to and from channels-last costs more than the product.
+  const bool pointwise = weight.size(2) == 1 && weight.size(3) == 1 && groups == 1 && stride[0] == 1 && stride[1] == 1 &&
+                         padding[0] == 0 && padding[1] == 0;
+  if (layout == at::MemoryFormat::Contiguous && pointwise && !a.is_contiguous(at::MemoryFormat::ChannelsLast)) {
+    at::Tensor result = destination(out, {n, k, h, w}, a);
+    at::Tensor rows = result.view({n, k, h * w}), b = has_bias ? bias->contiguous() : at::Tensor();
+    onednn_matmul(matrices(weight.reshape({k, c}), {n}), matrices(a.reshape({n, c, h * w}), {n}), nullptr, rows, has_bias ? &b : nullptr);
+    return into(out, result);
+  }
 
   const auto f32 = memory::data_type::f32;
   memory::dims src_dims{n, c, h, w}, dst_dims{n, k, oh, ow};
@@ -263,20 +290,39 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
   dnnl::stream stream(cpu);
   key.push_back(at::get_num_threads());
   memory weights = packed_weights(weight, conv, key, memory::desc(weight_dims, f32, groups == 1 ? tag::oihw : tag::goihw), stream);
-  // Channels-last in and out: the result stays channels-last for the next convolution, the
-  // elementwise regions between (fused_kernels.cpp) and ATen's ops, which all follow it.
-  at::Tensor src = a.contiguous(at::MemoryFormat::ChannelsLast);
-  at::Tensor result = out && out->sizes() == at::IntArrayRef(dst_dims) && out->is_contiguous() && out->scalar_type() == at::kFloat
-                          ? out->as_strided(dst_dims, {oh * ow * k, 1, ow * k, k})
-                          : at::empty(dst_dims, a.options().memory_format(at::MemoryFormat::ChannelsLast));
+  // The primitive reads and writes channels-last. An NCHW input is reordered into this thread's
+  // scratch memory (reused: new memory at every call would fault its pages in each time).
+  thread_local at::Tensor src_scratch, dst_scratch;
+  auto scratch = [&](at::Tensor& t, int64_t elements) {
+    if (!t.defined() || t.numel() < elements) t = at::empty({elements}, a.options());
+    return t.data_ptr();
+  };
+  void* src = a.data_ptr();
+  at::Tensor plain_input;
+  if (!a.is_contiguous(at::MemoryFormat::ChannelsLast)) {
+    plain_input = a.contiguous();
+    src = scratch(src_scratch, a.numel());
+    memory from({src_dims, f32, tag::nchw}, cpu, plain_input.data_ptr()), to(src_md, cpu, src);
+    dnnl::reorder(from, to).execute(stream, from, to);
+  }
+  // The result channels-last in the plan's buffer, for the next convolution, the elementwise
+  // regions between (fused_kernels.cpp) and ATen's ops, which all follow it; or, where the caller
+  // wants NCHW, written in scratch memory and reordered into it.
+  const bool into_out = out && out->sizes() == at::IntArrayRef(dst_dims) && out->is_contiguous() && out->scalar_type() == at::kFloat;
+  at::Tensor result = !into_out ? at::empty(dst_dims, a.options().memory_format(layout)) : layout == at::MemoryFormat::ChannelsLast
+                                                                                             ? out->as_strided(dst_dims, {oh * ow * k, 1, ow * k, k})
+                                                                                             : *out;
+  void* dst = layout == at::MemoryFormat::ChannelsLast ? result.data_ptr() : scratch(dst_scratch, result.numel());
   at::Tensor b = has_bias ? bias->contiguous() : at::Tensor();
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.data_ptr())},
-                                       {DNNL_ARG_WEIGHTS, weights},
-                                       {DNNL_ARG_DST, memory(dst_md, cpu, result.data_ptr())}};
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src)}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, memory(dst_md, cpu, dst)}};
   if (has_bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, b.data_ptr()));
   conv.primitive.execute(stream, args);
+  if (layout != at::MemoryFormat::ChannelsLast) {
+    memory from(dst_md, cpu, dst), to({dst_dims, f32, tag::nchw}, cpu, result.data_ptr());
+    dnnl::reorder(from, to).execute(stream, from, to);
+  }
   stream.wait();
-  return out && result.data_ptr() != out->data_ptr() ? into(out, result) : result;
+  return out && !into_out ? into(out, result) : result;
 }
 
 at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntArrayRef stride, at::IntArrayRef padding,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/MemoryFormat.h>
 #include <c10/util/Optional.h>
 
 namespace thundercc::runtime {
@@ -17,9 +18,10 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
 // at::matmul's semantics (and bmm's).
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out = nullptr);
 // at::conv2d's semantics, with numeric padding (a string padding goes to at::conv2d): float32
-// on oneDNN's convolution primitive, the result channels-last (in `out`'s memory when given).
+// on oneDNN's convolution primitive, the result in `layout` (ChannelsLast or Contiguous; in
+// `out`'s memory when given).
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
                        at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
-                       const at::Tensor* out = nullptr);
+                       const at::Tensor* out, at::MemoryFormat layout);
 
 }  // namespace thundercc::runtime

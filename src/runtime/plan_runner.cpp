@@ -55,7 +55,8 @@ std::string describe(const at::Tensor& t) {
 
 }  // namespace
 
-PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels) : where_(where) {
+PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels, bool channels_last)
+    : where_(where) {
   // The codec checked every slot against the program's slot count.
   num_slots_ = static_cast<size_t>(program.slots);
   for (size_t i = 0; i < program.inputs.size(); ++i) {
@@ -71,6 +72,7 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
     std::string at = "/instructions/" + std::to_string(i);
     Instruction ins;
     ins.op = j.op;
+    ins.channels_last = channels_last;
     if (j.fusion) {
       if (!kernels) throw LoadError(where + ": " + at + "/fusion: the plan has no generated kernels");
       fused_kernels_.push_back(std::make_unique<Kernel>(kernels->kernel(*j.fusion, at + "/fusion", where)));
@@ -276,7 +278,8 @@ std::unique_ptr<Plan> Plan::load(const std::string& path, KernelOptions kernels)
 }
 
 Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions options)
-    : kernels_(load_kernels(with_plugins_checked(plan, where), where, options)), forward_(plan.forward, where, kernels_.get()),
+    : kernels_(load_kernels(with_plugins_checked(plan, where), where, options)),
+      forward_(plan.forward, where, kernels_.get(), /*channels_last=*/!plan.backward),
       inputs_(forward_.inputs()) {
   if (plan.prologue) {
     prologue_.emplace(plan.prologue->program, where + " (prologue)", kernels_.get());

@@ -79,6 +79,10 @@ class KernelCall {
   // stream (the value it draws): the same values on every executor and in every process. A kernel
   // for another device draws on the CPU and copies, so that devices agree too.
   at::Generator generator() const;
+  // Whether the program keeps activations channels-last where a kernel can (an inference
+  // program: a convolution then leaves its result so; a training step's backward, ATen's
+  // convolution_backward, runs slower on them).
+  bool keeps_channels_last() const;
 
  private:
   const Instruction& instruction_;
@@ -111,6 +115,7 @@ struct Instruction {
   bool fresh = false;  // the plan assumed its outputs are no views: checked after each run of it
   uint64_t stream = 0;  // a random op's: a hash of the name of the value it draws
   std::vector<std::optional<TensorMeta>> expect;  // a plugin's instruction: its outputs, checked after its kernel
+  bool channels_last = false;  // KernelCall::keeps_channels_last
   std::string executor;                           // the executor that claimed it, for messages
 };
 

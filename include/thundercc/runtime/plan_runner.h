@@ -34,8 +34,9 @@ struct KernelOptions {
 class PlanRunner {
  public:
   // Throws std::runtime_error naming `where` and the place in the plan. Fusion instructions run
-  // the kernels of `kernels` (the plan's), which must outlive the runner.
-  PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels = nullptr);
+  // the kernels of `kernels` (the plan's), which must outlive the runner. `channels_last`: the
+  // program keeps activations channels-last (KernelCall::keeps_channels_last).
+  PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels = nullptr, bool channels_last = false);
 
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // Checks the inputs against the specification, as Thunder's prologue does.
