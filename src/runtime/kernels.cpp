@@ -189,6 +189,8 @@ const at::Tensor* KernelCall::buffer(size_t k) const {
 
 bool KernelCall::keeps_channels_last() const { return instruction_.channels_last; }
 
+bool KernelCall::is_program_input(size_t i) const { return i < instruction_.input_args.size() && instruction_.input_args[i]; }
+
 at::Generator KernelCall::generator() const {
   return at::make_generator<at::CPUGeneratorImpl>(mix_seed(draw_seed_, instruction_.stream));
 }

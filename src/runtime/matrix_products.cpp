@@ -208,6 +208,15 @@ struct PackedWeights {
   dnnl::memory packed;
 };
 
+// `weight` reordered into the primitive's layout.
+dnnl::memory reordered(const at::Tensor& weight, const Convolution& conv, const dnnl::memory::desc& plain, dnnl::stream& stream) {
+  at::Tensor contiguous = weight.contiguous();
+  dnnl::memory source(plain, engine(), contiguous.data_ptr()), packed(conv.weights, engine());
+  dnnl::reorder(source, packed).execute(stream, source, packed);
+  stream.wait();
+  return packed;
+}
+
 dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, const std::vector<int64_t>& key,
                             const dnnl::memory::desc& plain, dnnl::stream& stream) {
   static std::mutex mutex;
@@ -223,10 +232,7 @@ dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, c
   if (it != cache.end()) cache.erase(it);
   // Entries of tensors that are gone (weights swapped, a prologue's earlier results) go first.
   for (auto e = cache.begin(); e != cache.end();) e = e->second.tensor.expired() ? cache.erase(e) : std::next(e);
-  at::Tensor contiguous = weight.contiguous();
-  dnnl::memory source(plain, engine(), contiguous.data_ptr()), packed(conv.weights, engine());
-  dnnl::reorder(source, packed).execute(stream, source, packed);
-  stream.wait();
+  dnnl::memory packed = reordered(weight, conv, plain, stream);
   cache.emplace(std::make_pair(impl, key),
                 PackedWeights{c10::weak_intrusive_ptr<c10::TensorImpl>(weight.getIntrusivePtr()), weight.data_ptr(), version, packed});
   return packed;
@@ -236,7 +242,7 @@ dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, c
 
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, at::IntArrayRef stride,
                        at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups, const at::Tensor* out,
-                       at::MemoryFormat layout) {
+                       at::MemoryFormat layout, bool packed_once) {
   using dnnl::memory;
   using tag = memory::format_tag;
   const bool has_bias = bias && bias->defined();
@@ -289,7 +295,8 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
   });
   dnnl::stream stream(cpu);
   key.push_back(at::get_num_threads());
-  memory weights = packed_weights(weight, conv, key, memory::desc(weight_dims, f32, groups == 1 ? tag::oihw : tag::goihw), stream);
+  const memory::desc plain_weights(weight_dims, f32, groups == 1 ? tag::oihw : tag::goihw);
+  memory weights = packed_once ? packed_weights(weight, conv, key, plain_weights, stream) : reordered(weight, conv, plain_weights, stream);
   // The primitive reads and writes channels-last. An NCHW input is reordered into this thread's
   // scratch memory (reused: new memory at every call would fault its pages in each time).
   thread_local at::Tensor src_scratch, dst_scratch;

@@ -19,9 +19,10 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out = nullptr);
 // at::conv2d's semantics, with numeric padding (a string padding goes to at::conv2d): float32
 // on oneDNN's convolution primitive, the result in `layout` (ChannelsLast or Contiguous; in
-// `out`'s memory when given).
+// `out`'s memory when given). `packed_once`: the weight is a tensor whose changes its version
+// counter sees (a program input), so its reordered copy is kept for the next call.
 at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias,
                        at::IntArrayRef stride, at::IntArrayRef padding, at::IntArrayRef dilation, int64_t groups,
-                       const at::Tensor* out, at::MemoryFormat layout);
+                       const at::Tensor* out, at::MemoryFormat layout, bool packed_once);
 
 }  // namespace thundercc::runtime

@@ -90,7 +90,13 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
     }
     ins.expect = j.expect;
     ins.executor = j.executor;
-    for (const auto& a : j.args) ins.args.push_back(bind_arg(a));
+    for (const auto& a : j.args) {
+      ins.args.push_back(bind_arg(a));
+      const BoundArg& bound = ins.args.back();
+      ins.input_args.push_back(bound.kind == BoundArg::Kind::Slot && std::any_of(inputs_.begin(), inputs_.end(), [&](const InputSpec& in) {
+                                 return in.slot == bound.slot;
+                               }));
+    }
     for (const auto& [key, value] : j.kwargs) ins.kwargs.emplace_back(key, bind_arg(value));
     if (j.stream) ins.stream = stream_id(*j.stream);
     ins.source = j.source;

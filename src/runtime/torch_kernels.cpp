@@ -1001,7 +1001,8 @@ void register_torch_language_kernels(KernelRegistry& r) {
         auto padding = c.arg(4).ints();
         c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
                         : n == 2 ? fast_conv2d(a, w, bias, stride, padding, dilation, groups, c.buffer(0),
-                                               c.keeps_channels_last() ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous)
+                                               c.keeps_channels_last() ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous,
+                                               c.is_program_input(1))
                                  : at::conv3d(a, w, bias, stride, padding, dilation, groups));
       }
     });

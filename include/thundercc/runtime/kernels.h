@@ -83,6 +83,11 @@ class KernelCall {
   // program: a convolution then leaves its result so; a training step's backward, ATen's
   // convolution_backward, runs slower on them).
   bool keeps_channels_last() const;
+  // Whether positional argument i is one of the program's inputs (a parameter, a prologue's
+  // result), which stays the same tensor from run to run unless the caller replaces it; other
+  // tensors (intermediates in the plan's buffers) are rewritten each run through raw pointers,
+  // which no version counter sees.
+  bool is_program_input(size_t i) const;
 
  private:
   const Instruction& instruction_;
@@ -116,6 +121,7 @@ struct Instruction {
   uint64_t stream = 0;  // a random op's: a hash of the name of the value it draws
   std::vector<std::optional<TensorMeta>> expect;  // a plugin's instruction: its outputs, checked after its kernel
   bool channels_last = false;  // KernelCall::keeps_channels_last
+  std::vector<bool> input_args;  // KernelCall::is_program_input, by positional argument
   std::string executor;                           // the executor that claimed it, for messages
 };
 
