@@ -124,6 +124,13 @@ Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writ
   return [reads = std::move(reads), writes = std::move(writes), layout_free, run, twin](KernelCall& call) {
     if (call.size() != reads.size() || call.num_outputs() != writes.size())
       throw ThunderError("RuntimeError", str("the kernel takes ", reads.size(), " inputs and writes ", writes.size(), " outputs"));
+    for (size_t k = 0; k < reads.size(); ++k) {
+      const at::Tensor& t = call.arg(k).tensor();
+      const TensorMeta& m = reads[k];
+      bool ok = t.dim() == static_cast<int64_t>(m.shape.size()) && std::equal(m.shape.begin(), m.shape.end(), t.sizes().begin()) &&
+                t.scalar_type() == to_aten(m.dtype) && from_aten(t.device()) == m.device;
+      if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", m.type_string(), ", got another tensor"));
+    }
     const Shape& domain = writes.empty() ? reads[0].shape : writes[0].shape;
     if (twin) {
       auto first = std::find_if(reads.begin(), reads.end(), [&](const TensorMeta& m) { return m.shape == domain; });
@@ -136,9 +143,6 @@ Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writ
     for (size_t k = 0; k < reads.size(); ++k) {
       const at::Tensor& t = call.arg(k).tensor();
       const TensorMeta& m = reads[k];
-      bool ok = t.dim() == static_cast<int64_t>(m.shape.size()) && std::equal(m.shape.begin(), m.shape.end(), t.sizes().begin()) &&
-                t.scalar_type() == to_aten(m.dtype) && from_aten(t.device()) == m.device;
-      if (!ok) throw ThunderError("RuntimeError", str("input ", k, ": expected ", m.type_string(), ", got another tensor"));
       if (!layout || m.shape != domain || thundercc::numel(domain) <= 1) inputs.push_back(t.contiguous());
       else if (t.strides() == at::IntArrayRef(*layout)) inputs.push_back(t);
       else inputs.push_back(at::empty_strided(t.sizes(), *layout, t.options()).copy_(t));

@@ -116,6 +116,35 @@ dnnl::engine& engine() {
   return e;
 }
 
+// A primitive with the scratch memory it runs with. Every cached primitive is made with a
+// user-managed scratchpad: Debian's oneDNN is built without DNNL_ENABLE_CONCURRENT_EXEC, so the
+// library's own scratchpad is one per primitive, and threads running a primitive at once (a Plan
+// each, Embedding a plan) overwrote each other's partial results.
+template <class Primitive>
+struct Runnable {
+  Primitive primitive;
+  dnnl::memory::desc scratchpad;
+  dnnl::memory::desc weights;  // a convolution's: the layout its weights are reordered into
+};
+
+template <class Primitive, class PrimitiveDesc>
+Runnable<Primitive> runnable(const PrimitiveDesc& pd) {
+  return {Primitive(pd), pd.scratchpad_desc(), {}};
+}
+
+dnnl::primitive_attr with_user_scratchpad(dnnl::primitive_attr attributes = {}) {
+  attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attributes;
+}
+
+// This thread's scratch memory for a primitive's scratchpad.
+dnnl::memory scratchpad(const dnnl::memory::desc& desc) {
+  thread_local at::Tensor buffer;
+  const int64_t bytes = std::max<int64_t>(static_cast<int64_t>(desc.get_size()), 1);
+  if (!buffer.defined() || buffer.numel() < bytes) buffer = at::empty({bytes}, at::kByte);
+  return dnnl::memory(desc, engine(), buffer.data_ptr());
+}
+
 // Primitives by key (shape, layout, options) and thread count: a primitive keeps the threads it
 // was made for. Keys that change every call would grow it without end: past a bound it starts
 // over. A function's cache is made after engine(), so destroyed before it.
@@ -154,20 +183,20 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
   memory::desc row_bias_md({1, s[1], 1}, f32, memory::dims{s[1], 1, 1});
 
   dnnl::engine& cpu = engine();
-  static PrimitiveCache<dnnl::matmul> primitives;
+  static PrimitiveCache<Runnable<dnnl::matmul>> primitives;
   std::vector<int64_t> key(s.begin(), s.end());
   for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
   key.push_back(row_bias != nullptr);
-  dnnl::matmul primitive = primitives.get(std::move(key), [&] {
+  Runnable<dnnl::matmul> product = primitives.get(std::move(key), [&] {
     auto desc = bias ? dnnl::matmul::desc(src_md, weights_md, bias_md, dst_md) : dnnl::matmul::desc(src_md, weights_md, dst_md);
-    dnnl::primitive_attr attributes;
+    dnnl::primitive_attr attributes = with_user_scratchpad();
     if (row_bias) {
       dnnl::post_ops ops;
       ops.append_binary(dnnl::algorithm::binary_add, row_bias_md);
       attributes.set_post_ops(ops);
     }
-    return dnnl::matmul(dnnl::matmul::primitive_desc(desc, attributes, cpu));
+    return runnable<dnnl::matmul>(dnnl::matmul::primitive_desc(desc, attributes, cpu));
   });
   dnnl::stream stream(cpu);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src.tensor.data_ptr())},
@@ -175,7 +204,8 @@ void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tenso
                                        {DNNL_ARG_DST, memory(dst_md, cpu, out.data_ptr())}};
   if (bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, bias->data_ptr()));
   if (row_bias) args.emplace(DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, memory(row_bias_md, cpu, row_bias->data_ptr()));
-  primitive.execute(stream, args);
+  args.emplace(DNNL_ARG_SCRATCHPAD, scratchpad(product.scratchpad));
+  product.primitive.execute(stream, args);
   stream.wait();
 }
 
@@ -192,11 +222,7 @@ at::Tensor into(const at::Tensor* out, at::Tensor result) {
   return *out;
 }
 
-// A convolution primitive for one shape, with the layout its weights are reordered into.
-struct Convolution {
-  dnnl::convolution_forward primitive;
-  dnnl::memory::desc weights;
-};
+using Convolution = Runnable<dnnl::convolution_forward>;
 
 // A weight tensor in a primitive's layout. The weak reference keeps the tensor's TensorImpl from
 // being freed while the entry lives, so that no other tensor can take its address: an entry is
@@ -251,11 +277,11 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
       (has_bias && (bias->scalar_type() != at::kFloat || bias->numel() != weight.size(0))) || stride.size() != 2 ||
       padding.size() != 2 || dilation.size() != 2 || groups < 1 || a.size(1) != weight.size(1) * groups || weight.size(0) % groups != 0)
     return aten();  // and ATen's errors
+  if (std::min({stride[0], stride[1], dilation[0], dilation[1]}) < 1 || std::min(padding[0], padding[1]) < 0) return aten();
   const int64_t n = a.size(0), c = a.size(1), h = a.size(2), w = a.size(3), k = weight.size(0);
   const int64_t oh = (h + 2 * padding[0] - dilation[0] * (weight.size(2) - 1) - 1) / stride[0] + 1;
   const int64_t ow = (w + 2 * padding[1] - dilation[1] * (weight.size(3) - 1) - 1) / stride[1] + 1;
-  if (oh <= 0 || ow <= 0 || std::min({stride[0], stride[1], dilation[0], dilation[1]}) < 1 || std::min(padding[0], padding[1]) < 0)
-    return aten();
+  if (oh <= 0 || ow <= 0) return aten();
   // On one pixel with a 1x1 kernel (a squeeze-and-excitation block's), the images are the rows of one linear.
   if (h * w == 1 && weight.size(2) == 1 && weight.size(3) == 1 && groups == 1 && oh == 1 && ow == 1)
     return into(out, fast_linear(a.reshape({n, c}), weight.reshape({k, c}), bias).view({n, k, 1, 1}));
@@ -290,8 +316,10 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
     const auto direct = dnnl::algorithm::convolution_direct;
     auto desc = has_bias ? dnnl::convolution_forward::desc(inference, direct, src_md, any_weights, bias_md, dst_md, strides, dilates, pads, pads)
                          : dnnl::convolution_forward::desc(inference, direct, src_md, any_weights, dst_md, strides, dilates, pads, pads);
-    dnnl::convolution_forward::primitive_desc pd(desc, cpu);
-    return Convolution{dnnl::convolution_forward(pd), pd.weights_desc()};
+    dnnl::convolution_forward::primitive_desc pd(desc, with_user_scratchpad(), cpu);
+    Convolution made = runnable<dnnl::convolution_forward>(pd);
+    made.weights = pd.weights_desc();
+    return made;
   });
   dnnl::stream stream(cpu);
   key.push_back(at::get_num_threads());
@@ -323,6 +351,7 @@ at::Tensor fast_conv2d(const at::Tensor& a, const at::Tensor& weight, const c10:
   at::Tensor b = has_bias ? bias->contiguous() : at::Tensor();
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(src_md, cpu, src)}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, memory(dst_md, cpu, dst)}};
   if (has_bias) args.emplace(DNNL_ARG_BIAS, memory(bias_md, cpu, b.data_ptr()));
+  args.emplace(DNNL_ARG_SCRATCHPAD, scratchpad(conv.scratchpad));
   conv.primitive.execute(stream, args);
   if (layout != at::MemoryFormat::ChannelsLast) {
     memory from(dst_md, cpu, dst), to({dst_dims, f32, tag::nchw}, cpu, result.data_ptr());
@@ -369,11 +398,11 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
   for (const auto& part : {k, s, p, d}) key.insert(key.end(), part.begin(), part.end());
   key.push_back(ceil_mode);
   key.push_back(channels_last);
-  static PrimitiveCache<dnnl::pooling_v2_forward> primitives;
-  dnnl::pooling_v2_forward primitive = primitives.get(std::move(key), [&] {
+  static PrimitiveCache<Runnable<dnnl::pooling_v2_forward>> primitives;
+  Runnable<dnnl::pooling_v2_forward> pooling = primitives.get(std::move(key), [&] {
     dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::pooling_max, src_md, dst_md,
                                         {s[0], s[1]}, {k[0], k[1]}, {d[0] - 1, d[1] - 1}, {p[0], p[1]}, padding_r);
-    return dnnl::pooling_v2_forward(dnnl::pooling_v2_forward::primitive_desc(desc, cpu));
+    return runnable<dnnl::pooling_v2_forward>(dnnl::pooling_v2_forward::primitive_desc(desc, with_user_scratchpad(), cpu));
   });
   at::Tensor src = channels_last ? a : a.contiguous();
   // oneDNN's maximum drops NaN where eager's keeps it: an input with one (its sum is NaN; so is
@@ -381,7 +410,9 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
   if (std::isnan(src.sum().item<float>())) return aten();
   at::Tensor result = at::empty(dst_dims, a.options().memory_format(channels_last ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous));
   dnnl::stream stream(cpu);
-  primitive.execute(stream, {{DNNL_ARG_SRC, memory(src_md, cpu, src.data_ptr())}, {DNNL_ARG_DST, memory(dst_md, cpu, result.data_ptr())}});
+  pooling.primitive.execute(stream, {{DNNL_ARG_SRC, memory(src_md, cpu, src.data_ptr())},
+                                     {DNNL_ARG_DST, memory(dst_md, cpu, result.data_ptr())},
+                                     {DNNL_ARG_SCRATCHPAD, scratchpad(pooling.scratchpad)}});
   stream.wait();
   return result;
 }

@@ -56,7 +56,7 @@ std::string describe(const at::Tensor& t) {
 }  // namespace
 
 PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, const FusedKernels* kernels, bool channels_last)
-    : where_(where) {
+    : where_(where), channels_last_(channels_last) {
   // The codec checked every slot against the program's slot count.
   num_slots_ = static_cast<size_t>(program.slots);
   for (size_t i = 0; i < program.inputs.size(); ++i) {
@@ -217,7 +217,13 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   }
   std::vector<at::Tensor> outputs;
   outputs.reserve(output_slots_.size());
-  for (int s : output_slots_) outputs.push_back(s < 0 ? at::Tensor() : slots_[s]);
+  for (int s : output_slots_) {
+    at::Tensor t = s < 0 ? at::Tensor() : slots_[s];
+    // A result the runtime kept channels-last is returned contiguous, as eager returns it.
+    if (channels_last_ && t.defined() && t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast))
+      t = t.contiguous();
+    outputs.push_back(std::move(t));
+  }
   for (auto& s : slots_) s.reset();
   return outputs;
 }

@@ -60,7 +60,12 @@ def test_against_eager(name, tmp_path, thundercc):
     expected = fn(*args)
     torch.save(list(expected) if isinstance(expected, tuple) else [expected], tmp_path / "case.expected.pt")
     thundercc("compile", tmp_path / "case.json", "-o", tmp_path)
-    thundercc("run", tmp_path / "case.plan.json", "--inputs", tmp_path / "case.inputs.pt", "--expect", tmp_path / "case.expected.pt")
+    thundercc("run", tmp_path / "case.plan.json", "--inputs", tmp_path / "case.inputs.pt", "--expect", tmp_path / "case.expected.pt",
+              "--outputs", tmp_path / "case.outputs.pt")
+    # Results the runtime kept channels-last come back contiguous, as eager returns them from
+    # contiguous inputs (from channels-last inputs eager's are channels-last; ours contiguous).
+    for got, want in zip(torch.load(tmp_path / "case.outputs.pt"), torch.load(tmp_path / "case.expected.pt")):
+        assert got.is_contiguous() or not want.is_contiguous()
 
 
 class SmallCnn(torch.nn.Module):

@@ -72,6 +72,7 @@ class PlanRunner {
   [[noreturn]] void fail(size_t index, const std::string& problem) const;
 
   std::string where_;
+  bool channels_last_ = false;  // the constructor's: outputs kept channels-last are returned contiguous
   std::vector<InputSpec> inputs_;
   std::vector<Instruction> instructions_;
   std::vector<std::unique_ptr<Kernel>> fused_kernels_;  // what fusion instructions point to
