@@ -87,9 +87,6 @@ std::optional<std::vector<int64_t>> layout_of(const std::vector<TensorMeta>& rea
 
 using Runner = std::function<void(void**, size_t)>;  // (the inputs' then the outputs' pointers, the number of inputs)
 
-// Whether `t`, of a 4-d shape, lies channels-last and not also contiguous.
-bool channels_last(const at::Tensor& t) { return t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast); }
-
 // A region's channels-last twin over its tensors: their 4-d inputs channels-last (as they come
 // from a convolution; a copy otherwise), the others contiguous, its outputs written channels-last.
 // The twin reads a channels-last [N, C, H, W] tensor's memory as a contiguous [N, H, W, C] one.
@@ -134,7 +131,7 @@ Kernel fusion_kernel(std::vector<TensorMeta> reads, std::vector<TensorMeta> writ
     const Shape& domain = writes.empty() ? reads[0].shape : writes[0].shape;
     if (twin) {
       auto first = std::find_if(reads.begin(), reads.end(), [&](const TensorMeta& m) { return m.shape == domain; });
-      if (first != reads.end() && channels_last(call.arg(first - reads.begin()).tensor()))
+      if (first != reads.end() && is_channels_last(call.arg(first - reads.begin()).tensor()))
         return run_channels_last(reads, writes, call, twin);
     }
     const std::optional<std::vector<int64_t>> layout = layout_free ? layout_of(reads, call, domain) : std::nullopt;

@@ -390,7 +390,7 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
   }
   const auto f32 = memory::data_type::f32;
   // In the layout it is given (channels-last after a convolution), the result in the same.
-  const bool channels_last = !a.is_contiguous() && a.is_contiguous(at::MemoryFormat::ChannelsLast);
+  const bool channels_last = is_channels_last(a);
   const auto layout = channels_last ? memory::format_tag::nhwc : memory::format_tag::nchw;
   memory::desc src_md(src_dims, f32, layout), dst_md(dst_dims, f32, layout);
   dnnl::engine& cpu = engine();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "runtime/caching_allocator.h"
 #include "runtime/fused_kernels.h"
@@ -67,6 +68,8 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
                       ", but this LibTorch was built without CUDA");
   }
   free_at_start_ = program.free_at_start;
+  std::unordered_set<int> input_slots;  // for KernelCall::is_program_input
+  for (const auto& in : inputs_) input_slots.insert(in.slot);
   for (size_t i = 0; i < program.instructions.size(); ++i) {
     const plan::Instruction& j = program.instructions[i];
     std::string at = "/instructions/" + std::to_string(i);
@@ -93,9 +96,7 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
     for (const auto& a : j.args) {
       ins.args.push_back(bind_arg(a));
       const BoundArg& bound = ins.args.back();
-      ins.input_args.push_back(bound.kind == BoundArg::Kind::Slot && std::any_of(inputs_.begin(), inputs_.end(), [&](const InputSpec& in) {
-                                 return in.slot == bound.slot;
-                               }));
+      ins.input_args.push_back(bound.kind == BoundArg::Kind::Slot && input_slots.count(bound.slot));
     }
     for (const auto& [key, value] : j.kwargs) ins.kwargs.emplace_back(key, bind_arg(value));
     if (j.stream) ins.stream = stream_id(*j.stream);
@@ -220,7 +221,7 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   for (int s : output_slots_) {
     at::Tensor t = s < 0 ? at::Tensor() : slots_[s];
     // A result the runtime kept channels-last is returned contiguous, as eager returns it.
-    if (channels_last_ && t.defined() && t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast))
+    if (channels_last_ && t.defined() && is_channels_last(t))
       t = t.contiguous();
     outputs.push_back(std::move(t));
   }

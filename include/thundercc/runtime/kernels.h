@@ -97,6 +97,12 @@ class KernelCall {
 
 using Kernel = std::function<void(KernelCall&)>;
 
+// Whether `t` lies channels-last (NHWC memory behind a 4-d NCHW shape) and not also contiguous:
+// as an inference program's convolutions leave their results (KernelCall::keeps_channels_last).
+inline bool is_channels_last(const at::Tensor& t) {
+  return t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast);
+}
+
 // The result of an operator tagged kOutBuffer: written by `into` (an out= call) into `buffer`
 // when the plan gives one (KernelCall::buffer), else made by `make`.
 template <class Into, class Make>
