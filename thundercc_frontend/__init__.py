@@ -12,6 +12,7 @@ the user's source line.
 """
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import keyword
@@ -139,6 +140,31 @@ def random_ids() -> set:
     if _random_ids is None:
         _random_ids = {i for canonical, aliases, head in torch_language() if "  [random]" in head for i in (canonical, *aliases)}
     return _random_ids
+
+
+# A random op's arguments that make it the identity, drawing nothing: a dropout or rrelu outside
+# training, or a dropout of probability 0.
+_IDENTITY_ARGUMENTS = {"training": False, "train": False, "p": 0, "dropout_p": 0}
+
+
+def _draws(symbol_id: str, args, kwargs) -> bool:
+    """Whether a call of a [random] op draws: its arguments bound to thundercc's signature of it
+    (defaults included) make it no identity."""
+    head = next(h for canonical, aliases, h in torch_language() if symbol_id in (canonical, *aliases))
+    names, values = [], {}
+    for parameter in head[head.index("(") + 1:head.rindex(")")].split(", "):
+        name, _, default = parameter.partition("=")
+        if name in ("/", "*") or name.startswith("*"):
+            continue
+        names.append(name)
+        if default:
+            try:
+                values[name] = ast.literal_eval(default)
+            except (ValueError, SyntaxError):
+                pass
+    values.update(zip(names, args))
+    values.update(kwargs)
+    return not any(name in values and values[name] == identity for name, identity in _IDENTITY_ARGUMENTS.items())
 
 
 _dunders: dict | None = None
@@ -289,7 +315,8 @@ class _Recorder(TorchFunctionMode):
         except CaptureError as e:
             e.result = result  # the call ran: capture --check must not run it again
             raise
-        if symbol_id in random_ids() or any(id(t) in self.capture._drawn for t in tensors):
+        if (symbol_id in random_ids() and _draws(symbol_id, args, kwargs)) or \
+                any(id(t) in self.capture._drawn for t in tensors):
             self.capture._drawn.update(id(t) for t in _flat_tensors(result))
         return result
 

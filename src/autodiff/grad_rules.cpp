@@ -505,12 +505,19 @@ void register_indexing_rules() {
     Tensor g = get_grad(out);
     const Tensor& indices = x.tensor("a");
     const Tensor& weight = x.tensor("weight");
+    int64_t n = indices.numel();
+    Tensor flat_indices = prims::reshape(indices, {n});
+    Tensor rows = prims::reshape(g, {n, weight.shape()[1]});
     int64_t padding_idx = x.integer("padding_idx");
-    if (padding_idx != -1) g = ltorch::where(ltorch::unsqueeze(ltorch::ne(indices, padding_idx), -1), g, 0.0);
-    Tensor rows = prims::reshape(g, {indices.numel(), weight.shape()[1]});
-    Tensor zeros = ltorch::zeros_like(weight);
-    Tensor flat_indices = prims::reshape(indices, {indices.numel()});
-    put_grad(weight, prims::index_add(zeros, flat_indices, rows, 0));
+    if (padding_idx != -1) rows = ltorch::where(ltorch::unsqueeze(ltorch::ne(flat_indices, padding_idx), -1), rows, 0.0);
+    if (x.flag("scale_grad_by_freq")) {
+      // Each row's gradient divided by how many positions read it (at::embedding_backward).
+      Device device = indices.device();
+      Tensor reads = ltorch::full({n}, 1, device, rows.dtype());
+      Tensor counts = prims::index_add(ltorch::full({weight.shape()[0]}, 0, device, rows.dtype()), flat_indices, reads, 0);
+      rows = rows / ltorch::unsqueeze(prims::take(counts, flat_indices, 0), -1);
+    }
+    put_grad(weight, prims::index_add(ltorch::zeros_like(weight), flat_indices, rows, 0));
     return out;
   });
 }

@@ -77,7 +77,6 @@ Signature Signature::parse(std::string_view text) {
     p.kind = keyword_only ? Param::Kind::KeywordOnly : Param::Kind::PositionalOrKeyword;
     sig.params.push_back(std::move(p));
   }
-  if (sig.params.size() > 64) throw ThunderError("ValueError", thundercc::str("a signature has at most 64 parameters: ", text));
   return sig;
 }
 
@@ -162,8 +161,8 @@ bool BoundSymbol::has_tag(std::string_view tag) const { return std::find(tags.be
 Args Symbol::bind(const Values& args, const Kwargs& kwargs) const {
   const auto& params = signature.params;
   // Parameters come in Python's order, as Signature::parse makes them: positional ones, then
-  // *args, then keyword-only ones, at most 64. Claiming binds every call it considers, so nothing
-  // here allocates but the bound values.
+  // *args, then keyword-only ones. A fusion region's signature has a parameter per input, hundreds
+  // in a training step's optimizer update, so which parameters have a value is a vector, not a word.
   size_t positional = 0;
   while (positional < params.size() && (params[positional].kind == Param::Kind::PositionalOnly ||
                                         params[positional].kind == Param::Kind::PositionalOrKeyword))
@@ -173,14 +172,14 @@ Args Symbol::bind(const Values& args, const Kwargs& kwargs) const {
     type_error(*this, str("takes ", positional, " positional argument", positional == 1 ? "" : "s", " but ", args.size(),
                           (args.size() == 1 ? " was" : " were"), " given"));
   Values values(params.size());
-  uint64_t given = 0;  // bit i: parameter i has a value (Signature::parse allows at most 64)
+  std::vector<bool> given(params.size());  // parameter i has a value
   for (size_t i = 0; i < args.size() && i < positional; ++i) {
     values[i] = args[i];
-    given |= uint64_t{1} << i;
+    given[i] = true;
   }
   if (has_varargs) {
     values[positional] = Value::tuple(args.size() > positional ? Values(args.begin() + positional, args.end()) : Values{});
-    given |= uint64_t{1} << positional;
+    given[positional] = true;
   }
   for (const auto& [key, value] : kwargs) {
     int i = signature.index_of(key);
@@ -188,12 +187,12 @@ Args Symbol::bind(const Values& args, const Kwargs& kwargs) const {
       type_error(*this, str("got an unexpected keyword argument '", key, "'"));
     if (params[i].kind == Param::Kind::PositionalOnly)
       type_error(*this, str("got some positional-only arguments passed as keyword arguments: '", key, "'"));
-    if (given >> i & 1) type_error(*this, str("got multiple values for argument '", key, "'"));
+    if (given[i]) type_error(*this, str("got multiple values for argument '", key, "'"));
     values[i] = value;
-    given |= uint64_t{1} << i;
+    given[i] = true;
   }
   for (size_t i = 0; i < params.size(); ++i) {
-    if (given >> i & 1) continue;
+    if (given[i]) continue;
     if (!params[i].default_value) {
       bool kw = params[i].kind == Param::Kind::KeywordOnly;
       type_error(*this, str("missing 1 required ", kw ? "keyword-only" : "positional", " argument: '", params[i].name, "'"));

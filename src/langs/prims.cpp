@@ -842,8 +842,8 @@ Tensor index_add(const Tensor& a, const Tensor& index, const Tensor& value, int6
 
 Tensor matmul(const Tensor& a, const Tensor& b) { return call_tensor("matmul", {a, b}); }
 Tensor linear(const Tensor& a, const Tensor& w, const Value& bias) { return call_tensor("linear", {a, w, bias}); }
-Tensor embedding(const Tensor& indices, const Tensor& weight, const Value& padding_idx) {
-  return call_tensor("embedding", {indices, weight}, {{"padding_idx", padding_idx}});
+Tensor embedding(const Tensor& indices, const Tensor& weight, int64_t padding_idx, bool scale_grad_by_freq) {
+  return call_tensor("embedding", {indices, weight}, {{"padding_idx", padding_idx}, {"scale_grad_by_freq", scale_grad_by_freq}});
 }
 Tensor convolution(const Tensor& a, const Tensor& weight, const Value& bias, const std::vector<int64_t>& stride,
                    const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,

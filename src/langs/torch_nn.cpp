@@ -638,6 +638,7 @@ Tensor embedding_bag_impl(const Args& x) {
   const auto& weight = x.tensor("weight");
   const std::string& mode = x["mode"].as_string();
   check(x.is_none("max_norm"), "embedding_bag with max_norm is not supported yet", "NotImplementedError");
+  check(!x.flag("scale_grad_by_freq"), "embedding_bag with scale_grad_by_freq=True is not supported yet", "NotImplementedError");
   check(mode == "sum" || mode == "mean" || mode == "max", [&] { return str("mode has to be one of sum, mean or max, but got ", mode); });
   check(indices.ndim() == 1 || indices.ndim() == 2, "input has to be 1D or 2D Tensor");
   check(weight.ndim() == 2, "'weight' must be 2-D");
@@ -674,7 +675,11 @@ Tensor embedding_bag_impl(const Args& x) {
   Tensor rows = prims::take(weight, indices, 0);
   if (computation != weight.dtype()) rows = to(rows, computation);
   Tensor member = full({indices.shape()[0]}, true, device, dtypes::bool8);
-  if (!x.is_none("padding_idx")) member = ne(indices, x["padding_idx"]);
+  if (!x.is_none("padding_idx")) {
+    int64_t padding_idx = x.integer("padding_idx"), rows_in_weight = weight.shape()[0];
+    check(padding_idx < rows_in_weight && padding_idx >= -rows_in_weight, "padding_idx must be within the number of embeddings", "AssertionError");
+    member = ne(indices, padding_idx < 0 ? padding_idx + rows_in_weight : padding_idx);
+  }
   if (counted) member = op("torch.logical_and", {member, *counted});
   if (mode == "max") {
     // [bags, positions], one recording call per statement (argument order is the compiler's).
@@ -1180,6 +1185,15 @@ void register_nn(SymbolTable& t) {
     check(x.is_none("max_norm"), "embedding with max_norm is not supported yet", "NotImplementedError");
     check(a.dtype().is_integer(), [&] { return str("Expected tensor for argument #1 'indices' to have an integer dtype, but got ", a.dtype().full_name()); });
     check(weight.ndim() == 2, "'weight' must be 2-D");
+    // A padding row or frequency scaling changes only the gradient, which prims.embedding's rule
+    // gives; a plain lookup is a take, which the fuser can fuse.
+    int64_t rows = weight.shape()[0];
+    int64_t padding_idx = x.is_none("padding_idx") ? -1 : x.integer("padding_idx");
+    if (!x.is_none("padding_idx")) {
+      check(padding_idx < rows && padding_idx >= -rows, "Padding_idx must be within num_embeddings", "AssertionError");
+      if (padding_idx < 0) padding_idx += rows;
+    }
+    if (!x.is_none("padding_idx") || x.flag("scale_grad_by_freq")) return prims::embedding(a, weight, padding_idx, x.flag("scale_grad_by_freq"));
     if (a.ndim() == 1) return prims::take(weight, a, 0);
     Shape out_shape = a.shape();
     out_shape.push_back(weight.shape()[1]);
@@ -1226,10 +1240,7 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.nn.functional.normalize"}, "a, /, p=2.0, dim=1, eps=1e-12, out=None", [](const Args& x) -> Value {
     check(x.is_none("out"), "normalize with out= is not supported", "NotImplementedError");
     const auto& a = x.tensor("a");
-    Dims dim{x.integer("dim")};
-    double p = x.real("p");
-    Tensor magnitude = abs(a);  // real, also for complex a
-    Tensor norm = p == 2.0 ? sqrt(sum(magnitude * magnitude, dim, true)) : pow(sum(pow(magnitude, p), dim, true), 1.0 / p);
+    Tensor norm = op("torch.linalg.vector_norm", {a, x["p"], Value::ints({x.integer("dim")}), true});
     return a / op("torch.clamp", {norm, x["eps"]});
   }});
   define(t, {{"torch.nn.functional.cosine_similarity", "torch.cosine_similarity"}, "x1, x2, /, dim=1, eps=1e-08",
@@ -1346,11 +1357,8 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return instance_norm_impl(x); }});
   define(t, {{"torch.nn.functional.pairwise_distance", "torch.pairwise_distance"}, "x1, x2, /, p=2.0, eps=1e-06, keepdim=False",
              [](const Args& x) -> Value {
-    Tensor d = abs(x.tensor("x1") - x.tensor("x2") + x.real("eps"));  // real, also for complex inputs
-    double p = x.real("p");
-    Dims last{-1};
-    if (p == 2.0) return sqrt(sum(d * d, last, x.flag("keepdim")));
-    return pow(sum(pow(d, p), last, x.flag("keepdim")), 1.0 / p);
+    Tensor difference = x.tensor("x1") - x.tensor("x2") + x.real("eps");
+    return op("torch.linalg.vector_norm", {difference, x["p"], Value::ints({-1}), x["keepdim"]});
   }});
   define(t, {{"torch.nn.functional.pixel_shuffle", "torch.pixel_shuffle"}, "a, upscale_factor, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

@@ -413,6 +413,15 @@ void Plan::set_weights(const std::vector<std::pair<std::string, at::Tensor>>& st
   if (!missing.empty() || !extra.empty())
     throw LoadError(thundercc::str(where, ": the state_dict does not fit the plan:", missing.empty() ? "" : " missing keys " + quoted_list(missing),
                                    !missing.empty() && !extra.empty() ? ";" : "", extra.empty() ? "" : " unexpected keys " + quoted_list(extra)));
+  // A state_dict may hold one tensor under the keys of two of the plan's parameters (tied in the
+  // module that saved it, not in the one captured). load_state_dict copies into each parameter;
+  // so does this, or the plan's in-place updates would reach that one tensor twice a step.
+  std::map<const void*, size_t> holder_of;  // a storage's first weight
+  for (size_t i = 0; i < weights.size(); ++i) {
+    if (!weights[i].defined() || weights[i].storage().nbytes() == 0) continue;
+    auto [it, first] = holder_of.emplace(weights[i].storage().data(), i);
+    if (!first) weights[i] = weights[i].clone();
+  }
   std::lock_guard<std::mutex> lock(running_);
   weights_ = std::move(weights);
 }

@@ -55,6 +55,17 @@ def torch_optim_losses(model, data, make_optimizer):
     return losses
 
 
+class LossOf(torch.nn.Module):
+    """A training step's module: the mean squared error of `net`'s outputs against the targets."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, inputs, targets):
+        return torch.nn.functional.mse_loss(self.net(inputs), targets)
+
+
 def losses_of(stdout):
     return [float(line.split()[-1]) for line in stdout.splitlines() if line.startswith("step ")]
 

@@ -8,6 +8,7 @@ import torch
 import torchvision
 
 from conftest import capture, saveable
+from test_optimizer import LossOf, losses_of, torch_optim_losses
 
 
 def compiled(tmp_path, thundercc, module, *args):
@@ -133,6 +134,24 @@ def test_weights_then_training_steps(order, tmp_path, thundercc):
         optimizer.step()
         theirs.append(value.item())
     torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-5, atol=1e-6)
+
+
+def test_one_tensor_under_two_keys_trains_as_two_parameters(tmp_path, thundercc):
+    """A state_dict holding one tensor under the keys of two untied parameters (saved from a
+    module that tied them): each parameter gets its own copy, as load_state_dict gives it, so the
+    optimizer updates each once a step."""
+    torch.manual_seed(0)
+    step = LossOf(torch.nn.Sequential(torch.nn.Linear(4, 4, bias=False), torch.nn.Tanh(), torch.nn.Linear(4, 4, bias=False)))
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    capture(step, x, y).save(tmp_path / "s.json")
+    thundercc("compile", tmp_path / "s.json", "-o", tmp_path, "--optimizer", "sgd", "--lr", "0.5")
+    shared = torch.randn(4, 4)
+    torch.save({"net.0.weight": shared, "net.2.weight": shared}, tmp_path / "w.pt")
+    torch.save((x, y), tmp_path / "b.pt")
+    result = thundercc("run", tmp_path / "s.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "b.pt", "--steps", 3)
+    step.load_state_dict(torch.load(tmp_path / "w.pt"))
+    theirs = torch_optim_losses(step, [(x, y)] * 3, lambda p: torch.optim.SGD(p, lr=0.5))
+    torch.testing.assert_close(torch.tensor(losses_of(result.stdout)), torch.tensor(theirs), rtol=1e-5, atol=1e-6)
 
 
 def test_one_element_files(tmp_path, thundercc):

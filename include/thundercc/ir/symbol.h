@@ -27,7 +27,7 @@ struct Param {
 };
 
 struct Signature {
-  std::vector<Param> params;  // in Python's order (positional, *args, keyword-only), at most 64: bind relies on it
+  std::vector<Param> params;  // in Python's order (positional, *args, keyword-only)
   // Parses Python parameter syntax: "a, b, /, *, alpha=1", "a, /, *shape", "a, dim=None, keepdim=False".
   static Signature parse(std::string_view text);
   std::string str() const;  // the same syntax back, defaults as Python literals

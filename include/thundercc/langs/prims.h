@@ -77,7 +77,8 @@ Tensor cumprod(const Tensor& a, int64_t dim);
 
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor linear(const Tensor& a, const Tensor& w, const Value& bias);
-Tensor embedding(const Tensor& indices, const Tensor& weight, const Value& padding_idx);
+// padding_idx: the row whose gradient stays zero, -1 for none.
+Tensor embedding(const Tensor& indices, const Tensor& weight, int64_t padding_idx, bool scale_grad_by_freq);
 Tensor convolution(const Tensor& a, const Tensor& weight, const Value& bias, const std::vector<int64_t>& stride,
                    const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, bool transposed,
                    const std::vector<int64_t>& output_padding, int64_t groups);

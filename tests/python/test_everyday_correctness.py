@@ -1,0 +1,148 @@
+"""Programs users bring every day, each of which once gave a wrong number with exit 0, failed
+inside the compiler, or was refused: captured, compiled under the default executors and under the
+torch executor alone, run, and compared with eager (outputs) and with float64 autograd (gradients)."""
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from conftest import capture, flatten, saveable
+from test_optimizer import LossOf, losses_of, torch_optim_losses
+
+EXECUTORS = ("default", "torch")
+
+
+def as_float64(v):
+    return v.detach().double().requires_grad_(v.requires_grad) if isinstance(v, torch.Tensor) and v.is_floating_point() else v
+
+
+def float64_grads(fn, args):
+    """Autograd's gradients in float64 of the inputs that require grad, every output seeded with ones."""
+    wide = [as_float64(a) for a in args]
+    outputs = [o for o in flatten(fn(*wide)) if o.requires_grad]
+    wanted = [a for a in wide if isinstance(a, torch.Tensor) and a.requires_grad]
+    grads = torch.autograd.grad(outputs, wanted, [torch.ones_like(o) for o in outputs], allow_unused=True)
+    return [None if g is None else g.float() for g in grads]
+
+
+def through_thundercc(tmp_path, thundercc, fn, args, executors):
+    """fn(*args) captured, compiled and run: (outputs, gradients or None, the capture)."""
+    folder = tmp_path / executors
+    folder.mkdir()
+    captured = capture(fn, *args)
+    captured.save(folder / "p.json")
+    torch.save(tuple(saveable(t) for t in captured.input_values_before()), folder / "inputs.pt")
+    thundercc("compile", folder / "p.json", "-o", folder, *(["--executors", "torch"] if executors == "torch" else []))
+    wants_grad = any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)
+    grads = ["--grads-out", folder / "grads.pt"] if wants_grad else []
+    thundercc("run", folder / "p.plan.json", "--inputs", folder / "inputs.pt", "--outputs", folder / "outputs.pt", *grads)
+    outputs = torch.load(folder / "outputs.pt")
+    return list(outputs), (list(torch.load(folder / "grads.pt")) if wants_grad else None), captured
+
+
+def check_program(tmp_path, thundercc, fn, *args, rtol=1e-5, atol=1e-5):
+    for executors in EXECUTORS:
+        outputs, grads, captured = through_thundercc(tmp_path, thundercc, fn, args, executors)
+        expected = [t for t in captured.expected_outputs() if t is not None]
+        assert len(outputs) == len(expected)
+        for ours, theirs in zip(outputs, expected):
+            torch.testing.assert_close(ours, theirs, rtol=rtol, atol=atol, equal_nan=True,
+                                       msg=lambda m: f"{executors} executors, outputs: {m}")
+        if grads is not None:
+            for ours, theirs in zip(grads, float64_grads(fn, args)):
+                assert (ours is None) == (theirs is None) or (ours is not None and not ours.any()) or \
+                    (theirs is not None and not theirs.any()), f"{executors}: a gradient is missing on one side"
+                if ours is not None and theirs is not None:
+                    torch.testing.assert_close(ours, theirs, rtol=rtol, atol=atol,
+                                               msg=lambda m: f"{executors} executors, gradients: {m}")
+
+
+def grad_input(*shape, dtype=torch.float32):
+    torch.manual_seed(0)
+    return torch.randn(*shape, dtype=dtype).requires_grad_(True)
+
+
+# Section 1: silent wrong results.
+
+@pytest.mark.parametrize("padding_idx", [0, 3, -1, None])
+@pytest.mark.parametrize("scale_grad_by_freq", [False, True])
+def test_embedding_gradient_honours_padding_and_frequency_scaling(tmp_path, thundercc, padding_idx, scale_grad_by_freq):
+    indices = torch.tensor([[0, 3, 3, 9], [9, 1, 0, 3]])
+    weight = grad_input(10, 4)
+    check_program(tmp_path, thundercc,
+                  lambda i, w: F.embedding(i, w, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq) * 2.0,
+                  indices, weight)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_skips_a_negative_padding_index(tmp_path, thundercc, mode):
+    indices = torch.tensor([[1, 9, 2], [9, 9, 4]])
+    weight = grad_input(10, 3)
+    check_program(tmp_path, thundercc, lambda i, w: F.embedding_bag(i, w, mode=mode, padding_idx=-1), indices, weight)
+
+
+@pytest.mark.parametrize("p", [0, 1, 2, 3, math.inf])
+def test_normalize_of_every_order(tmp_path, thundercc, p):
+    x = torch.tensor([[0.0, 2.0, -3.0], [0.0, 0.0, 0.5]])
+    check_program(tmp_path, thundercc, lambda x: F.normalize(x, p=p, dim=1), x)
+
+
+def test_logaddexp_of_equal_infinities(tmp_path, thundercc):
+    inf = math.inf
+    a = torch.tensor([-inf, inf, -inf, 1.0, 2.0, math.nan])
+    b = torch.tensor([-inf, inf, inf, 1.0, -inf, 0.0])
+    check_program(tmp_path, thundercc, torch.logaddexp, a, b)
+
+
+def test_a_branch_after_an_eval_dropout_is_guarded(tmp_path, thundercc):
+    dropout = torch.nn.Dropout(0.5).eval()
+
+    def branchy(x):
+        y = dropout(x)
+        return y * 2 if bool((y > 0).all()) else y - 1
+
+    positive = torch.ones(4)
+    captured = capture(branchy, positive)
+    assert any(s["symbol"] == "prims.check_tensor_value" for s in captured.bound_symbols), \
+        "an identity dropout draws nothing: the branch must be guarded"
+    captured.save(tmp_path / "b.json")
+    thundercc("compile", tmp_path / "b.json", "-o", tmp_path)
+    torch.save((-positive,), tmp_path / "other.pt")
+    result = thundercc("run", tmp_path / "b.plan.json", "--inputs", tmp_path / "other.pt", check=False)
+    assert result.returncode == 1 and "bool" in result.stderr, result.stderr
+
+
+def test_a_training_dropout_is_still_a_draw():
+    def branchy(x):
+        y = F.dropout(x, 0.5, training=True)
+        return y * 2 if bool((y > 0).any()) else y - 1
+
+    with pytest.warns(UserWarning, match="randomly drawn"):
+        capture(branchy, torch.ones(4))
+
+
+def test_a_python_number_base_gets_no_gradient(tmp_path, thundercc):
+    check_program(tmp_path, thundercc, lambda x: 2.0 ** x + 3 ** x, grad_input(5))
+
+
+# Section 2: programs that failed inside the compiler.
+
+def test_a_fusion_region_of_seventy_inputs(tmp_path, thundercc):
+    torch.manual_seed(0)
+    check_program(tmp_path, thundercc, lambda *xs: sum(x * (i + 1) for i, x in enumerate(xs)),
+                  *[torch.randn(3).requires_grad_(True) for _ in range(70)])
+
+
+def test_adamw_in_the_plan_for_a_model_of_many_parameters(tmp_path, thundercc):
+    """80 parameter tensors: the optimizer update's fusion region has hundreds of inputs."""
+    torch.manual_seed(0)
+    step = LossOf(torch.nn.Sequential(*[torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.LayerNorm(8)) for _ in range(20)]))
+    x, y = torch.randn(4, 8), torch.randn(4, 8)
+    capture(step, x, y).save(tmp_path / "s.json")
+    thundercc("compile", tmp_path / "s.json", "-o", tmp_path, "--optimizer", "adamw", "--lr", "0.01")
+    torch.save((x, y), tmp_path / "b.pt")
+    torch.save(step.state_dict(), tmp_path / "w.pt")
+    result = thundercc("run", tmp_path / "s.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "b.pt", "--steps", 3)
+    theirs = torch_optim_losses(step, [(x, y)] * 3, lambda p: torch.optim.AdamW(p, lr=0.01))
+    torch.testing.assert_close(torch.tensor(losses_of(result.stdout)), torch.tensor(theirs), rtol=1e-4, atol=1e-6)
