@@ -13,6 +13,7 @@ the user's source line.
 from __future__ import annotations
 
 import ast
+import ctypes
 import inspect
 import json
 import keyword
@@ -20,6 +21,7 @@ import math
 import os
 import shutil
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -76,6 +78,9 @@ GUARDED = {"item", "__bool__", "__int__", "__float__", "__index__"}
 SIZE_ARGUMENTS = {"torch._pack_padded_sequence": {1: "lengths"}, "torch._pad_packed_sequence": {1: "batch_sizes"},
                   "torch.nn.functional.ctc_loss": {2: "input_lengths", 3: "target_lengths"}}
 RECURRENT = {"torch.lstm", "torch.gru", "torch.rnn_tanh", "torch.rnn_relu"}
+# Calls that make a tensor of the values of the tensors in their data (torch.tensor([a.sum(), 1.0])):
+# recorded with the tensors, whose values the compiled program reads as it runs.
+READS_VALUES_OF_TENSORS = {"torch.tensor", "torch.as_tensor"}
 # Reading more data makes the program depend on values a trace cannot see.
 DATA_DEPENDENT = {"tolist", "numpy", "__complex__"}
 # Results whose shape depends on the values of a tensor: no static trace can hold them.
@@ -295,7 +300,10 @@ class _Recorder(TorchFunctionMode):
             raise CaptureError(f"thundercc does not support {display}, at {where}:{_source_text(where)}")
         self.capture._before_call(symbol_id, args, kwargs)
         versions = [_version_of(t) for t in tensors]
-        result = func(*args, **kwargs)
+        if symbol_id in READS_VALUES_OF_TENSORS:
+            result = _with_tensor_indexing_unwrapped(lambda: func(*args, **kwargs))
+        else:
+            result = func(*args, **kwargs)
         mutated = [t for t, v in zip(tensors, versions) if _version_of(t) != v]
         if symbol_id == "torch.nn.functional.batch_norm" and _batch_norm_arguments(args, kwargs).get("training", False):
             # ATen updates the running statistics without bumping their version counters.
@@ -326,6 +334,55 @@ class _Recorder(TorchFunctionMode):
         if _key(func) in _dunder_symbols():
             return _dunder_symbols()[_key(func)]
         return known_ids().get(_key(func)), False
+
+
+_INDEXING = ("__getitem__", "__setitem__")
+
+
+def _wrap_tensor_indexing(getitem, setitem) -> None:
+    torch.Tensor.__getitem__ = getitem
+    torch.Tensor.__setitem__ = setitem
+
+
+def _unwrap_tensor_indexing() -> None:
+    """Tensor's indexing as PyTorch defines it, on its C base class. A Python class once given
+    __getitem__ keeps CPython's generic sequence slot (sq_item) even after the attribute is deleted,
+    and PyTorch's C++ then takes every tensor for a sequence: torch.tensor([a.sum()]) asks a 0-d
+    tensor its len() and fails, for the rest of the process. So the slot is cleared too, as the
+    class had it before."""
+    for name in _INDEXING:
+        if name in torch.Tensor.__dict__:
+            delattr(torch.Tensor, name)
+    _clear_sequence_item_slot(torch.Tensor)
+
+
+def _clear_sequence_item_slot(cls) -> None:
+    if sys.implementation.name != "cpython":
+        return
+    check = ctypes.pythonapi.PySequence_Check
+    check.argtypes = [ctypes.py_object]
+    probe = torch.zeros(())
+    if not check(probe):
+        return
+    # PyTypeObject.tp_as_sequence (the 14th pointer-sized field) points, in a heap type, into the
+    # type object itself; sq_item is the 4th entry of PySequenceMethods.
+    word = ctypes.sizeof(ctypes.c_void_p)
+    methods = ctypes.c_void_p.from_address(id(cls) + 13 * word).value or 0
+    if not id(cls) < methods < id(cls) + type(cls).__basicsize__:
+        return
+    ctypes.c_void_p.from_address(methods + 3 * word).value = None
+    assert not check(probe)
+
+
+def _with_tensor_indexing_unwrapped(call):
+    """call() with Tensor's own indexing, the capture's wrappers put back after it."""
+    wrappers = [torch.Tensor.__dict__.get(name) for name in _INDEXING]
+    _unwrap_tensor_indexing()
+    try:
+        return call()
+    finally:
+        if all(wrappers):
+            _wrap_tensor_indexing(*wrappers)
 
 
 def saveable(t):
@@ -889,15 +946,13 @@ def _capture(fn, args, kwargs, check: bool) -> Capture:
         cap.recording(record, None, "torch.Tensor.__setitem__", _user_frame)
 
     setitem._thundercc_original = original_setitem
-    torch.Tensor.__getitem__ = getitem
-    torch.Tensor.__setitem__ = setitem
+    _wrap_tensor_indexing(getitem, setitem)
     hooks = _record_module_scopes(module, cap) if module is not None else []
     try:
         with _Recorder(cap):
             result = fn(*args, **kwargs)
     finally:
-        torch.Tensor.__getitem__ = original_getitem
-        torch.Tensor.__setitem__ = original_setitem
+        _unwrap_tensor_indexing()
         for hook in hooks:
             hook.remove()
     cap.output = cap.recording(lambda: _flatten_outputs(result, cap, "<return>"), lambda: None, "return", lambda: "<return>")

@@ -93,7 +93,13 @@ class GradTransformer {
   void differentiate_statement(const BoundSymbol& b) {
     current_stem_ = tracing::statement_stem(b);
     tracing::NameStem naming(current_stem_);
-    differentiate(b);
+    try {
+      differentiate(b);
+    } catch (const ThunderError& e) {
+      // A rule's failure names the program's statement and line, not only the prim it reached.
+      throw ThunderError(e.type(), str(e.what(), "\n  in the gradient of ", print_bound_symbol(b, {.depth = 0}),
+                                       b.source.empty() ? "" : "\n  at " + b.source));
+    }
   }
 
   void differentiate(const BoundSymbol& original) {

@@ -303,7 +303,7 @@ void register_shape_rules() {
   linear_in_a("prims.reshape", [](const Args& x, const Tensor& g) { return prims::reshape(g, x.tensor("a").shape()); });
   linear_in_a("prims.squeeze", [](const Args& x, const Tensor& g) { return prims::reshape(g, x.tensor("a").shape()); });
   linear_in_a("prims.transpose", [](const Args& x, const Tensor& g) {
-    auto perm = x.ints("permutation");
+    auto perm = langs::canonicalize_dims(x.tensor("a").ndim(), x.ints("permutation"));
     Dims inverse(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) inverse[perm[i]] = static_cast<int64_t>(i);
     return prims::transpose(g, inverse);
@@ -497,7 +497,9 @@ void register_indexing_rules() {
         Tensor zeros = ltorch::zeros_like(x.tensor("value"));
         put_grad(x["a"], w.along ? prims::scatter(g, index, zeros, dim) : prims::index_copy(g, index, zeros, dim));
       }
-      if (wants_grad(x["value"])) put_grad(x["value"], w.along ? prims::take_along_axis(g, index, dim) : prims::take(g, index, dim));
+      // (torch.gather reads the corner of g an index smaller than it in other dimensions covers.)
+      if (wants_grad(x["value"]))
+        put_grad(x["value"], w.along ? ltorch::op("torch.gather", {g, dim, index}) : prims::take(g, index, dim));
       return out;
     });
   register_grad("prims.embedding", [](const Args& x) -> Value {

@@ -16,31 +16,58 @@ namespace {
 
 Device device_arg(const Args& x) { return device_or(x["device"], Device::cpu()); }
 
-// torch.tensor's dtype for its data: float32 if any number is a float, else int64, else bool (and
-// float32 for no numbers at all).
+// torch.tensor's dtype for its data: its one-element tensors' dtypes promoted with the numbers'
+// defaults (float32 for a float, int64 for an int), float32 for no elements at all.
 DType inferred_dtype(const Value& data) {
-  bool any_float = false, any_int = false, any_bool = false;
+  std::optional<DType> d;
   std::function<void(const Value&)> walk = [&](const Value& v) {
     if (v.is_sequence()) {
       for (const auto& item : v.items()) walk(item);
       return;
     }
-    check(v.is_number() && !v.is_number_proxy() && v.kind() != Value::Kind::Complex, [&] {
-      return str("torch.tensor: only lists of real numbers are supported, but the data holds ", py_repr(v));
+    check(v.is_tensor() || (v.is_number() && !v.is_number_proxy() && v.kind() != Value::Kind::Complex), [&] {
+      return str("torch.tensor: only lists of real numbers and one-element tensors are supported, but the data holds ", py_repr(v));
     }, "NotImplementedError");
-    any_float = any_float || v.kind() == Value::Kind::Float;
-    any_int = any_int || v.kind() == Value::Kind::Int;
-    any_bool = any_bool || v.kind() == Value::Kind::Bool;
+    DType item = v.is_tensor() ? v.as_tensor().dtype().strong() : core::default_dtype_for(v.number_kind());
+    d = d ? core::promote_dtypes(*d, item) : item;
   };
   walk(data);
-  if (any_float) return dtypes::float32;
-  return any_int ? dtypes::int64 : any_bool ? dtypes::bool8 : dtypes::float32;
+  return d.value_or(dtypes::float32);
+}
+
+bool holds_tensors(const Value& v) {
+  return v.is_tensor() || (v.is_sequence() && std::any_of(v.items().begin(), v.items().end(), holds_tensors));
+}
+
+// torch.tensor([a.sum(), a.max(), 1.0]): the elements' values (without their gradient) stacked in
+// the nesting's shape.
+Tensor tensor_of_tensors(const Value& data, Device device, DType d) {
+  std::vector<Tensor> elements;
+  Shape shape;
+  std::function<void(const Value&, size_t)> walk = [&](const Value& v, size_t depth) {
+    if (!v.is_sequence()) {
+      check(depth == shape.size(), "torch.tensor: expected a sequence of equal lengths at every depth", "ValueError");
+      if (!v.is_tensor()) return elements.push_back(prims::full({}, core::maybe_convert_to_dtype(v, d), device, d));
+      const Tensor& t = v.as_tensor();
+      check(t.numel() == 1, "only one element tensors can be converted to Python scalars", "ValueError");
+      Tensor value = reshape(op("torch.Tensor.detach", {t}), {});
+      return elements.push_back(core::convert(t.device() == device ? value : prims::device_put(value, device), d));
+    }
+    int64_t n = static_cast<int64_t>(v.items().size());
+    if (depth == shape.size()) shape.push_back(n);
+    check(depth < shape.size() && shape[depth] == n, "torch.tensor: expected a sequence of equal lengths at every depth", "ValueError");
+    for (const auto& item : v.items()) walk(item, depth + 1);
+  };
+  walk(data, 0);
+  if (elements.empty()) return prims::full(shape, int64_t{0}, device, d);
+  return reshape(op("torch.stack", {Value::list(Values(elements.begin(), elements.end()))}), shape);
 }
 
 Tensor tensor_impl(const Args& x, const Value& data, bool requires_grad) {
   check(!requires_grad, "torch.tensor(..., requires_grad=True) inside a program is not supported; pass the tensor in",
         "NotImplementedError");
   DType d = optional_dtype(x["dtype"]).value_or(inferred_dtype(data));
+  if (holds_tensors(data)) return tensor_of_tensors(data, device_arg(x), d);
   return prims::tensor_from_sequence(data, device_arg(x), d);
 }
 

@@ -579,7 +579,8 @@ void register_shape_ops(SymbolTable& t) {
     return prims::reshape(a, shape);
   }}, shape_op);
   define(t, {{"torch.permute", "torch.Tensor.permute"}, "a, /, *dims", [](const Args& x) -> Value {
-    return prims::transpose(x.tensor("a"), x.ints("dims"));
+    const auto& a = x.tensor("a");
+    return prims::transpose(a, langs::canonicalize_dims(a.ndim(), x.ints("dims")));
   }}, shape_op);
   define(t, {{"torch.transpose", "torch.Tensor.transpose", "torch.swapaxes", "torch.Tensor.swapaxes", "torch.swapdims", "torch.Tensor.swapdims"}, "a, /, dim0, dim1", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

@@ -370,24 +370,27 @@ void register_prim_kernels(KernelRegistry& r) {
       pads.push_back(lhi.at(1));
       interior = interior || lhi.at(2) != 0;
     }
-    if (!interior) {
-      c.set_output(0, at::constant_pad_nd(a, pads, c.arg(1).scalar()));
-      return;
-    }
-    // Interior padding: write a into a strided view of a filled result.
     std::vector<int64_t> shape;
     for (int64_t d = 0; d < a.dim(); ++d) {
       auto lhi = config.items().at(d).as_ints();
-      check(lhi.at(0) >= 0 && lhi.at(1) >= 0, "pad: negative low or high padding with interior padding is not supported");
+      check(!interior || (lhi.at(0) >= 0 && lhi.at(1) >= 0), "pad: negative low or high padding with interior padding is not supported");
       shape.push_back(lhi.at(0) + lhi.at(1) + a.size(d) + std::max<int64_t>(a.size(d) - 1, 0) * lhi.at(2));
     }
-    Tensor out = at::full(shape, c.arg(1).scalar(), a.options());
-    Tensor view = out;
-    for (int64_t d = 0; d < a.dim(); ++d) {
-      auto lhi = config.items().at(d).as_ints();
-      view = view.slice(d, lhi.at(0), lhi.at(0) + std::max<int64_t>(a.size(d) - 1, 0) * (lhi.at(2) + 1) + (a.size(d) > 0 ? 1 : 0), lhi.at(2) + 1);
+    // ATen 1.13's constant_pad_nd refuses an empty dimension, even one left empty.
+    if (!interior && a.numel() > 0) {
+      c.set_output(0, at::constant_pad_nd(a, pads, c.arg(1).scalar()));
+      return;
     }
-    view.copy_(a);
+    // Interior padding (or an empty a): write a into a strided view of a filled result.
+    Tensor out = at::full(shape, c.arg(1).scalar(), a.options());
+    if (a.numel() > 0) {
+      Tensor view = out;
+      for (int64_t d = 0; d < a.dim(); ++d) {
+        auto lhi = config.items().at(d).as_ints();
+        view = view.slice(d, lhi.at(0), lhi.at(0) + (a.size(d) - 1) * (lhi.at(2) + 1) + 1, lhi.at(2) + 1);
+      }
+      view.copy_(a);
+    }
     c.set_output(0, out);
   });
   r.add("torch:prims.flip", [](KernelCall& c) { c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).ints())); });
@@ -1200,10 +1203,16 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.flip", [](KernelCall& c) {
     c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).ints()));
   });
-  r.add("torch:torch.nn.functional.adaptive_max_pool2d", [](KernelCall& c) {
-    c.set_output(0, std::get<0>(at::adaptive_max_pool2d(c.arg(0).tensor(), c.arg(1).value().is_int_like()
-                                                                               ? std::vector<int64_t>{c.arg(1).integer(), c.arg(1).integer()}
-                                                                               : c.arg(1).ints())));
+  // An adaptive pool's output_size: an int, or a pair where None keeps the input's size.
+  auto adaptive_size = [](const Tensor& a, const Value& size) {
+    if (size.is_int_like()) return std::vector<int64_t>{size.as_int(), size.as_int()};
+    std::vector<int64_t> out;
+    for (size_t i = 0; i < 2; ++i) out.push_back(size.items().at(i).is_none() ? a.size(a.dim() - 2 + static_cast<int64_t>(i)) : size.items().at(i).as_int());
+    return out;
+  };
+  r.add("torch:torch.nn.functional.adaptive_max_pool2d", [adaptive_size](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    c.set_output(0, std::get<0>(at::adaptive_max_pool2d(a, adaptive_size(a, c.arg(1).value()))));
   });
   // An empty or absent stride is the kernel size, in ATen as in PyTorch.
   auto pool_stride = [](ArgView v) { return v.is_none() ? std::vector<int64_t>{} : v.ints(); };
@@ -1253,14 +1262,9 @@ void register_torch_language_kernels(KernelRegistry& r) {
   add_unary(r, "torch:torch.nn.functional.softsign", [](const Tensor& a) { return a / (a.abs() + 1); });
   r.add("torch:torch.nn.functional.leaky_relu", [](KernelCall& c) { c.set_output(0, at::leaky_relu(c.arg(0).tensor(), c.arg(1).scalar())); });
   r.add("torch:torch.nn.functional.elu", [](KernelCall& c) { c.set_output(0, at::elu(c.arg(0).tensor(), c.arg(1).scalar())); });
-  r.add("torch:torch.nn.functional.adaptive_avg_pool2d", [](KernelCall& c) {
+  r.add("torch:torch.nn.functional.adaptive_avg_pool2d", [adaptive_size](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
-    const Value& size = c.arg(1).value();
-    std::vector<int64_t> out;
-    if (size.is_int_like()) out = {size.as_int(), size.as_int()};
-    else
-      for (size_t i = 0; i < 2; ++i) out.push_back(size.items().at(i).is_none() ? a.size(a.dim() - 2 + static_cast<int64_t>(i)) : size.items().at(i).as_int());
-    c.set_output(0, at::adaptive_avg_pool2d(a, out));
+    c.set_output(0, at::adaptive_avg_pool2d(a, adaptive_size(a, c.arg(1).value())));
   });
 }
 

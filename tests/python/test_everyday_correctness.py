@@ -146,3 +146,41 @@ def test_adamw_in_the_plan_for_a_model_of_many_parameters(tmp_path, thundercc):
     result = thundercc("run", tmp_path / "s.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "b.pt", "--steps", 3)
     theirs = torch_optim_losses(step, [(x, y)] * 3, lambda p: torch.optim.AdamW(p, lr=0.01))
     torch.testing.assert_close(torch.tensor(losses_of(result.stdout)), torch.tensor(theirs), rtol=1e-4, atol=1e-6)
+
+
+def test_permute_with_negative_dims_differentiates(tmp_path, thundercc):
+    check_program(tmp_path, thundercc, lambda x: x.permute(-1, 0, -2).sin(), grad_input(2, 3, 4))
+
+
+@pytest.mark.parametrize("op", ["scatter", "scatter_add"])
+def test_scatter_gradients_with_an_index_smaller_than_the_input(tmp_path, thundercc, op):
+    torch.manual_seed(0)
+    index = torch.stack([torch.randperm(10)[:5] for _ in range(3)], 1)  # [5, 3]: no position written twice
+    src = grad_input(5, 3)
+    x = grad_input(10, 5)
+    check_program(tmp_path, thundercc, lambda x, i, s: getattr(torch, op)(x, 0, i, s) * 2, x, index, src)
+
+
+def test_adaptive_max_pool_keeps_a_none_size(tmp_path, thundercc):
+    check_program(tmp_path, thundercc, lambda x: F.adaptive_max_pool2d(x, (None, 3)), grad_input(1, 2, 5, 7))
+
+
+@pytest.mark.parametrize("program", [
+    lambda x: F.glu(x, dim=1),
+    lambda x: F.adaptive_avg_pool1d(x, 4),
+    lambda x: F.pad(x, (2, 1), mode="circular"),
+], ids=["glu", "adaptive_avg_pool1d", "circular_pad"])
+def test_gradients_of_an_empty_batch(tmp_path, thundercc, program):
+    check_program(tmp_path, thundercc, program, grad_input(0, 4, 6))
+
+
+@pytest.mark.parametrize("program", [
+    lambda t: torch.tensor([t.sum(), t.max()]) + 1,
+    lambda t: torch.tensor([[t[0], 2], [t.min(), 0.5]], dtype=torch.float64),
+    lambda t: torch.tensor([t.sum().int(), 7]),
+], ids=["zero_dim", "nested_mixed", "int32_and_int"])
+def test_a_tensor_made_of_tensors_values(tmp_path, thundercc, program):
+    check_program(tmp_path, thundercc, program, torch.randn(4))
+    # The capture leaves Tensor's indexing as it found it: torch.tensor still reads tensors eagerly.
+    assert "__getitem__" not in torch.Tensor.__dict__ and "__setitem__" not in torch.Tensor.__dict__
+    assert torch.tensor([torch.ones(()).sum()]).tolist() == [1.0]
