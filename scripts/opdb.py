@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import math
 import os
 import re
 import shutil
@@ -52,7 +51,7 @@ import unittest
 import warnings
 import zlib
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -135,7 +134,8 @@ def module_name(info) -> str:
 
 
 def file_stem(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
+    """A name as a file name's start (underscores kept: rsub and __rsub__ are two ops)."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", text)
 
 
 # Descriptions ------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ SIZE_ARGUMENTS = {"torch._pack_padded_sequence": {1: "lengths"}, "torch._pad_pac
 RECURRENT = {"torch.lstm", "torch.gru", "torch.rnn_tanh", "torch.rnn_relu"}
 # Calls that make a tensor of the values of the tensors in their data (torch.tensor([a.sum(), 1.0])):
 # recorded with the tensors, whose values the compiled program reads as it runs.
-READS_VALUES_OF_TENSORS = {"torch.tensor", "torch.as_tensor"}
+READS_VALUES_OF_TENSORS = {"torch.tensor", "torch.as_tensor", "torch.Tensor.new_tensor"}
 # Reading more data makes the program depend on values a trace cannot see.
 DATA_DEPENDENT = {"tolist", "numpy", "__complex__"}
 # Results whose shape depends on the values of a tensor: no static trace can hold them.
@@ -534,6 +534,11 @@ class Capture:
                 all(p is None or p is Ellipsis or isinstance(p, (int, slice)) for p in parts):
             self._view_of[id(view)] = (base, key)
 
+    def _is_own_view(self, base, key, value) -> bool:
+        """Whether value is the view base[key] and holds what the trace says it holds."""
+        seen = self._view_of.get(id(value))
+        return seen is not None and seen[0] is base and seen[1] == key and _version_of(value) == self._versions.get(id(value))
+
     def _before_call(self, symbol_id, args, kwargs) -> None:
         """Keeps a copy of a program input the call may modify in place (its first argument, or a
         batch norm's running statistics), so that NAME.inputs.pt holds what the program was given."""
@@ -585,7 +590,7 @@ class Capture:
             return {"tuple": list(v)}
         if isinstance(v, tuple):
             return {"tuple": [self._value(x, where) for x in v]}
-        if isinstance(v, list):
+        if isinstance(v, (list, range)):  # a range is the list of its values (x[range(n)])
             return {"list": [self._value(x, where) for x in v]}
         if isinstance(v, slice):
             return {"slice": [self._slice_part(v.start, where), self._slice_part(v.stop, where), self._slice_part(v.step, where)]}
@@ -931,6 +936,10 @@ def _capture(fn, args, kwargs, check: bool) -> Capture:
 
     def setitem(self, key, value):
         def record():
+            if cap._is_own_view(self, key, value):
+                # x[i] += v: Python assigns back the view x[i] that the in-place add updated, and the
+                # capture already wrote that back into x; the copy onto itself changes nothing.
+                return
             with torch.overrides._pop_mode_temporarily():  # the recorder's own calls are not the program's
                 cap._before_call("torch.Tensor.__setitem__", [self, key, value], {})
                 original_setitem(self, key, value)

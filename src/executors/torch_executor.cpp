@@ -17,7 +17,8 @@ namespace {
 // is all there is to run (literal data, reshapes, a cast): they run decomposed.
 const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_attention",
                                         "torch.nn.functional.interpolate", "torch.nn.functional.local_response_norm",
-                                        "torch.tensor", "torch.as_tensor", "torch.triu_indices", "torch.tril_indices",
+                                        "torch.tensor", "torch.as_tensor", "torch.Tensor.new_tensor", "torch.broadcast_tensors",
+                                        "torch.triu_indices", "torch.tril_indices",
                                         "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d",
                                         "torch.Tensor.type", "torch.Tensor.detach", "torch.nn.functional.embedding_bag",
                                         "torch.resolve_conj", "torch.resolve_neg", "torch._pack_padded_sequence",

@@ -63,12 +63,17 @@ Tensor tensor_of_tensors(const Value& data, Device device, DType d) {
   return reshape(op("torch.stack", {Value::list(Values(elements.begin(), elements.end()))}), shape);
 }
 
-Tensor tensor_impl(const Args& x, const Value& data, bool requires_grad) {
+// torch.tensor(data) and Tensor.new_tensor(data): a copy of data's values, without its gradient.
+Tensor tensor_impl(const Value& data, Device device, std::optional<DType> dtype, bool requires_grad) {
   check(!requires_grad, "torch.tensor(..., requires_grad=True) inside a program is not supported; pass the tensor in",
         "NotImplementedError");
-  DType d = optional_dtype(x["dtype"]).value_or(inferred_dtype(data));
-  if (holds_tensors(data)) return tensor_of_tensors(data, device_arg(x), d);
-  return prims::tensor_from_sequence(data, device_arg(x), d);
+  DType d = dtype.value_or(inferred_dtype(data));
+  if (data.is_tensor()) {
+    Tensor copy = core::convert(op("torch.Tensor.detach", {data}), d);
+    return copy.device() == device ? copy : prims::device_put(copy, device);
+  }
+  if (holds_tensors(data)) return tensor_of_tensors(data, device, d);
+  return prims::tensor_from_sequence(data, device, d);
 }
 
 // The (row, column) pairs of a triangle of a rows x cols matrix, row by row: triu_indices and
@@ -115,9 +120,14 @@ Tensor cosine_window(const Args& x, double alpha, double beta) {
 
 void register_creation(SymbolTable& t) {
   define(t, {{"torch.tensor"}, "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False",
-             [](const Args& x) -> Value { return tensor_impl(x, x["data"], x.flag("requires_grad")); }});
+             [](const Args& x) -> Value { return tensor_impl(x["data"], device_arg(x), optional_dtype(x["dtype"]), x.flag("requires_grad")); }});
+  define(t, {{"torch.Tensor.new_tensor"}, "a, /, data, *, dtype=None, device=None, requires_grad=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    return tensor_impl(x["data"], device_or(x["device"], a.device()), optional_dtype(x["dtype"]).value_or(a.dtype().strong()),
+                       x.flag("requires_grad"));
+  }});
   define(t, {{"torch.as_tensor"}, "data, dtype=None, device=None", [](const Args& x) -> Value {
-    if (!x["data"].is_tensor()) return tensor_impl(x, x["data"], false);
+    if (!x["data"].is_tensor()) return tensor_impl(x["data"], device_arg(x), optional_dtype(x["dtype"]), false);
     Tensor a = x.tensor("data");
     if (auto d = optional_dtype(x["dtype"]); d && *d != a.dtype()) a = to(a, *d);
     if (!x.is_none("device") && x["device"].as_any_device() != a.device()) a = prims::device_put(a, x["device"].as_any_device());

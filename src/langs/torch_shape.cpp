@@ -259,7 +259,44 @@ Tensor advanced_getitem(const Tensor& a, const Values& key) {
   return reshape(taken, result);
 }
 
-Value getitem_impl(const Tensor& a, const Value& key_arg) {
+// A list of ints in a key indexes as an int64 tensor of them (NumPy's rule: x[:, [-1]], x[[0, 2]]);
+// its negative entries count from the end of the dimension it indexes, known here.
+Value lists_as_index_tensors(const Tensor& a, const Value& key_arg) {
+  bool tuple = key_arg.kind() == Value::Kind::Tuple;
+  Values key = tuple ? key_arg.items() : Values{key_arg};
+  if (std::none_of(key.begin(), key.end(), [](const Value& k) { return k.kind() == Value::Kind::List; })) return key_arg;
+  int64_t explicit_dims = 0;
+  for (const auto& k : key) explicit_dims += k.kind() == Value::Kind::Ellipsis || k.is_none() ? 0 : 1;
+  int64_t dim = 0;
+  for (auto& k : key) {
+    if (k.kind() == Value::Kind::Ellipsis) dim += a.ndim() - explicit_dims;
+    if (k.kind() == Value::Kind::Ellipsis || k.is_none()) continue;
+    if (k.kind() == Value::Kind::List) {
+      check(dim < a.ndim(), [&] { return str("too many indices for tensor of dimension ", a.ndim()); }, "IndexError");
+      int64_t length = a.shape()[dim];
+      std::function<Value(const Value&)> wrapped = [&](const Value& v) -> Value {
+        if (v.is_sequence()) {
+          Values items;
+          for (const auto& item : v.items()) items.push_back(wrapped(item));
+          return Value::list(items);
+        }
+        check(v.is_int_like() && v.kind() != Value::Kind::Bool, [&] {
+          return str("indexing with a list holding ", py_repr(v), " is not supported; lists of ints are");
+        }, "NotImplementedError");
+        int64_t i = v.as_int();
+        check(i >= -length && i < length, [&] { return str("index ", i, " is out of bounds for dimension ", dim, " with size ", length); },
+              "IndexError");
+        return i < 0 ? i + length : i;
+      };
+      k = prims::tensor_from_sequence(wrapped(k), a.device(), dtypes::int64);
+    }
+    ++dim;
+  }
+  return tuple ? Value::tuple(key) : key[0];
+}
+
+Value getitem_impl(const Tensor& a, const Value& list_key) {
+  const Value key_arg = lists_as_index_tensors(a, list_key);
   Values key = key_arg.kind() == Value::Kind::Tuple ? key_arg.items() : Values{key_arg};
   bool any_index_tensor = std::any_of(key.begin(), key.end(), is_index_tensor);
   bool simple = key_arg.is_tensor() && key_arg.as_tensor().ndim() <= 1;  // one 0-d or 1-d index: one take
@@ -284,7 +321,8 @@ Value getitem_impl(const Tensor& a, const Value& key_arg) {
 // a with a[key] = value, out of place (Thunder's setitem). A boolean mask of a's shape selects
 // with where; basic indexing places the value, broadcast to the region, with prims.pad (interior
 // padding spaces a stepped slice) and selects the region with a mask padded the same way.
-Value setitem_impl(const Tensor& a, const Value& key, const Value& value) {
+Value setitem_impl(const Tensor& a, const Value& list_key, const Value& value) {
+  const Value key = lists_as_index_tensors(a, list_key);
   Value v = value.is_tensor() ? Value(value.as_tensor()) : core::maybe_convert_to_dtype(value, a.dtype());
   if (key.is_tensor() && key.as_tensor().dtype().is_bool()) {
     // A mask over a's leading dims (x[mask] = 0 with a [2, 79] mask for [2, 79, 64]) selects whole
@@ -753,6 +791,14 @@ void register_shape_ops(SymbolTable& t) {
   }}, shape_op);
   define(t, {{"torch.broadcast_to", "torch.Tensor.broadcast_to"}, "a, /, size", [](const Args& x) -> Value {
     return expand(x.tensor("a"), x.ints("size"));
+  }}, shape_op);
+  define(t, {{"torch.broadcast_tensors"}, "*tensors", [](const Args& x) -> Value {
+    std::vector<Shape> shapes;
+    for (const auto& v : x["tensors"].items()) shapes.push_back(v.as_tensor().shape());
+    Shape common = langs::broadcast_shapes(shapes);
+    Values out;
+    for (const auto& v : x["tensors"].items()) out.push_back(v.as_tensor().shape() == common ? v : Value(expand(v.as_tensor(), common)));
+    return Value::tuple(out);
   }}, shape_op);
   define(t, {{"torch.Tensor.expand_as"}, "a, other, /", [](const Args& x) -> Value {
     return expand(x.tensor("a"), x.tensor("other").shape());

@@ -82,6 +82,18 @@ c10::optional<int64_t> correction_of(KernelCall& c) {
   return 1;
 }
 
+// A (nested) list of ints in an index key: the int64 tensor of them, as PyTorch reads it.
+Tensor list_index(const Value& list) {
+  std::vector<int64_t> values, shape;
+  std::function<void(const Value&, size_t)> walk = [&](const Value& v, size_t depth) {
+    if (!v.is_sequence()) return values.push_back(v.as_int());
+    if (depth == shape.size()) shape.push_back(static_cast<int64_t>(v.items().size()));
+    for (const auto& item : v.items()) walk(item, depth + 1);
+  };
+  walk(list, 0);
+  return at::tensor(values, at::kLong).reshape(shape);
+}
+
 std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
   namespace idx = at::indexing;
   std::vector<idx::TensorIndex> out;
@@ -96,6 +108,7 @@ std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
         out.emplace_back(idx::Slice(part(s.start), part(s.stop), part(s.step)));
         break;
       }
+      case Value::Kind::List: out.emplace_back(list_index(k)); break;
       default: out.emplace_back(k.as_int()); break;
     }
   }

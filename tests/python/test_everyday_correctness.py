@@ -184,3 +184,37 @@ def test_a_tensor_made_of_tensors_values(tmp_path, thundercc, program):
     # The capture leaves Tensor's indexing as it found it: torch.tensor still reads tensors eagerly.
     assert "__getitem__" not in torch.Tensor.__dict__ and "__setitem__" not in torch.Tensor.__dict__
     assert torch.tensor([torch.ones(()).sum()]).tolist() == [1.0]
+
+
+# Section 3: everyday calls once refused.
+
+@pytest.mark.parametrize("program", [
+    lambda x: x[:, [-1], :] * 2,
+    lambda x: x[[0, 2]].sin(),
+    lambda x: x[range(2)] + 1,
+    lambda x: x[:, [1, 0, 1]],
+], ids=["last_position", "rows", "range", "repeated"])
+def test_indexing_with_python_lists(tmp_path, thundercc, program):
+    check_program(tmp_path, thundercc, program, grad_input(3, 4, 5))
+
+
+def test_augmented_assignment_into_an_indexed_tensor(tmp_path, thundercc):
+    def accumulate(x, v):
+        y = x.clone()
+        y[1] += v
+        y[:, 0] *= 2
+        return y
+
+    check_program(tmp_path, thundercc, accumulate, grad_input(3, 4), grad_input(4))
+
+
+def test_broadcast_tensors_and_new_tensor(tmp_path, thundercc):
+    def program(a, b):
+        x, y = torch.broadcast_tensors(a, b)
+        return x * y + a.new_tensor([1.0, 2.0, 3.0])
+
+    check_program(tmp_path, thundercc, program, grad_input(2, 1), grad_input(3))
+
+
+def test_a_distribution_log_prob(tmp_path, thundercc):
+    check_program(tmp_path, thundercc, lambda loc, x: torch.distributions.Normal(loc, 2.0).log_prob(x), grad_input(3), torch.randn(2, 3))
