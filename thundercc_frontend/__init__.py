@@ -280,6 +280,8 @@ class _Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         where = _user_frame(func)
         display = _display_name(func)
+        if display == "torch._nested_tensor_from_mask_left_aligned":
+            return _math_path_of_nested_encoder(args[1])
         if name in GUARDED and len(args) == 1 and isinstance(args[0], torch.Tensor) and args[0].numel() == 1:
             value = func(*args, **kwargs)
             if id(args[0]) in self.capture._drawn:
@@ -848,6 +850,38 @@ def _flatten_outputs(result, capture: Capture, where: str):
             raise CaptureError("dict outputs need string keys")
         return {"dict": [[k, _flatten_outputs(v, capture, where)] for k, v in result.items()]}
     return capture._value(result, where)
+
+
+def _math_path_of_nested_encoder(keep) -> bool:
+    """nn.TransformerEncoder in eval, given a padding mask, asks whether the mask is left aligned
+    before it runs PyTorch's nested-tensor path, which computes the tokens alone: its output is
+    the math path's at the tokens, zeros at the padding, cut to the longest sequence. The capture
+    answers no, so the layers run the math path (the layer's own slow path, which a trace holds),
+    and hooks the last layer to do to its output what the nested path would, under guards on the
+    mask's alignment and longest sequence (another mask is an error, never a wrong result)."""
+    frame = sys._getframe()
+    while frame is not None and frame.f_code is not torch.nn.TransformerEncoder.forward.__code__:
+        frame = frame.f_back
+    if frame is None:
+        raise CaptureError("torch._nested_tensor_from_mask_left_aligned outside nn.TransformerEncoder is not supported")
+    scope = frame.f_locals
+    encoder, first = scope["self"], scope["self"].layers[0]
+    weights = [p for p in first.parameters()] + [scope["src"]]
+    # What PyTorch checks after the alignment, before it takes the nested path.
+    nested = scope.get("mask") is None and first.self_attn.num_heads % 2 == 0 and not torch.is_autocast_enabled() and \
+        not (torch.is_grad_enabled() and any(w.requires_grad for w in weights))
+
+    def as_nested_path(layer, inputs, output):
+        handle.remove()
+        lengths = keep.sum(1)
+        positions = torch.arange(keep.shape[1], device=keep.device)
+        if not (bool((keep == (positions < lengths.unsqueeze(1))).all()) and nested):
+            return output
+        longest = int(lengths.max())
+        return output.masked_fill(keep.logical_not().unsqueeze(-1), 0.0)[:, :longest]
+
+    handle = encoder.layers[-1].register_forward_hook(as_nested_path)
+    return False
 
 
 def _record_module_scopes(module: torch.nn.Module, cap: "Capture") -> list:

@@ -218,3 +218,30 @@ def test_broadcast_tensors_and_new_tensor(tmp_path, thundercc):
 
 def test_a_distribution_log_prob(tmp_path, thundercc):
     check_program(tmp_path, thundercc, lambda loc, x: torch.distributions.Normal(loc, 2.0).log_prob(x), grad_input(3), torch.randn(2, 3))
+
+
+@pytest.mark.parametrize("lengths", [(3, 5), (2, 4)], ids=["one_full", "all_padded"])
+@pytest.mark.parametrize("norm", [False, True])
+def test_a_transformer_encoder_with_a_padding_mask(tmp_path, thundercc, lengths, norm):
+    """Eval with a padding mask and the defaults: PyTorch's nested-tensor path, whose output has
+    zeros at the padding and is as long as the longest sequence."""
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True)
+    encoder = torch.nn.TransformerEncoder(layer, 2, norm=torch.nn.LayerNorm(16) if norm else None).eval()
+    x = torch.randn(2, 5, 16)
+    mask = torch.arange(5).unsqueeze(0) >= torch.tensor(lengths).unsqueeze(1)
+    with torch.no_grad():
+        eager = encoder(x, src_key_padding_mask=mask)
+        captured = capture(encoder, x, src_key_padding_mask=mask)
+    assert eager.shape[1] == max(lengths)
+    captured.save(tmp_path / "e.json")
+    torch.save((x, mask), tmp_path / "in.pt")
+    torch.save((eager,), tmp_path / "expected.pt")
+    torch.save(encoder.state_dict(), tmp_path / "w.pt")
+    thundercc("compile", tmp_path / "e.json", "-o", tmp_path)
+    thundercc("run", tmp_path / "e.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "in.pt",
+              "--expect", tmp_path / "expected.pt", "--rtol", "1e-4", "--atol", "1e-4")
+    # A mask padded on the left (which the nested path does not take) is refused by the guards.
+    torch.save((x, torch.arange(5).unsqueeze(0).expand(2, 5) < 1), tmp_path / "other.pt")
+    result = thundercc("run", tmp_path / "e.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "other.pt", check=False)
+    assert result.returncode == 1 and "guard failed" in result.stderr
