@@ -320,6 +320,11 @@ class _Recorder(TorchFunctionMode):
                 call_args, kwargs = self.capture._detached_inputs(call_args, kwargs, where)
             if swap:
                 call_args = [call_args[1], call_args[0]] + call_args[2:]
+            if name == "__rpow__":
+                # Tensor.__rpow__ is torch.tensor(base) ** self: the base is copied, no gradient reaches it.
+                base, _ = self.capture._replace_inputs(call_args[:1], {}, lambda v: v.requires_grad, lambda v: v.detach(),
+                                                       "torch.Tensor.detach", [], where)
+                call_args = base + call_args[1:]
             call_args, kwargs = self.capture._specialized_sizes(symbol_id, call_args, kwargs, display, where)
             self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
         except CaptureError as e:

@@ -245,3 +245,9 @@ def test_a_transformer_encoder_with_a_padding_mask(tmp_path, thundercc, lengths,
     torch.save((x, torch.arange(5).unsqueeze(0).expand(2, 5) < 1), tmp_path / "other.pt")
     result = thundercc("run", tmp_path / "e.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "other.pt", check=False)
     assert result.returncode == 1 and "guard failed" in result.stderr
+
+
+@pytest.mark.parametrize("base_shape", [(), (5,)])
+def test_a_tensor_base_of_rpow(tmp_path, thundercc, base_shape):
+    base = (torch.rand(base_shape) + 0.5).requires_grad_(True)
+    check_program(tmp_path, thundercc, lambda x, b: x.__rpow__(b), grad_input(5), base)
