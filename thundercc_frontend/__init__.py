@@ -82,7 +82,7 @@ RECURRENT = {"torch.lstm", "torch.gru", "torch.rnn_tanh", "torch.rnn_relu"}
 # recorded with the tensors, whose values the compiled program reads as it runs.
 READS_VALUES_OF_TENSORS = {"torch.tensor", "torch.as_tensor", "torch.Tensor.new_tensor"}
 # Reading more data makes the program depend on values a trace cannot see.
-DATA_DEPENDENT = {"tolist", "numpy", "__complex__"}
+DATA_DEPENDENT = {"tolist", "numpy", "__complex__", "allclose", "equal"}
 # Results whose shape depends on the values of a tensor: no static trace can hold them.
 DATA_DEPENDENT_SHAPE = {"nonzero", "argwhere", "unique", "unique_consecutive", "_unique", "_unique2", "masked_select",
                         "bincount"}

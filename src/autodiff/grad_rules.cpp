@@ -640,6 +640,32 @@ void register_torch_rules() {
     put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), b); });
     return out;
   });
+  register_grad("torch.special.xlog1py", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Value& a = x["a"];
+    const Value& b = x["b"];
+    // (PyTorch 1.13's formula: log1p(b) also where a is 0.)
+    put_operand_grad(a, [&] { return ltorch::mul(g, ltorch::log1p(b.is_tensor() ? b.as_tensor() : ltorch::full_like(g, b))); });
+    put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), ltorch::add(b, int64_t{1})); });
+    return out;
+  });
+  // The special functions whose decompositions select among branches (where), one of which is
+  // infinite where it is not taken: their derivatives as autograd's formulas.
+  register_grad("torch.special.log_ndtr", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const Tensor& a = x.tensor("a");
+    // Phi'(a) / Phi(a) = exp(-a^2 / 2 - log Phi(a)) / sqrt(2 pi)
+    Tensor ratio = ltorch::exp(ltorch::sub(ltorch::mul(ltorch::mul(a, a), -0.5), out));
+    put_grad(a, ltorch::mul(get_grad(out), ltorch::mul(ratio, 1.0 / std::sqrt(2.0 * std::numbers::pi))));
+    return out;
+  });
+  register_grad("torch.special.entr", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const Tensor& a = x.tensor("a");
+    put_grad(a, ltorch::mul(get_grad(out), ltorch::neg(ltorch::add(ltorch::log(a), int64_t{1}))));
+    return out;
+  });
   // binary_cross_entropy: PyTorch's derivative divides by max((1 - a) a, 1e-12), so that a = 0 or
   // 1 (where the forward clamps its logs) gives a large finite gradient, not the decomposition's NaN.
   register_grad("torch.nn.functional.binary_cross_entropy", [](const Args& x) -> Value {

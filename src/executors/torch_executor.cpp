@@ -9,20 +9,10 @@
 
 #include "thundercc/extend.h"
 #include "thundercc/langs/prims.h"
+#include "thundercc/langs/torch.h"
 
 namespace thundercc {
 namespace {
-
-// Torch-language ops ATen has no single kernel for in LibTorch 1.13, and those whose decomposition
-// is all there is to run (literal data, reshapes, a cast): they run decomposed.
-const std::set<std::string> kDecomposed{"torch.nn.functional.scaled_dot_product_attention",
-                                        "torch.nn.functional.interpolate", "torch.nn.functional.local_response_norm",
-                                        "torch.tensor", "torch.as_tensor", "torch.Tensor.new_tensor", "torch.broadcast_tensors",
-                                        "torch.triu_indices", "torch.tril_indices",
-                                        "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d",
-                                        "torch.Tensor.type", "torch.Tensor.detach", "torch.nn.functional.embedding_bag",
-                                        "torch.resolve_conj", "torch.resolve_neg", "torch._pack_padded_sequence",
-                                        "torch._pad_packed_sequence"};
 
 // How ATen runs each unary prim (unary_ops.def): with an out= variant, without, or by a kernel of
 // thundercc's own.
@@ -143,7 +133,7 @@ void register_torch_executor(ExecutorRegistry& registry) {
   for (const Symbol* sym : symbols) {
     // In-place symbols never reach claiming: functionalization replaces them.
     // `del` is not an operation: the runner frees the slots it names.
-    if (!sym->executor.empty() || kDecomposed.count(sym->id) || sym->has_tag("IN_PLACE") || sym == &prims::python_del()) continue;
+    if (!sym->executor.empty() || sym->has_tag(ltorch::kRunsDecomposed) || sym->has_tag("IN_PLACE") || sym == &prims::python_del()) continue;
     if (!sym->is_prim && sym->module != "ltorch") continue;
     // A random torch-language op runs decomposed: its draws come from the random prims, whose
     // kernels draw from the plan's seed, so that every executor draws the same values.

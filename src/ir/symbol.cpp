@@ -259,6 +259,14 @@ const Symbol& SymbolTable::add(Symbol sym) {
   return *s;
 }
 
+void SymbolTable::add_alias(std::string_view id, std::string alias) {
+  check(!find(alias), [&] { return str("symbol id '", alias, "' is already registered"); });
+  auto owned = std::find_if(owned_.begin(), owned_.end(), [&](const auto& s) { return s->id == id; });
+  check(owned != owned_.end(), [&] { return str("unknown symbol '", id, "' in this table"); }, "KeyError");
+  (*owned)->aliases.push_back(alias);
+  by_id_[std::move(alias)] = owned->get();
+}
+
 const Symbol* SymbolTable::find(std::string_view id) const {
   auto it = by_id_.find(std::string(id));
   if (it != by_id_.end()) return it->second;

@@ -241,7 +241,7 @@ void register_complex(SymbolTable& t) {
   define(t, {{"torch.conj_physical", "torch.Tensor.conj_physical", "torch.conj", "torch.Tensor.conj"}, "a, /",
              [](const Args& x) -> Value { return conjugate(x.tensor("a")); }});
   define(t, {{"torch.resolve_conj", "torch.Tensor.resolve_conj", "torch.resolve_neg", "torch.Tensor.resolve_neg"}, "a, /",
-             [](const Args& x) -> Value { return x.tensor("a"); }});
+             [](const Args& x) -> Value { return x.tensor("a"); }}, {kRunsDecomposed});
   // A complex number's argument; a real number's is pi below zero, 0 otherwise (nan stays nan).
   define(t, {{"torch.angle", "torch.Tensor.angle"}, "a, /", [](const Args& x) -> Value {
     const Tensor& a = x.tensor("a");

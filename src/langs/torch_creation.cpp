@@ -120,23 +120,23 @@ Tensor cosine_window(const Args& x, double alpha, double beta) {
 
 void register_creation(SymbolTable& t) {
   define(t, {{"torch.tensor"}, "data, *, dtype=None, device=None, requires_grad=False, pin_memory=False",
-             [](const Args& x) -> Value { return tensor_impl(x["data"], device_arg(x), optional_dtype(x["dtype"]), x.flag("requires_grad")); }});
+             [](const Args& x) -> Value { return tensor_impl(x["data"], device_arg(x), optional_dtype(x["dtype"]), x.flag("requires_grad")); }}, {kRunsDecomposed});
   define(t, {{"torch.Tensor.new_tensor"}, "a, /, data, *, dtype=None, device=None, requires_grad=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return tensor_impl(x["data"], device_or(x["device"], a.device()), optional_dtype(x["dtype"]).value_or(a.dtype().strong()),
                        x.flag("requires_grad"));
-  }});
+  }}, {kRunsDecomposed});
   define(t, {{"torch.as_tensor"}, "data, dtype=None, device=None", [](const Args& x) -> Value {
     if (!x["data"].is_tensor()) return tensor_impl(x["data"], device_arg(x), optional_dtype(x["dtype"]), false);
     Tensor a = x.tensor("data");
     if (auto d = optional_dtype(x["dtype"]); d && *d != a.dtype()) a = to(a, *d);
     if (!x.is_none("device") && x["device"].as_any_device() != a.device()) a = prims::device_put(a, x["device"].as_any_device());
     return a;
-  }});
+  }}, {kRunsDecomposed});
   define(t, {{"torch.triu_indices"}, "row, col, offset=0, *, dtype=None, device=None",
-             [](const Args& x) -> Value { return triangle_indices(x, true); }});
+             [](const Args& x) -> Value { return triangle_indices(x, true); }}, {kRunsDecomposed});
   define(t, {{"torch.tril_indices"}, "row, col, offset=0, *, dtype=None, device=None",
-             [](const Args& x) -> Value { return triangle_indices(x, false); }});
+             [](const Args& x) -> Value { return triangle_indices(x, false); }}, {kRunsDecomposed});
   define(t, {{"torch.eye"}, "n, m=None, *, dtype=None, device=None, requires_grad=False", [](const Args& x) -> Value {
     int64_t n = x.integer("n"), m = x.is_none("m") ? n : x.integer("m");
     check(n >= 0 && m >= 0, [&] { return str("eye: n and m must be non-negative, but got ", n, " and ", m); });

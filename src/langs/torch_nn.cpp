@@ -1202,7 +1202,7 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.nn.functional.embedding_bag"},
              "a, weight, /, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode='mean', sparse=False, "
              "per_sample_weights=None, include_last_offset=False, padding_idx=None",
-             [](const Args& x) -> Value { return embedding_bag_impl(x); }});
+             [](const Args& x) -> Value { return embedding_bag_impl(x); }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.layer_norm"}, "a, /, normalized_shape, weight=None, bias=None, eps=1e-05",
              [](const Args& x) -> Value { return layer_norm_impl(x); }});
   define(t, {{"torch.nn.functional.batch_norm"},
@@ -1220,7 +1220,7 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return cross_entropy_impl(x); }});
   define(t, {{"torch.nn.functional.scaled_dot_product_attention"},
              "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None",
-             [](const Args& x) -> Value { return attention_impl(x); }});
+             [](const Args& x) -> Value { return attention_impl(x); }}, {kRunsDecomposed});
   // Each element over the mean of the squares of `size` neighbouring channels (zeros beyond the
   // edges, counted), as PyTorch computes it with an average pooling.
   define(t, {{"torch.nn.functional.local_response_norm"}, "a, /, size, alpha=0.0001, beta=0.75, k=1.0", [](const Args& x) -> Value {
@@ -1236,7 +1236,7 @@ void register_nn(SymbolTable& t) {
     Tensor average = mean(windows, Dims{windows.ndim() - 1});
     Tensor base = average * x.real("alpha") + x.real("k");
     return true_divide(a, pow(base, x["beta"]));
-  }});
+  }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.normalize"}, "a, /, p=2.0, dim=1, eps=1e-12, out=None", [](const Args& x) -> Value {
     check(x.is_none("out"), "normalize with out= is not supported", "NotImplementedError");
     const auto& a = x.tensor("a");
@@ -1260,8 +1260,8 @@ void register_nn(SymbolTable& t) {
   define(t, {{"torch.gru"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Gru); }});
   define(t, {{"torch.rnn_tanh"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Tanh); }});
   define(t, {{"torch.rnn_relu"}, recurrent, [](const Args& x) -> Value { return recurrent_impl(x, Cell::Relu); }});
-  define(t, {{"torch._pack_padded_sequence"}, "input, lengths, batch_first", pack_padded_sequence_impl});
-  define(t, {{"torch._pad_packed_sequence"}, "data, batch_sizes, batch_first, padding_value, total_length", pad_packed_sequence_impl});
+  define(t, {{"torch._pack_padded_sequence"}, "input, lengths, batch_first", pack_padded_sequence_impl}, {kRunsDecomposed});
+  define(t, {{"torch._pad_packed_sequence"}, "data, batch_sizes, batch_first, padding_value, total_length", pad_packed_sequence_impl}, {kRunsDecomposed});
   const struct {
     const char* id;
     Cell cell;
@@ -1349,7 +1349,7 @@ void register_nn(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.interpolate"},
              "a, /, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False",
-             [](const Args& x) -> Value { return interpolate_impl(x); }});
+             [](const Args& x) -> Value { return interpolate_impl(x); }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.group_norm"}, "a, /, num_groups, weight=None, bias=None, eps=1e-05",
              [](const Args& x) -> Value { return group_norm_impl(x); }});
   define(t, {{"torch.nn.functional.instance_norm"},
@@ -1390,6 +1390,8 @@ void register_torch_language_groups(SymbolTable& t) {
   register_losses(t);
   register_random(t);
   register_complex(t);
+  register_special(t);
+  register_linalg(t);
   register_in_place(t);  // after the ops they modify in place
 }
 

@@ -597,6 +597,7 @@ Tensor full_like(const Tensor& a, const Value& fill_value) { return op("torch.fu
 
 void register_shape_ops(SymbolTable& t) {
   const std::vector<std::string> shape_op{"SHAPE_OP"};
+  const std::vector<std::string> decomposed_shape_op{"SHAPE_OP", kRunsDecomposed};
   auto reshape_like = [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return prims::reshape(a, infer_shape(a, x.ints("shape")));
@@ -799,7 +800,7 @@ void register_shape_ops(SymbolTable& t) {
     Values out;
     for (const auto& v : x["tensors"].items()) out.push_back(v.as_tensor().shape() == common ? v : Value(expand(v.as_tensor(), common)));
     return Value::tuple(out);
-  }}, shape_op);
+  }}, decomposed_shape_op);
   define(t, {{"torch.Tensor.expand_as"}, "a, other, /", [](const Args& x) -> Value {
     return expand(x.tensor("a"), x.tensor("other").shape());
   }}, shape_op);
@@ -933,9 +934,9 @@ void register_shape_ops(SymbolTable& t) {
     if (a.ndim() == 2) return diagonal_impl(a, x.integer("diagonal"), 0, 1);
     return diag_matrix(a, x.integer("diagonal"));
   }});
-  define(t, {{"torch.atleast_1d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 1); }}, shape_op);
-  define(t, {{"torch.atleast_2d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 2); }}, shape_op);
-  define(t, {{"torch.atleast_3d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 3); }}, shape_op);
+  define(t, {{"torch.atleast_1d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 1); }}, decomposed_shape_op);
+  define(t, {{"torch.atleast_2d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 2); }}, decomposed_shape_op);
+  define(t, {{"torch.atleast_3d"}, "*tensors", [](const Args& x) -> Value { return at_least(x["tensors"], 3); }}, decomposed_shape_op);
   // kron: a's and b's dims interleaved (a's scaled by b's), multiplied, merged pairwise.
   define(t, {{"torch.kron", "torch.Tensor.kron"}, "a, b, /", [](const Args& x) -> Value {
     Tensor a = x.tensor("a"), b = x.tensor("b");
@@ -1034,13 +1035,13 @@ void register_shape_ops(SymbolTable& t) {
     const auto& a = x.tensor("a");
     DType d = x["dtype"].kind() == Value::Kind::String ? legacy_type_dtype(x["dtype"].as_string()) : x["dtype"].as_dtype();
     return a.dtype() == d ? a : to(a, d);
-  }}, {kProgramCast});
+  }}, {kProgramCast, kRunsDecomposed});
   // The value, cut from autograd: made under NoGradScope, it does not require grad.
   define(t, {{"torch.Tensor.detach"}, "a, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     tracing::NoGradScope no_grad;
     return prims::convert_element_type(a, a.dtype());
-  }});
+  }}, {kRunsDecomposed});
   define(t, {{"torch.Tensor.type_as"}, "a, b, /", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     return a.dtype() == x.tensor("b").dtype() ? a : to(a, x.tensor("b").dtype());

@@ -23,7 +23,8 @@ def float64_grads(fn, args):
     outputs = [o for o in flatten(fn(*wide)) if o.requires_grad]
     wanted = [a for a in wide if isinstance(a, torch.Tensor) and a.requires_grad]
     grads = torch.autograd.grad(outputs, wanted, [torch.ones_like(o) for o in outputs], allow_unused=True)
-    return [None if g is None else g.float() for g in grads]
+    given = [a for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
+    return [None if g is None else g.to(a.dtype) for g, a in zip(grads, given)]
 
 
 def through_thundercc(tmp_path, thundercc, fn, args, executors):
@@ -54,7 +55,7 @@ def check_program(tmp_path, thundercc, fn, *args, rtol=1e-5, atol=1e-5):
                 assert (ours is None) == (theirs is None) or (ours is not None and not ours.any()) or \
                     (theirs is not None and not theirs.any()), f"{executors}: a gradient is missing on one side"
                 if ours is not None and theirs is not None:
-                    torch.testing.assert_close(ours, theirs, rtol=rtol, atol=atol,
+                    torch.testing.assert_close(ours, theirs, rtol=rtol, atol=atol, equal_nan=True,
                                                msg=lambda m: f"{executors} executors, gradients: {m}")
 
 

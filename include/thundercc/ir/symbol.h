@@ -117,6 +117,8 @@ class SymbolTable {
   explicit SymbolTable(const SymbolTable* parent = nullptr) : parent_(parent) {}
   static SymbolTable& global();
   const Symbol& add(Symbol sym);
+  // Another id for a symbol of this table (torch.special.expit for torch.sigmoid).
+  void add_alias(std::string_view id, std::string alias);
   const Symbol* find(std::string_view id) const;
   const Symbol& get(std::string_view id) const;  // throws when unknown
   const std::vector<const Symbol*>& all() const { return ordered_; }  // this table's own, not the parent's

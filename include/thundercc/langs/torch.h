@@ -17,6 +17,10 @@
 
 namespace thundercc::ltorch {
 
+// The tag of a torch-language op that every executor runs as its decomposition: ATen has no
+// single kernel for it here (or its decomposition is all there is: literal data, a reshape).
+inline constexpr const char* kRunsDecomposed = "RUNS_DECOMPOSED";
+
 using Dims = std::vector<int64_t>;
 
 // Calls the torch-language symbol registered under `id` and returns its tensor result.
