@@ -117,7 +117,7 @@ class GradTransformer {
       }, "NotImplementedError");
     }
     if (GradTransform rule = rule_for(b)) return apply(rule, b);
-    if (!b.sym->is_prim) return differentiate_decomposition(b);
+    if (!b.sym->is_prim && !b.is_opaque()) return differentiate_decomposition(b);
     throw ThunderError("NotImplementedError",
                        str("Failed to find a gradient transform for bound symbol ", print_bound_symbol(b, {.depth = 0})));
   }

@@ -620,6 +620,81 @@ void register_linear_algebra_rules() {
 }
 
 // softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.
+// The conjugate transpose of a batch of matrices.
+Tensor adjoint(const Tensor& t) { return transpose_last(conjugate(t).as_tensor()); }
+
+// The factorizations of torch_linalg.cpp, which have no decomposition: autograd's formulas.
+void register_lapack_rules() {
+  register_grad("torch.linalg.inv", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor inverse_h = adjoint(out);
+    put_grad(x.tensor("a"), ltorch::neg(ltorch::matmul(ltorch::matmul(inverse_h, get_grad(out)), inverse_h)));
+    return out;
+  });
+  // d det = det tr(A^-1 dA), d log|det| = Re tr(A^-1 dA): the gradient is (scale A^-1)^H.
+  auto scaled_inverse = [](const Tensor& a, const Tensor& scale) {
+    Tensor inverse = ltorch::op("torch.linalg.inv", {a});
+    return adjoint(ltorch::mul(inverse, ltorch::unsqueeze(ltorch::unsqueeze(scale, -1), -1)));
+  };
+  register_grad("torch.linalg.det", [scaled_inverse](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    put_grad(x.tensor("a"), scaled_inverse(x.tensor("a"), ltorch::mul(get_grad(out), out)));
+    return out;
+  });
+  register_grad("torch.linalg.slogdet", [scaled_inverse](const Args& x) -> Value {
+    Value out = forward(x);
+    Tensor logabsdet = out.items()[1].as_tensor();
+    put_grad(x.tensor("a"), scaled_inverse(x.tensor("a"), get_grad(logabsdet)));
+    return out;
+  });
+  // Singular values s of A = U diag(s) Vh: dA = U diag(g) Vh.
+  register_grad("torch.linalg.svdvals", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Value factors = call("torch.linalg.svd", {x["a"], false});
+    Tensor u = factors.items()[0].as_tensor(), vh = factors.items()[2].as_tensor();
+    put_grad(x.tensor("a"), ltorch::matmul(ltorch::mul(u, ltorch::unsqueeze(in_dtype(get_grad(out), u.dtype()), -2)), vh));
+    return out;
+  });
+  // Eigenvalues w of a Hermitian A = V diag(w) V^H: dA = V diag(g) V^H.
+  register_grad("torch.linalg.eigvalsh", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor v = call("torch.linalg.eigh", {x["a"], x["UPLO"]}).items()[1].as_tensor();
+    put_grad(x.tensor("a"), ltorch::matmul(ltorch::mul(v, ltorch::unsqueeze(in_dtype(get_grad(out), v.dtype()), -2)), adjoint(v)));
+    return out;
+  });
+  // A = L L^H: dA = L^-H Phi(L^H dL) L^-1, made Hermitian, Phi the lower triangle with half its
+  // diagonal (upper: L = U^H, dL = dU^H).
+  register_grad("torch.linalg.cholesky", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    bool upper = x.flag("upper");
+    Tensor l = upper ? adjoint(out) : out;
+    Tensor dl = upper ? adjoint(get_grad(out)) : get_grad(out);
+    Tensor product = ltorch::matmul(adjoint(l), dl);
+    Tensor eye = ltorch::op("torch.eye", {l.shape().back()}, {{"dtype", Value(l.dtype())}, {"device", Value(l.device())}});
+    Tensor phi = ltorch::sub(ltorch::op("torch.tril", {product}), ltorch::mul(ltorch::mul(product, eye), 0.5));
+    Tensor inverse = ltorch::op("torch.linalg.inv", {l});
+    Tensor da = ltorch::matmul(ltorch::matmul(adjoint(inverse), phi), inverse);
+    put_grad(x.tensor("a"), ltorch::mul(ltorch::add(da, adjoint(da)), 0.5));
+    return out;
+  });
+  // X = A^-1 B: dB = A^-H g, dA = -dB X^H (X A = B: dB = g A^-H, dA = -X^H dB), batches summed back.
+  register_grad("torch.linalg.solve", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    bool left = x.flag("left");
+    // (B a vector, or a batch of vectors matching A's batch, as the meta function reads it.)
+    bool vector = b.ndim() == 1 || (b.ndim() == a.ndim() - 1 && std::equal(b.shape().begin(), b.shape().end() - 1, a.shape().begin()));
+    Tensor db = ltorch::op("torch.linalg.solve", {adjoint(a), get_grad(out)}, {{"left", left}});
+    Tensor column = vector ? ltorch::unsqueeze(db, -1) : db;
+    Tensor solution = vector ? ltorch::unsqueeze(out, -1) : out;
+    Tensor da = left ? ltorch::neg(ltorch::matmul(column, adjoint(solution))) : ltorch::neg(ltorch::matmul(adjoint(solution), column));
+    if (wants_grad(x["b"])) put_grad(b, sum_to(db, b.shape()));
+    if (wants_grad(x["a"])) put_grad(a, sum_to(da, a.shape()));
+    return out;
+  });
+}
+
 void register_torch_rules() {
   register_grad("torch.softmax", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
@@ -746,6 +821,7 @@ void register_builtin_grad_rules() {
   register_linear_algebra_rules();
   register_collective_rules();
   register_torch_rules();
+  register_lapack_rules();
 }
 
 }  // namespace thundercc

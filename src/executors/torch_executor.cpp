@@ -146,7 +146,7 @@ void register_torch_executor(ExecutorRegistry& registry) {
                                                 .id = "torch:" + sym->id, .tags = out_tags(*sym)});
     auto checker = kCheckers.find(sym->id);
     torch.register_implementation(sym->id, Implementation{.op = &op, .checker = checker == kCheckers.end() ? Checker() : checker->second});
-    if (sym->is_prim) prims_only.register_implementation(sym->id, Implementation{.op = &op});
+    if (sym->is_prim || sym->has_tag(ltorch::kNoDecomposition)) prims_only.register_implementation(sym->id, Implementation{.op = &op});
   }
 }
 

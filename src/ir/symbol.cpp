@@ -1,3 +1,4 @@
+#include <unordered_set>
 #include "thundercc/ir/symbol.h"
 
 #include <algorithm>
@@ -228,6 +229,16 @@ void collect_proxies(const Value& v, std::vector<Value>& out) {
     for (const auto& x : v.items()) collect_proxies(x, out);
 }
 }  // namespace
+
+bool BoundSymbol::is_opaque() const {
+  if (sym->is_prim || !subsymbols.empty()) return false;
+  auto name = [](const Value& v) -> const std::string& { return v.is_tensor() ? v.as_tensor().name() : v.as_number_proxy()->name; };
+  std::unordered_set<std::string> inputs;
+  for (const auto& v : input_proxies()) inputs.insert(name(v));
+  for (const auto& v : output_proxies())
+    if (!inputs.count(name(v))) return true;
+  return false;
+}
 
 std::vector<Value> BoundSymbol::input_proxies() const {
   std::vector<Value> out;

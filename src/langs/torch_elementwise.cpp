@@ -61,6 +61,12 @@ void define(SymbolTable& table, const TorchOp& op, std::vector<std::string> tags
   s.signature = Signature::parse(op.signature);
   if (std::find(tags.begin(), tags.end(), kProgramCast) != tags.end()) {
     s.meta = op.decomposition;
+  } else if (std::find(tags.begin(), tags.end(), kNoDecomposition) != tags.end()) {
+    // Its outputs require grad as a prim's do: when an input does.
+    s.meta = [meta = op.decomposition](const Args& x) -> Value {
+      tracing::GradScope grad(x.values());
+      return meta(x);
+    };
   } else {
     s.meta = [decomposition = op.decomposition](const Args& x) -> Value {
       Value out = decomposition(x);

@@ -1,9 +1,14 @@
-// Products and statistics that are compositions of matmul, reductions and shape ops: addmv, addr,
-// addbmm, vdot, cross, cov, corrcoef; and the shape helpers diff, meshgrid, cartesian_prod,
-// block_diag, sum_to_size. Each runs as its decomposition (no ATen kernel is bound for them).
+// Linear algebra beyond matmul. Compositions of matmul, reductions and shape ops (addmv, addr,
+// addbmm, vdot, cross, cov, corrcoef; the shape helpers diff, meshgrid, cartesian_prod,
+// block_diag, sum_to_size; matrix norms, matrix_power) run as their decompositions. The
+// factorizations and solvers (inv, det, slogdet, solve, cholesky, qr, svd, eigh, pinv) have no
+// decomposition into prims: a meta function here, LAPACK through ATen's kernel at run time
+// (tagged kNoDecomposition), and grad rules in autodiff/ where autograd has them.
+#include <cmath>
 #include <limits>
 
 #include "langs/torch_registry.h"
+#include "thundercc/ir/pyliteral.h"
 
 namespace thundercc::ltorch {
 namespace {
@@ -39,10 +44,171 @@ Tensor covariance(const Tensor& input, int64_t correction) {
   return input.ndim() < 2 ? reshape(c, {}) : c;
 }
 
+// A float or complex tensor of batches of matrices (square ones when `square`).
+void check_matrices(const char* name, const Tensor& a, bool square) {
+  check(a.ndim() >= 2, [&] { return str(name, ": The input tensor A must have at least 2 dimensions."); });
+  check(a.dtype().is_inexact(), [&] { return str(name, ": Expected a floating point or complex tensor as input. Got ", a.dtype().torch_name()); });
+  int64_t m = a.shape()[a.ndim() - 2], n = a.shape()[a.ndim() - 1];
+  check(!square || m == n, [&] { return str(name, ": A must be batches of square matrices, but they are ", m, " by ", n, " matrices"); });
+}
+
+Shape batch_of(const Tensor& a) { return Shape(a.shape().begin(), a.shape().end() - 2); }
+
+Shape with(Shape shape, std::initializer_list<int64_t> tail) {
+  shape.insert(shape.end(), tail);
+  return shape;
+}
+
+Tensor like(const Tensor& a, const Shape& shape, DType dtype) { return Tensor::make(shape, dtype, a.device()); }
+
 }  // namespace
 
 void register_linalg(SymbolTable& t) {
+  const std::vector<std::string> lapack{kNoDecomposition};
   const std::vector<std::string> decomposed{kRunsDecomposed};
+  define(t, {{"torch.linalg.inv", "torch.inverse", "torch.Tensor.inverse"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.inv", a, true);
+    return like(a, a.shape(), a.dtype().strong());
+  }}, lapack);
+  define(t, {{"torch.linalg.det", "torch.det", "torch.Tensor.det"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.det", a, true);
+    return like(a, batch_of(a), a.dtype().strong());
+  }}, lapack);
+  define(t, {{"torch.linalg.slogdet", "torch.slogdet", "torch.Tensor.slogdet"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.slogdet", a, true);
+    return Value::tuple({like(a, batch_of(a), a.dtype().strong()), like(a, batch_of(a), to_real_dtype(a.dtype().strong()))});
+  }}, lapack);
+  // A X = B (left) or X A = B, B a matrix or a vector, the batches broadcast.
+  define(t, {{"torch.linalg.solve"}, "a, b, /, *, left=True", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    check_matrices("linalg.solve", a, true);
+    check(a.dtype().strong() == b.dtype().strong(), [&] { return str("linalg.solve: Expected A and B to have the same dtype, but found A of type ", a.dtype().torch_name(), " and B of type ", b.dtype().torch_name(), " instead"); });
+    int64_t n = a.shape().back();
+    bool vector = b.ndim() == 1 || (b.ndim() == a.ndim() - 1 && Shape(b.shape().begin(), b.shape().end() - 1) == batch_of(a));
+    check(x.flag("left") || !vector, "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False.");
+    check(b.shape()[b.ndim() - (vector ? 1 : (x.flag("left") ? 2 : 1))] == n, [&] {
+      return str("linalg.solve: Incompatible shapes of A and B for the equation ", x.flag("left") ? "AX = B" : "XA = B", " (", shape_repr(a.shape()), " and ", shape_repr(b.shape()), ")");
+    });
+    Shape b_batch = vector ? Shape(b.shape().begin(), b.shape().end() - 1) : batch_of(b);
+    Shape batch = langs::broadcast_shapes({batch_of(a), b_batch});
+    Shape out = batch;
+    if (vector) out.push_back(n);
+    else out.insert(out.end(), b.shape().end() - 2, b.shape().end());
+    return like(a, out, a.dtype().strong());
+  }}, lapack);
+  define(t, {{"torch.linalg.cholesky"}, "a, /, *, upper=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.cholesky", a, true);
+    return like(a, a.shape(), a.dtype().strong());
+  }}, lapack);
+  define(t, {{"torch.cholesky", "torch.Tensor.cholesky"}, "a, /, upper=False", [](const Args& x) -> Value {
+    return op("torch.linalg.cholesky", {x["a"]}, {{"upper", x["upper"]}});
+  }}, decomposed);
+  define(t, {{"torch.linalg.qr"}, "a, /, mode='reduced'", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.qr", a, false);
+    const std::string& mode = x["mode"].as_string();
+    check(mode == "reduced" || mode == "complete" || mode == "r", [&] { return str("qr received unrecognized mode '", mode, "' but expected one of 'reduced' (default), 'r', or 'complete'"); });
+    int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = mode == "complete" ? m : std::min(m, n);
+    Tensor q = mode == "r" ? like(a, {0}, a.dtype().strong()) : like(a, with(batch_of(a), {m, k}), a.dtype().strong());
+    return Value::tuple({q, like(a, with(batch_of(a), {k, n}), a.dtype().strong())});
+  }}, lapack);
+  define(t, {{"torch.linalg.svd"}, "a, /, full_matrices=True, *, driver=None", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.svd", a, false);
+    int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = std::min(m, n);
+    bool full = x.flag("full_matrices");
+    DType d = a.dtype().strong();
+    return Value::tuple({like(a, with(batch_of(a), {m, full ? m : k}), d), like(a, with(batch_of(a), {k}), to_real_dtype(d)),
+                         like(a, with(batch_of(a), {full ? n : k, n}), d)});
+  }}, lapack);
+  define(t, {{"torch.linalg.svdvals"}, "a, /, *, driver=None", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.svdvals", a, false);
+    int64_t k = std::min(a.shape()[a.ndim() - 2], a.shape().back());
+    return like(a, with(batch_of(a), {k}), to_real_dtype(a.dtype().strong()));
+  }}, lapack);
+  define(t, {{"torch.linalg.eigh"}, "a, /, UPLO='L'", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.eigh", a, true);
+    return Value::tuple({like(a, with(batch_of(a), {a.shape().back()}), to_real_dtype(a.dtype().strong())), like(a, a.shape(), a.dtype().strong())});
+  }}, lapack);
+  define(t, {{"torch.linalg.eigvalsh"}, "a, /, UPLO='L'", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.eigvalsh", a, true);
+    return like(a, with(batch_of(a), {a.shape().back()}), to_real_dtype(a.dtype().strong()));
+  }}, lapack);
+  define(t, {{"torch.linalg.pinv"}, "a, /, *, atol=None, rtol=None, hermitian=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.pinv", a, false);
+    check(!x["atol"].is_tensor() && !x["rtol"].is_tensor(), "linalg.pinv with tensor tolerances is not supported yet", "NotImplementedError");
+    return like(a, with(batch_of(a), {a.shape().back(), a.shape()[a.ndim() - 2]}), a.dtype().strong());
+  }}, lapack);
+  // Decompositions over the factorizations above.
+  define(t, {{"torch.linalg.matrix_power", "torch.matrix_power", "torch.Tensor.matrix_power"}, "a, n, /", [](const Args& x) -> Value {
+    Tensor a = x.tensor("a");
+    int64_t n = x.integer("n");
+    check(a.ndim() >= 2 && a.shape().back() == a.shape()[a.ndim() - 2], "linalg.matrix_power: A must be batches of square matrices");
+    if (n == 0) {  // identities written over a (PyTorch copies them into a clone of a: no gradient reaches it)
+      Tensor eye = op("torch.eye", {a.shape().back()}, {{"dtype", Value(a.dtype().strong())}, {"device", Value(a.device())}});
+      Tensor everywhere = full(a.shape(), true, a.device(), dtypes::bool8);
+      return where(everywhere, a.ndim() == 2 ? eye : expand(eye, a.shape()), a);
+    }
+    if (n < 0) a = op("torch.linalg.inv", {a});
+    Tensor result = a;
+    for (int64_t i = 1; i < (n < 0 ? -n : n); ++i) result = matmul(result, a);
+    return result;
+  }}, decomposed);
+  define(t, {{"torch.linalg.matrix_norm"}, "a, /, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None", [](const Args& x) -> Value {
+    Tensor a = x.tensor("a");
+    check(a.ndim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+    if (auto d = optional_dtype(x["dtype"])) a = to(a, *d);
+    auto dims = langs::canonicalize_dims(a.ndim(), x.ints("dim"));
+    bool keepdim = x.flag("keepdim");
+    const Value& ord = x["ord"];
+    if (ord.kind() == Value::Kind::String && ord.as_string() == "fro")
+      return op("torch.linalg.vector_norm", {a, 2.0, Value::ints(dims), keepdim});
+    // The others read singular values or sums along one dimension: the matrix dims moved last.
+    Tensor moved = op("torch.movedim", {a, Value::ints(dims), Value::ints({-2, -1})});
+    Tensor r;
+    if (ord.kind() == Value::Kind::String) {
+      check(ord.as_string() == "nuc", [&] { return str("linalg.matrix_norm: Order ", ord.as_string(), " not supported."); });
+      r = sum(op("torch.linalg.svdvals", {moved}), Dims{-1});
+    } else {
+      double p = ord.as_float();
+      Tensor magnitude = abs(moved);
+      if (p == 2.0 || p == -2.0) {
+        Tensor s = op("torch.linalg.svdvals", {moved});
+        r = p > 0 ? amax(s, {-1}) : op("torch.amin", {s, Value::ints({-1})});
+      } else {
+        check(p == 1.0 || p == -1.0 || std::isinf(p), [&] { return str("linalg.matrix_norm: Order ", py_repr(ord), " not supported."); });
+        Tensor sums = sum(magnitude, Dims{std::isinf(p) ? -1 : -2});  // row sums for inf, column sums for 1
+        r = p > 0 ? amax(sums, {-1}) : op("torch.amin", {sums, Value::ints({-1})});
+      }
+    }
+    if (!keepdim) return r;
+    for (int64_t d : {std::min(dims[0], dims[1]), std::max(dims[0], dims[1])}) r = unsqueeze(r, d);
+    return r;
+  }}, decomposed);
+  define(t, {{"torch.linalg.norm"}, "a, /, ord=None, dim=None, keepdim=False, *, dtype=None", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    bool matrix = x.is_none("dim") ? (!x.is_none("ord") && a.ndim() == 2) : x.ints("dim").size() == 2;
+    if (x.is_none("dim") && x.is_none("ord"))
+      return op("torch.linalg.vector_norm", {a, 2.0, Value(), x["keepdim"]}, {{"dtype", x["dtype"]}});
+    if (matrix)
+      return op("torch.linalg.matrix_norm", {a, x.is_none("ord") ? Value(std::string("fro")) : x["ord"], x.is_none("dim") ? Value::ints({-2, -1}) : x["dim"],
+                                             x["keepdim"]}, {{"dtype", x["dtype"]}});
+    check(x.is_none("dim") ? a.ndim() == 1 : x.ints("dim").size() == 1, "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D");
+    return op("torch.linalg.vector_norm", {a, x.is_none("ord") ? Value(2.0) : x["ord"], x["dim"], x["keepdim"]}, {{"dtype", x["dtype"]}});
+  }}, decomposed);
+  define(t, {{"torch.linalg.matmul"}, "a, b, /", [](const Args& x) -> Value { return matmul(x.tensor("a"), x.tensor("b")); }}, decomposed);
+  define(t, {{"torch.linalg.diagonal"}, "a, /, *, offset=0, dim1=-2, dim2=-1", [](const Args& x) -> Value {
+    return op("torch.diagonal", {x["a"], x["offset"], x["dim1"], x["dim2"]});
+  }}, decomposed);
   define(t, {{"torch.addmv", "torch.Tensor.addmv"}, "input, a, b, /, *, beta=1, alpha=1", [](const Args& x) -> Value {
     check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 1, "vector + matrix @ vector expected");
     return scaled_sum(x, matmul(x.tensor("a"), x.tensor("b")));

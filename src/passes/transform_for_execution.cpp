@@ -63,7 +63,9 @@ class Claimer {
   static bool can_run(const Executor& ex, const BoundSymbol& b) {
     if (implementation(ex, b)) return true;
     if (b.sym->is_prim) return false;
-    // An empty decomposition (contiguous, dropout in eval) returns its input: nothing to run.
+    // An empty decomposition that returns its input (contiguous, dropout in eval) has nothing to
+    // run; one that makes a value (a LAPACK factorization) needs its executor's own kernel.
+    if (b.is_opaque()) return false;
     for (const auto& s : b.subsymbols)
       if (!can_run(ex, s)) return false;
     return true;

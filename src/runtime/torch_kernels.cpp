@@ -1111,6 +1111,38 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.count_nonzero", [](KernelCall& c) {
     c.set_output(0, c.arg(1).is_none() ? at::count_nonzero(c.arg(0).tensor()) : at::count_nonzero(c.arg(0).tensor(), c.arg(1).ints()));
   });
+  // LAPACK through ATen: the torch language's ops with no decomposition (langs/torch_linalg.cpp).
+  r.add("torch:torch.linalg.inv", [](KernelCall& c) { c.set_output(0, at::linalg_inv(c.arg(0).tensor())); });
+  r.add("torch:torch.linalg.det", [](KernelCall& c) { c.set_output(0, at::linalg_det(c.arg(0).tensor())); });
+  r.add("torch:torch.linalg.slogdet", [](KernelCall& c) {
+    auto [sign, logabsdet] = at::linalg_slogdet(c.arg(0).tensor());
+    c.set_output(0, sign);
+    c.set_output(1, logabsdet);
+  });
+  r.add("torch:torch.linalg.solve", [](KernelCall& c) { c.set_output(0, at::linalg_solve(c.arg(0).tensor(), c.arg(1).tensor(), c.kwarg("left").flag())); });
+  r.add("torch:torch.linalg.cholesky", [](KernelCall& c) { c.set_output(0, at::linalg_cholesky(c.arg(0).tensor(), c.kwarg("upper").flag())); });
+  r.add("torch:torch.linalg.qr", [](KernelCall& c) {
+    auto [q, r] = at::linalg_qr(c.arg(0).tensor(), c.arg(1).string());
+    c.set_output(0, q);
+    c.set_output(1, r);
+  });
+  r.add("torch:torch.linalg.svd", [](KernelCall& c) {
+    auto [u, s, vh] = at::linalg_svd(c.arg(0).tensor(), c.arg(1).flag());
+    c.set_output(0, u);
+    c.set_output(1, s);
+    c.set_output(2, vh);
+  });
+  r.add("torch:torch.linalg.svdvals", [](KernelCall& c) { c.set_output(0, at::linalg_svdvals(c.arg(0).tensor())); });
+  r.add("torch:torch.linalg.eigh", [](KernelCall& c) {
+    auto [values, vectors] = at::linalg_eigh(c.arg(0).tensor(), c.arg(1).string());
+    c.set_output(0, values);
+    c.set_output(1, vectors);
+  });
+  r.add("torch:torch.linalg.eigvalsh", [](KernelCall& c) { c.set_output(0, at::linalg_eigvalsh(c.arg(0).tensor(), c.arg(1).string())); });
+  r.add("torch:torch.linalg.pinv", [](KernelCall& c) {
+    auto tolerance = [&](const char* name) { return c.kwarg(name).is_none() ? c10::optional<double>() : c10::optional<double>(c.kwarg(name).real()); };
+    c.set_output(0, at::linalg_pinv(c.arg(0).tensor(), tolerance("atol"), tolerance("rtol"), c.kwarg("hermitian").flag()));
+  });
   r.add("torch:torch.sort", [](KernelCall& c) {
     auto [values, indices] = at::sort(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag());
     c.set_output(0, values);

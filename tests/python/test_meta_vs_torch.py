@@ -813,3 +813,45 @@ sample("meshgrid_list", lambda a, b, c: torch.meshgrid([a, b, c], indexing="ij")
 sample("cartesian_prod", torch.cartesian_prod, t(2), t(3))
 sample("block_diag", torch.block_diag, t(2, 3), t(4), t(1).reshape(()), t(1, 2, dtype=torch.float64))
 sample("sum_to_size", lambda a: a.sum_to_size(3, 1), t(2, 3, 4))
+# Factorizations and solvers on LAPACK through ATen (no decomposition), and what is built on them.
+def well_conditioned(*shape, dtype=torch.float32):
+    a = t(*shape, dtype=dtype)
+    return a + 4 * torch.eye(shape[-1], dtype=dtype)
+
+
+def positive_definite(*shape, dtype=torch.float32):
+    a = t(*shape, dtype=dtype)
+    return a @ a.mT + torch.eye(shape[-1], dtype=dtype)
+
+
+for dtype in (torch.float32, torch.float64):
+    sample(f"linalg_inv_{dtype}", torch.linalg.inv, well_conditioned(2, 3, 3, dtype=dtype))
+    sample(f"linalg_det_{dtype}", torch.linalg.det, well_conditioned(3, 3, dtype=dtype))
+    sample(f"linalg_slogdet_{dtype}", torch.linalg.slogdet, well_conditioned(2, 4, 4, dtype=dtype))
+    sample(f"linalg_solve_{dtype}", torch.linalg.solve, well_conditioned(2, 3, 3, dtype=dtype), t(2, 3, 2, dtype=dtype))
+    sample(f"linalg_cholesky_{dtype}", torch.linalg.cholesky, positive_definite(3, 3, dtype=dtype))
+    sample(f"linalg_eigvalsh_{dtype}", torch.linalg.eigvalsh, positive_definite(2, 3, 3, dtype=dtype))
+    sample(f"linalg_svdvals_{dtype}", torch.linalg.svdvals, t(4, 3, dtype=dtype))
+sample("linalg_solve_vector", torch.linalg.solve, well_conditioned(3, 3), t(3))
+sample("linalg_solve_right", lambda a, b: torch.linalg.solve(a, b, left=False), well_conditioned(3, 3), t(2, 3))
+sample("linalg_solve_broadcast", torch.linalg.solve, well_conditioned(3, 3), t(2, 3, 1))
+sample("inverse_method", lambda a: a.inverse(), well_conditioned(3, 3))
+sample("det_torch", torch.det, well_conditioned(2, 2, 2))
+sample("cholesky_upper", lambda a: torch.cholesky(a, upper=True), positive_definite(3, 3))
+sample("linalg_cholesky_upper", lambda a: torch.linalg.cholesky(a, upper=True), positive_definite(3, 3))
+sample("linalg_qr", lambda a: torch.linalg.qr(a)[1].abs(), t(4, 3))
+sample("linalg_qr_complete", lambda a: torch.linalg.qr(a, mode="complete")[1].abs(), t(3, 4))
+sample("linalg_svd_values", lambda a: torch.linalg.svd(a, full_matrices=False)[1], t(2, 4, 3))
+sample("linalg_eigh_values", lambda a: torch.linalg.eigh(a)[0], positive_definite(3, 3))
+sample("linalg_pinv", torch.linalg.pinv, t(4, 3))
+sample("linalg_matrix_power", lambda a: torch.linalg.matrix_power(a, 3), t(2, 3, 3))
+sample("linalg_matrix_power_negative", lambda a: torch.linalg.matrix_power(a, -2), well_conditioned(3, 3))
+sample("linalg_matrix_power_zero", lambda a: torch.linalg.matrix_power(a, 0), t(2, 3, 3))
+for ord in ("fro", "nuc", 2, -2, 1, -1, float("inf"), -float("inf")):
+    sample(f"linalg_matrix_norm_{ord}", lambda a, ord=ord: torch.linalg.matrix_norm(a, ord), t(2, 3, 4))
+sample("linalg_matrix_norm_dims_keepdim", lambda a: torch.linalg.matrix_norm(a, 1, dim=(0, 2), keepdim=True), t(3, 2, 4))
+sample("linalg_norm_vector", lambda a: torch.linalg.norm(a), t(3, 4))
+sample("linalg_norm_matrix_ord", lambda a: torch.linalg.norm(a, "nuc"), t(3, 4))
+sample("linalg_norm_dim", lambda a: torch.linalg.norm(a, 3, dim=1), t(3, 4))
+sample("linalg_matmul", torch.linalg.matmul, t(2, 3), t(3, 4))
+sample("linalg_diagonal", lambda a: torch.linalg.diagonal(a, offset=1), t(2, 3, 4))

@@ -104,6 +104,9 @@ struct BoundSymbol {
   // Every tensor or number proxy read by the call (args and kwargs, in order).
   std::vector<Value> input_proxies() const;
   std::vector<Value> output_proxies() const;
+  // A torch-language call whose decomposition records nothing yet makes values of its own (a
+  // LAPACK factorization): only an executor's kernel runs it, only a grad rule differentiates it.
+  bool is_opaque() const;
 };
 
 // Symbols by id and by alias. The global table holds the prims, the torch language (both added by

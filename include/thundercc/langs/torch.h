@@ -20,6 +20,9 @@ namespace thundercc::ltorch {
 // The tag of a torch-language op that every executor runs as its decomposition: ATen has no
 // single kernel for it here (or its decomposition is all there is: literal data, a reshape).
 inline constexpr const char* kRunsDecomposed = "RUNS_DECOMPOSED";
+// The tag of a torch-language op with no decomposition into prims (a LAPACK factorization): a
+// meta function, and ATen's kernel under every executor that runs torch ops.
+inline constexpr const char* kNoDecomposition = "NO_DECOMPOSITION";
 
 using Dims = std::vector<int64_t>;
 
