@@ -659,7 +659,8 @@ void register_lapack_rules() {
   register_grad("torch.linalg.eigvalsh", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor v = call("torch.linalg.eigh", {x["a"], x["UPLO"]}).items()[1].as_tensor();
-    put_grad(x.tensor("a"), ltorch::matmul(ltorch::mul(v, ltorch::unsqueeze(in_dtype(get_grad(out), v.dtype()), -2)), adjoint(v)));
+    Tensor scaled = ltorch::mul(v, ltorch::unsqueeze(in_dtype(get_grad(out), v.dtype()), -2));
+    put_grad(x.tensor("a"), ltorch::matmul(scaled, adjoint(v)));
     return out;
   });
   // A = L L^H: dA = L^-H Phi(L^H dL) L^-1, made Hermitian, Phi the lower triangle with half its
@@ -671,7 +672,8 @@ void register_lapack_rules() {
     Tensor dl = upper ? adjoint(get_grad(out)) : get_grad(out);
     Tensor product = ltorch::matmul(adjoint(l), dl);
     Tensor eye = ltorch::op("torch.eye", {l.shape().back()}, {{"dtype", Value(l.dtype())}, {"device", Value(l.device())}});
-    Tensor phi = ltorch::sub(ltorch::op("torch.tril", {product}), ltorch::mul(ltorch::mul(product, eye), 0.5));
+    Tensor lower = ltorch::op("torch.tril", {product});
+    Tensor phi = ltorch::sub(lower, ltorch::mul(ltorch::mul(product, eye), 0.5));
     Tensor inverse = ltorch::op("torch.linalg.inv", {l});
     Tensor da = ltorch::matmul(ltorch::matmul(adjoint(inverse), phi), inverse);
     put_grad(x.tensor("a"), ltorch::mul(ltorch::add(da, adjoint(da)), 0.5));
@@ -722,7 +724,10 @@ void register_torch_rules() {
     const Value& b = x["b"];
     // (PyTorch 1.13's formula: log1p(b) also where a is 0.)
     put_operand_grad(a, [&] { return ltorch::mul(g, ltorch::log1p(b.is_tensor() ? b.as_tensor() : ltorch::full_like(g, b))); });
-    put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), ltorch::add(b, int64_t{1})); });
+    put_operand_grad(b, [&] {
+      Tensor scaled = ltorch::mul(g, a);
+      return ltorch::true_divide(scaled, ltorch::add(b, int64_t{1}));
+    });
     return out;
   });
   // The special functions whose decompositions select among branches (where), one of which is
@@ -731,14 +736,16 @@ void register_torch_rules() {
     Tensor out = forward(x).as_tensor();
     const Tensor& a = x.tensor("a");
     // Phi'(a) / Phi(a) = exp(-a^2 / 2 - log Phi(a)) / sqrt(2 pi)
+    Tensor g = get_grad(out);
     Tensor ratio = ltorch::exp(ltorch::sub(ltorch::mul(ltorch::mul(a, a), -0.5), out));
-    put_grad(a, ltorch::mul(get_grad(out), ltorch::mul(ratio, 1.0 / std::sqrt(2.0 * std::numbers::pi))));
+    put_grad(a, ltorch::mul(g, ltorch::mul(ratio, 1.0 / std::sqrt(2.0 * std::numbers::pi))));
     return out;
   });
   register_grad("torch.special.entr", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     const Tensor& a = x.tensor("a");
-    put_grad(a, ltorch::mul(get_grad(out), ltorch::neg(ltorch::add(ltorch::log(a), int64_t{1}))));
+    Tensor g = get_grad(out);
+    put_grad(a, ltorch::mul(g, ltorch::neg(ltorch::add(ltorch::log(a), int64_t{1}))));
     return out;
   });
   // binary_cross_entropy: PyTorch's derivative divides by max((1 - a) a, 1e-12), so that a = 0 or

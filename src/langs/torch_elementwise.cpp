@@ -410,7 +410,9 @@ void register_elementwise(SymbolTable& t) {
     // max + log1p(exp(-|a - b|)), which neither overflows nor loses the larger term.
     Tensor high = maximum(x["a"], x["b"]);
     // Equal operands are no gap apart, equal infinities included (inf - inf is NaN).
-    Tensor gap = where(eq(x["a"], x["b"]), 0.0, abs(sub(x["a"], x["b"])));
+    Tensor same = eq(x["a"], x["b"]);
+    Tensor distance = abs(sub(x["a"], x["b"]));
+    Tensor gap = where(same, 0.0, distance);
     return add(high, log1p(exp(-gap)));
   }});
   define(t, {{"torch.xlogy", "torch.Tensor.xlogy"}, "a, b, /", [](const Args& x) -> Value {

@@ -29,7 +29,9 @@ Tensor scaled_sum(const Args& x, const Tensor& product) {
 // The vectors' cross product along dim: a[i+1] b[i+2] - a[i+2] b[i+1].
 Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
   auto rolled = [&](const Tensor& t, int64_t shift) { return op("torch.roll", {t, shift, dim}); };
-  return rolled(a, -1) * rolled(b, -2) - rolled(a, -2) * rolled(b, -1);
+  Tensor a1 = rolled(a, -1), b2 = rolled(b, -2), a2 = rolled(a, -2), b1 = rolled(b, -1);
+  Tensor forward = a1 * b2;
+  return forward - a2 * b1;
 }
 
 Tensor covariance(const Tensor& input, int64_t correction) {
@@ -237,7 +239,9 @@ void register_linalg(SymbolTable& t) {
     Shape common = langs::broadcast_shapes({a.shape(), b.shape()});
     int64_t dim = langs::canonicalize_dim(static_cast<int64_t>(common.size()), x.integer("dim"));
     check(a.shape()[dim] == 3 && b.shape()[dim] == 3, [&] { return str("linalg.cross: inputs dimension ", dim, " must have length 3. Got ", a.shape()[dim], " and ", b.shape()[dim]); });
-    return cross(a.shape() == common ? a : expand(a, common), b.shape() == common ? b : expand(b, common), dim);
+    Tensor a_common = a.shape() == common ? a : expand(a, common);
+    Tensor b_common = b.shape() == common ? b : expand(b, common);
+    return cross(a_common, b_common, dim);
   }}, decomposed);
   // torch.cross without dim takes the first dimension of length 3 (PyTorch 1.13's default).
   define(t, {{"torch.cross", "torch.Tensor.cross"}, "a, b, /, dim=None", [](const Args& x) -> Value {
@@ -261,7 +265,8 @@ void register_linalg(SymbolTable& t) {
     Tensor c = covariance(x.tensor("a"), 1);
     if (c.ndim() == 0) return c / c;
     Tensor d = op("torch.diagonal", {c});
-    Tensor scale = op("torch.sqrt", {mul(unsqueeze(d, 1), unsqueeze(d, 0))});
+    Tensor column = unsqueeze(d, 1);
+    Tensor scale = op("torch.sqrt", {mul(column, unsqueeze(d, 0))});
     Tensor r = c / scale;
     return c.dtype().is_complex() ? r : op("torch.clamp", {r, -1.0, 1.0});
   }}, decomposed);

@@ -47,10 +47,15 @@ Tensor vector_norm_impl(const Tensor& input, double p, const std::optional<Dims>
     norm = sum(to(ne(magnitude, int64_t{0}), magnitude.dtype()), reduced, keepdim);
   } else if (p == 1) {
     norm = sum(abs(magnitude), reduced, keepdim);
-  } else if (p == 2) {
-    norm = sqrt(sum(magnitude * magnitude, reduced, keepdim));
   } else {
-    norm = pow(sum(pow(abs(magnitude), p), reduced, keepdim), 1.0 / p);
+    // The root's derivative is infinite at a zero vector, where PyTorch's subgradient is 0: the
+    // root is taken of a sum kept away from zero, and zero selected after it.
+    Tensor powers = p == 2 ? magnitude * magnitude : pow(abs(magnitude), p);
+    Tensor total = sum(powers, reduced, keepdim);
+    Tensor zero = eq(total, int64_t{0});
+    Tensor nonzero_total = where(zero, 1.0, total);
+    Tensor root = p == 2 ? sqrt(nonzero_total) : pow(nonzero_total, 1.0 / p);
+    norm = where(zero, 0.0, root);
   }
   return core::convert(norm, result);
 }

@@ -46,8 +46,12 @@ void register_special(SymbolTable& t) {
     Tensor tail = op("torch.minimum", {a, full_like(a, -10.0)});  // finite in the branches where is not taken
     Tensor r = reciprocal(tail * tail);
     Tensor series = unary("torch.log1p", r * (r * (r * (r * (105.0 - r * 945.0) - 15.0) + 3.0) - 1.0));
-    Tensor asymptotic = (tail * tail) * -0.5 - unary("torch.log", tail * -std::sqrt(2.0 * std::numbers::pi)) + series;
-    return where(a > 0.0, upper, where(a < -10.0, asymptotic, middle));
+    Tensor exponent = (tail * tail) * -0.5;
+    Tensor asymptotic = exponent - unary("torch.log", tail * -std::sqrt(2.0 * std::numbers::pi)) + series;
+    Tensor deep = a < -10.0;
+    Tensor below_zero = where(deep, asymptotic, middle);
+    Tensor positive = a > 0.0;
+    return where(positive, upper, below_zero);
   }}, {kRunsDecomposed});
   define(t, {{"torch.special.ndtri"}, "a, /", [floating](const Args& x) -> Value {
     return mul(unary("torch.erfinv", floating(x) * 2.0 - 1.0), std::numbers::sqrt2);
@@ -57,8 +61,14 @@ void register_special(SymbolTable& t) {
     Tensor a = floating(x);
     Tensor positive = op("torch.clamp", {a, Value(std::numeric_limits<double>::min())});
     Tensor entropy = -(a * unary("torch.log", positive));
-    Tensor below = where(eq(a, 0.0), zeros_like(a), full_like(a, -std::numeric_limits<double>::infinity()));
-    return where(a > 0.0, entropy, where(unary("torch.isnan", a), a, below));
+    Tensor zero = eq(a, 0.0);
+    Tensor zeros = zeros_like(a);
+    Tensor minus_infinity = full_like(a, -std::numeric_limits<double>::infinity());
+    Tensor below = where(zero, zeros, minus_infinity);
+    Tensor nan = unary("torch.isnan", a);
+    Tensor not_positive = where(nan, a, below);
+    Tensor above_zero = a > 0.0;
+    return where(above_zero, entropy, not_positive);
   }}, {kRunsDecomposed});
   // x log1p(y), 0 where x is 0 unless y is NaN.
   define(t, {{"torch.special.xlog1py"}, "a, b, /", [](const Args& x) -> Value {
@@ -73,7 +83,7 @@ void register_special(SymbolTable& t) {
   }}, {kRunsDecomposed});
   // log Gamma_p(a) = p (p - 1) / 4 log(pi) + sum over j < p of lgamma(a - j / 2).
   define(t, {{"torch.special.multigammaln", "torch.mvlgamma", "torch.Tensor.mvlgamma"}, "a, /, p", [](const Args& x) -> Value {
-    const Tensor& a = x.tensor("a");
+    Tensor a = x.tensor("a").dtype().is_inexact() ? x.tensor("a") : to(x.tensor("a"), dtypes::float32);
     int64_t p = x.integer("p");
     check(p >= 1, [&] { return str("p has to be greater than or equal to 1, but got ", p); });
     Tensor total = full_like(a, static_cast<double>(p * (p - 1)) / 4.0 * std::log(std::numbers::pi));

@@ -252,3 +252,14 @@ def test_a_transformer_encoder_with_a_padding_mask(tmp_path, thundercc, lengths,
 def test_a_tensor_base_of_rpow(tmp_path, thundercc, base_shape):
     base = (torch.rand(base_shape) + 0.5).requires_grad_(True)
     check_program(tmp_path, thundercc, lambda x, b: x.__rpow__(b), grad_input(5), base)
+
+
+@pytest.mark.parametrize("program", [
+    lambda x: torch.linalg.norm(x),
+    lambda x: torch.linalg.vector_norm(x, 3, dim=1),
+    lambda x: x.norm(dim=1) + F.normalize(x, dim=1).sum(),
+], ids=["norm", "vector_norm_3", "norm_and_normalize"])
+def test_norm_gradients_at_a_zero_vector_are_autograds_subgradient(tmp_path, thundercc, program):
+    x = torch.zeros(2, 4)
+    x[1] = torch.arange(4.0)
+    check_program(tmp_path, thundercc, program, x.requires_grad_(True))
