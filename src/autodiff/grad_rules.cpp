@@ -382,12 +382,47 @@ void register_reduction_rules() {
     const Tensor& a = x.tensor("a");
     return unreduce(g, a, langs::canonicalize_dims(a.ndim(), x.ints("dims")));
   });
+  // Each element's gradient is the product of the others (out / a is NaN at a zero): exclusive
+  // prefix and suffix products over the reduced elements, laid out as one last dimension.
   register_grad("prims.prod", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
     const Tensor& a = x.tensor("a");
     auto dims = langs::canonicalize_dims(a.ndim(), x.ints("dims"));
-    put_grad(a, unreduce(g * out, a, dims) / a);
+    Dims order;
+    Shape kept;
+    for (int64_t d = 0; d < a.ndim(); ++d)
+      if (std::find(dims.begin(), dims.end(), d) == dims.end()) {
+        order.push_back(d);
+        kept.push_back(a.shape()[d]);
+      }
+    order.insert(order.end(), dims.begin(), dims.end());
+    int64_t n = reduced_numel(a, dims);
+    if (n == 0) {
+      put_grad(a, ltorch::zeros_like(a));
+      return out;
+    }
+    Shape rows_shape = kept, ones_shape = kept;
+    rows_shape.push_back(n);
+    ones_shape.push_back(1);
+    Tensor moved = prims::transpose(a, order);
+    Tensor rows = prims::reshape(moved, rows_shape);
+    Tensor ones = ltorch::full(ones_shape, 1, a.device(), a.dtype());
+    auto exclusive = [&](const Tensor& t) {
+      Tensor running = prims::cumprod(t, static_cast<int64_t>(kept.size()));
+      Tensor before = ltorch::narrow(running, -1, 0, n - 1);
+      return ltorch::cat({ones, before}, -1);
+    };
+    Tensor prefix = exclusive(rows);
+    Tensor reversed = prims::flip(rows, {static_cast<int64_t>(kept.size())});
+    Tensor reversed_prefix = exclusive(reversed);
+    Tensor suffix = prims::flip(reversed_prefix, {static_cast<int64_t>(kept.size())});
+    Tensor others = ltorch::mul(prefix, suffix);
+    Tensor g_rows = ltorch::unsqueeze(prims::reshape(g, kept), -1);
+    Tensor grad_rows = ltorch::mul(others, g_rows);
+    Dims inverse(order.size());
+    for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int64_t>(i);
+    put_grad(a, prims::transpose(prims::reshape(grad_rows, moved.shape()), inverse));
     return out;
   });
   for (const char* id : {"prims.amax", "prims.amin"})

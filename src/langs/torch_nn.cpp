@@ -1245,9 +1245,12 @@ void register_nn(SymbolTable& t) {
   }});
   define(t, {{"torch.nn.functional.cosine_similarity", "torch.cosine_similarity"}, "x1, x2, /, dim=1, eps=1e-08",
              [](const Args& x) -> Value {
-    // PyTorch 1.13's formula: the dot product over the product of the norms, each clamped to eps.
-    const auto& a = x.tensor("x1");
-    const auto& b = x.tensor("x2");
+    // PyTorch 1.13's formula: the inputs broadcast first (a norm counts an element repeated by the
+    // broadcast as often as it is repeated), then the dot product over the product of the norms,
+    // each clamped to eps.
+    Shape common = langs::broadcast_shapes({x.tensor("x1").shape(), x.tensor("x2").shape()});
+    Tensor a = x.tensor("x1").shape() == common ? x.tensor("x1") : expand(x.tensor("x1"), common);
+    Tensor b = x.tensor("x2").shape() == common ? x.tensor("x2") : expand(x.tensor("x2"), common);
     Dims dim{x.integer("dim")};
     Tensor na = op("torch.clamp", {sqrt(sum(a * a, dim)), x["eps"]});
     Tensor nb = op("torch.clamp", {sqrt(sum(b * b, dim)), x["eps"]});
@@ -1392,6 +1395,7 @@ void register_torch_language_groups(SymbolTable& t) {
   register_complex(t);
   register_special(t);
   register_linalg(t);
+  register_composites(t);
   register_in_place(t);  // after the ops they modify in place
 }
 

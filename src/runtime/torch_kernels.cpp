@@ -426,10 +426,11 @@ void register_prim_kernels(KernelRegistry& r) {
   r.add("torch:prims.amax", [](KernelCall& c) { c.set_output(0, at::amax(c.arg(0).tensor(), c.arg(1).ints())); });
   r.add("torch:prims.amin", [](KernelCall& c) { c.set_output(0, at::amin(c.arg(0).tensor(), c.arg(1).ints())); });
   r.add("torch:prims.var", [](KernelCall& c) {
-    c.set_output(0, at::var(c.arg(0).tensor(), at::OptionalIntArrayRef(c.arg(1).ints()), c.kwarg("correction").integer(), false));
+    // (The correction as an optional: a plain integer would bind to the overload taking `unbiased`.)
+    c.set_output(0, at::var(c.arg(0).tensor(), at::OptionalIntArrayRef(c.arg(1).ints()), c10::optional<int64_t>(c.kwarg("correction").integer()), false));
   });
   r.add("torch:prims.var_mean", [](KernelCall& c) {
-    auto [v, m] = at::var_mean(c.arg(0).tensor(), at::OptionalIntArrayRef(c.arg(1).ints()), c.kwarg("correction").integer(), false);
+    auto [v, m] = at::var_mean(c.arg(0).tensor(), at::OptionalIntArrayRef(c.arg(1).ints()), c10::optional<int64_t>(c.kwarg("correction").integer()), false);
     c.set_output(0, v);
     c.set_output(1, m);
   });

@@ -263,3 +263,28 @@ def test_norm_gradients_at_a_zero_vector_are_autograds_subgradient(tmp_path, thu
     x = torch.zeros(2, 4)
     x[1] = torch.arange(4.0)
     check_program(tmp_path, thundercc, program, x.requires_grad_(True))
+
+
+@pytest.mark.parametrize("program", [
+    lambda x: torch.var(x, 1, correction=2),
+    lambda x: torch.std_mean(x, (0, 2), correction=0)[0],
+], ids=["var", "std_mean"])
+def test_a_variance_keeps_its_correction_in_a_training_step(tmp_path, thundercc, program):
+    check_program(tmp_path, thundercc, program, grad_input(2, 5, 3))
+
+
+@pytest.mark.parametrize("program", [
+    lambda x: torch.prod(x, 1),
+    lambda x: torch.prod(x),
+    lambda x: x.prod(0, keepdim=True),
+], ids=["dim", "all", "keepdim"])
+def test_prod_gradients_at_zeros(tmp_path, thundercc, program):
+    x = torch.tensor([[1.0, 0.0, 2.0], [3.0, 4.0, 5.0], [0.0, 0.0, 6.0]]).requires_grad_(True)
+    check_program(tmp_path, thundercc, program, x)
+
+
+def test_cosine_similarity_gradient_with_broadcast_inputs(tmp_path, thundercc):
+    torch.manual_seed(0)
+    a = torch.randn(1, 2, 3).requires_grad_(True)
+    b = torch.randn(2, 1, 3).requires_grad_(True)
+    check_program(tmp_path, thundercc, lambda a, b: F.cosine_similarity(a, b, dim=-2), a, b, rtol=1e-4)
