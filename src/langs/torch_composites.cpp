@@ -218,6 +218,8 @@ void register_composites(SymbolTable& t) {
     Value dims = x.is_none("dim") ? Value::ints({}) : x["dim"];
     Tensor low = op("torch.amin", {x["a"], dims, x["keepdim"]});
     Tensor high = op("torch.amax", {x["a"], dims, x["keepdim"]});
+    // A 0-d tensor reduced along dim 0 and kept has that dimension (PyTorch's aminmax).
+    if (x.tensor("a").ndim() == 0 && !x.is_none("dim") && x.flag("keepdim")) return Value::tuple({reshape(low, {1}), reshape(high, {1})});
     return Value::tuple({low, high});
   }}, decomposed);
   define(t, {{"torch.dist", "torch.Tensor.dist"}, "a, b, /, p=2", [](const Args& x) -> Value {

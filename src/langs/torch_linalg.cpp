@@ -43,7 +43,8 @@ Tensor covariance(const Tensor& input, int64_t correction) {
   Tensor conjugated = observations.dtype().is_complex() ? op("torch.conj_physical", {centered}) : centered;
   Tensor products = matmul(centered, transpose(conjugated, 0, 1));
   Tensor c = products / static_cast<double>(std::max<int64_t>(n - correction, 0));
-  return input.ndim() < 2 ? reshape(c, {}) : c;
+  // One variable's covariance is a number (PyTorch squeezes the 1 x 1 result).
+  return c.numel() == 1 ? reshape(c, {}) : c;
 }
 
 // A float or complex tensor of batches of matrices (square ones when `square`).

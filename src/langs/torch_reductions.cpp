@@ -44,7 +44,11 @@ Tensor vector_norm_impl(const Tensor& input, double p, const std::optional<Dims>
     Tensor absolute = abs(magnitude);
     norm = p > 0 ? amax(absolute, reduced, keepdim) : op("torch.amin", {absolute, Value::ints(reduced), keepdim});
   } else if (p == 0) {
-    norm = sum(to(ne(magnitude, int64_t{0}), magnitude.dtype()), reduced, keepdim);
+    // The count of nonzeros, as a function of the values whose derivative is 0 (autograd's).
+    Tensor nonzero = ne(magnitude, int64_t{0});
+    Tensor flat = magnitude * 0.0;
+    Tensor counted = where(nonzero, 1.0, flat);
+    norm = sum(counted, reduced, keepdim);
   } else if (p == 1) {
     norm = sum(abs(magnitude), reduced, keepdim);
   } else {
