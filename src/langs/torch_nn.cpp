@@ -1396,6 +1396,7 @@ void register_torch_language_groups(SymbolTable& t) {
   register_special(t);
   register_linalg(t);
   register_composites(t);
+  register_fft(t);
   register_in_place(t);  // after the ops they modify in place
 }
 

@@ -35,7 +35,8 @@ void register_random(SymbolTable& table);
 void register_complex(SymbolTable& table);
 void register_special(SymbolTable& table);
 void register_linalg(SymbolTable& table);
-void register_composites(SymbolTable& table);  // after the ops it aliases  // after the ops its aliases name
+void register_composites(SymbolTable& table);  // after the ops it aliases
+void register_fft(SymbolTable& table);  // after the ops its aliases name
 
 // A device argument, or `fallback` where it is None.
 Device device_or(const Value& v, Device fallback);

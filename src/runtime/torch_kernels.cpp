@@ -1144,6 +1144,27 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto tolerance = [&](const char* name) { return c.kwarg(name).is_none() ? c10::optional<double>() : c10::optional<double>(c.kwarg(name).real()); };
     c.set_output(0, at::linalg_pinv(c.arg(0).tensor(), tolerance("atol"), tolerance("rtol"), c.kwarg("hermitian").flag()));
   });
+  // torch.fft through pocketfft (langs/torch_fft.cpp): 1-d transforms take (n, dim, norm), the
+  // others (s, dim, norm). (The norm's text lives in the kernel while ATen reads its view.)
+  auto norm_view = [](const std::string& norm) { return norm.empty() ? c10::optional<c10::string_view>() : c10::optional<c10::string_view>(norm); };
+  using OneD = at::Tensor (*)(const at::Tensor&, c10::optional<int64_t>, int64_t, c10::optional<c10::string_view>);
+  for (auto [id, fn] : std::initializer_list<std::pair<const char*, OneD>>{
+           {"fft", &at::fft_fft}, {"ifft", &at::fft_ifft}, {"rfft", &at::fft_rfft}, {"irfft", &at::fft_irfft}, {"hfft", &at::fft_hfft}, {"ihfft", &at::fft_ihfft}})
+    r.add(std::string("torch:torch.fft.") + id, [fn, norm_view](KernelCall& c) {
+      const std::string norm = c.arg(3).is_none() ? "" : c.arg(3).string();
+      c.set_output(0, fn(c.arg(0).tensor(), c.arg(1).optional_integer(), c.arg(2).integer(), norm_view(norm)));
+    });
+  using NDim = at::Tensor (*)(const at::Tensor&, at::OptionalIntArrayRef, at::OptionalIntArrayRef, c10::optional<c10::string_view>);
+  for (auto [id, fn] : std::initializer_list<std::pair<const char*, NDim>>{
+           {"fftn", &at::fft_fftn}, {"ifftn", &at::fft_ifftn}, {"rfftn", &at::fft_rfftn}, {"irfftn", &at::fft_irfftn},
+           {"fft2", &at::fft_fftn}, {"ifft2", &at::fft_ifftn}, {"rfft2", &at::fft_rfftn}, {"irfft2", &at::fft_irfftn}})
+    r.add(std::string("torch:torch.fft.") + id, [fn, norm_view](KernelCall& c) {
+      const std::string norm = c.arg(3).is_none() ? "" : c.arg(3).string();
+      const auto s = c.arg(1).is_none() ? std::vector<int64_t>{} : c.arg(1).ints();
+      const auto dims = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
+      c.set_output(0, fn(c.arg(0).tensor(), c.arg(1).is_none() ? at::OptionalIntArrayRef() : at::OptionalIntArrayRef(s),
+                         c.arg(2).is_none() ? at::OptionalIntArrayRef() : at::OptionalIntArrayRef(dims), norm_view(norm)));
+    });
   r.add("torch:torch.sort", [](KernelCall& c) {
     auto [values, indices] = at::sort(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag());
     c.set_output(0, values);

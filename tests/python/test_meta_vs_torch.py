@@ -895,3 +895,27 @@ sample("corrcoef_one_variable", torch.corrcoef, t(1, 5))
 sample("cov_one_variable", torch.cov, t(1, 5))
 sample("norm_p0", lambda a: torch.norm(a, 0), torch.tensor([0.0, 2.0, -1.0, 0.0]))
 sample("cdist_p0", lambda a, b: torch.cdist(a, b, 0.0), t(3, 2), t(4, 2))
+# torch.fft on pocketfft through ATen (no decomposition, no gradient rule yet: forward samples).
+def no_grad(fn):
+    def forward(*args):
+        with torch.no_grad():
+            return fn(*args)
+    return forward
+
+
+for name in ("fft", "ifft", "rfft", "ihfft"):
+    sample(f"fft_{name}", no_grad(lambda a, name=name: getattr(torch.fft, name)(a)), t(3, 8))
+sample("fft_fft_n_norm", no_grad(lambda a: torch.fft.fft(a, n=6, dim=0, norm="ortho")), t(4, 5, dtype=torch.float64))
+sample("fft_fft_complex", no_grad(lambda z: torch.fft.fft(z, norm="forward")), t(2, 5, dtype=torch.complex64))
+sample("fft_irfft", no_grad(lambda z: torch.fft.irfft(z)), t(3, 5, dtype=torch.complex64))
+sample("fft_irfft_n", no_grad(lambda z: torch.fft.irfft(z, n=7)), t(3, 4, dtype=torch.complex128))
+sample("fft_hfft", no_grad(lambda z: torch.fft.hfft(z)), t(4, dtype=torch.complex64))
+sample("fft_fft2", no_grad(torch.fft.fft2), t(2, 4, 6))
+sample("fft_rfft2_s", no_grad(lambda a: torch.fft.rfft2(a, s=(3, 8))), t(4, 6))
+sample("fft_irfft2", no_grad(torch.fft.irfft2), t(4, 3, dtype=torch.complex64))
+sample("fft_fftn_dims", no_grad(lambda a: torch.fft.fftn(a, dim=(0, 2))), t(3, 2, 4))
+sample("fft_ifftn", no_grad(torch.fft.ifftn), t(2, 3, 4, dtype=torch.complex64))
+sample("fft_rfftn_int", no_grad(torch.fft.rfftn), t(4, 6, dtype=torch.int64))
+sample("fft_irfftn_s", no_grad(lambda z: torch.fft.irfftn(z, s=(4, 6))), t(4, 4, dtype=torch.complex64))
+sample("fft_fftshift", torch.fft.fftshift, t(3, 5))
+sample("fft_ifftshift_dim", lambda a: torch.fft.ifftshift(a, dim=1), t(3, 5))
