@@ -178,6 +178,9 @@ ArgView KernelCall::kwarg(std::string_view name) const {
 }
 
 void KernelCall::set_output(size_t k, at::Tensor t) {
+  // A slot holds plain values: ATen returns some results as lazily conjugated or negated views
+  // (ifft of a real tensor), which the generated kernels, reading memory, would take as they lie.
+  if (t.defined() && (t.is_conj() || t.is_neg())) t = t.resolve_conj().resolve_neg();
   if (k < instruction_.outputs.size() && instruction_.outputs[k] >= 0) slots_[instruction_.outputs[k]] = std::move(t);
 }
 

@@ -214,7 +214,8 @@ std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {
 
 void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors) {
   std::vector<c10::IValue> items;
-  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t.cpu()) : c10::IValue());  // files hold CPU tensors
+  // Files hold CPU tensors, and values: LibTorch's pickler drops a lazy conjugate or negation.
+  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t.cpu().resolve_conj().resolve_neg()) : c10::IValue());
   auto bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(items)));
   write_file_atomically(path, std::string(bytes.begin(), bytes.end()));
 }

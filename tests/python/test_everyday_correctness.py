@@ -2,6 +2,8 @@
 inside the compiler, or was refused: captured, compiled under the default executors and under the
 torch executor alone, run, and compared with eager (outputs) and with float64 autograd (gradients)."""
 import math
+import os
+import subprocess
 
 import pytest
 import torch
@@ -288,3 +290,19 @@ def test_cosine_similarity_gradient_with_broadcast_inputs(tmp_path, thundercc):
     a = torch.randn(1, 2, 3).requires_grad_(True)
     b = torch.randn(2, 1, 3).requires_grad_(True)
     check_program(tmp_path, thundercc, lambda a, b: F.cosine_similarity(a, b, dim=-2), a, b, rtol=1e-4)
+
+
+@pytest.mark.parametrize("transform", ["ifft", "ihfft"])
+def test_a_lazily_conjugated_aten_result_is_written_as_its_values(tmp_path, thundercc, transform):
+    """ATen returns ifft and ihfft of a real tensor as lazily conjugated views, which LibTorch's
+    pickler writes as the unconjugated memory: plan slots hold them resolved (check_plans writes
+    the outputs as a runtime embedding would)."""
+    x = torch.randn(3, 8)
+    captured = capture(getattr(torch.fft, transform), x)
+    captured.save(tmp_path / "f.json")
+    torch.save((x,), tmp_path / "f.inputs.pt")
+    torch.save(captured.expected_outputs(), tmp_path / "f.expected.pt")
+    thundercc("compile", tmp_path / "f.json", "-o", tmp_path)
+    checked = subprocess.run([os.environ["THUNDERCC_CHECK_PLANS"], tmp_path], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    torch.testing.assert_close(torch.load(tmp_path / "f.thundercc_outputs.pt")[0], getattr(torch.fft, transform)(x))
