@@ -654,7 +654,6 @@ void register_linear_algebra_rules() {
   });
 }
 
-// softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.
 // The conjugate transpose of a batch of matrices.
 Tensor adjoint(const Tensor& t) { return transpose_last(conjugate(t).as_tensor()); }
 
@@ -732,6 +731,7 @@ void register_lapack_rules() {
   });
 }
 
+// softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.
 void register_torch_rules() {
   register_grad("torch.softmax", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();

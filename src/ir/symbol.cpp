@@ -1,7 +1,7 @@
-#include <unordered_set>
 #include "thundercc/ir/symbol.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/pyliteral.h"

@@ -1,5 +1,4 @@
-// Linear algebra beyond matmul. Compositions of matmul, reductions and shape ops (addmv, addr,
-// addbmm, vdot, cross, cov, corrcoef; the shape helpers diff, meshgrid, cartesian_prod,
+// Linear algebra beyond matmul. Compositions of matmul, reductions and shape ops (vdot, cross, cov, corrcoef; the shape helpers diff, meshgrid, cartesian_prod,
 // block_diag, sum_to_size; matrix norms, matrix_power) run as their decompositions. The
 // factorizations and solvers (inv, det, slogdet, solve, cholesky, qr, svd, eigh, pinv) have no
 // decomposition into prims: a meta function here, LAPACK through ATen's kernel at run time
@@ -15,15 +14,6 @@ namespace {
 
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
   return op("torch.stack", {Value::list(Values(tensors.begin(), tensors.end())), dim});
-}
-
-// beta * input + alpha * product, as addmm's (beta 0 ignores input, NaN included).
-Tensor scaled_sum(const Args& x, const Tensor& product) {
-  DType dtype = product.dtype();
-  Tensor scaled = langs::is_one(x["alpha"]) ? product : mul(product, core::maybe_convert_to_dtype(x["alpha"], dtype));
-  if (!x["beta"].is_tensor() && x["beta"].as_float() == 0.0) return scaled;
-  const auto& input = x.tensor("input");
-  return add(langs::is_one(x["beta"]) ? input : mul(input, core::maybe_convert_to_dtype(x["beta"], dtype)), scaled);
 }
 
 // The vectors' cross product along dim: a[i+1] b[i+2] - a[i+2] b[i+1].
@@ -212,18 +202,6 @@ void register_linalg(SymbolTable& t) {
   define(t, {{"torch.linalg.diagonal"}, "a, /, *, offset=0, dim1=-2, dim2=-1", [](const Args& x) -> Value {
     return op("torch.diagonal", {x["a"], x["offset"], x["dim1"], x["dim2"]});
   }}, decomposed);
-  define(t, {{"torch.addmv", "torch.Tensor.addmv"}, "input, a, b, /, *, beta=1, alpha=1", [](const Args& x) -> Value {
-    check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 1, "vector + matrix @ vector expected");
-    return scaled_sum(x, matmul(x.tensor("a"), x.tensor("b")));
-  }}, decomposed);
-  define(t, {{"torch.addr", "torch.Tensor.addr"}, "input, a, b, /, *, beta=1, alpha=1", [](const Args& x) -> Value {
-    check(x.tensor("a").ndim() == 1 && x.tensor("b").ndim() == 1, "addr: expected 1-D vectors");
-    return scaled_sum(x, op("torch.outer", {x["a"], x["b"]}));
-  }}, decomposed);
-  define(t, {{"torch.addbmm", "torch.Tensor.addbmm"}, "input, a, b, /, *, beta=1, alpha=1", [](const Args& x) -> Value {
-    check(x.tensor("a").ndim() == 3 && x.tensor("b").ndim() == 3, "addbmm: expected 3-D tensors");
-    return scaled_sum(x, sum(matmul(x.tensor("a"), x.tensor("b")), Dims{0}));
-  }}, decomposed);
   define(t, {{"torch.vdot", "torch.Tensor.vdot"}, "a, b, /", [](const Args& x) -> Value {
     const Tensor& a = x.tensor("a");
     check(a.ndim() == 1 && x.tensor("b").ndim() == 1, "1D tensors expected");
@@ -237,12 +215,10 @@ void register_linalg(SymbolTable& t) {
     const Tensor& a = x.tensor("a");
     const Tensor& b = x.tensor("b");
     check(a.ndim() == b.ndim(), "linalg.cross: inputs must have the same number of dimensions.");
-    Shape common = langs::broadcast_shapes({a.shape(), b.shape()});
-    int64_t dim = langs::canonicalize_dim(static_cast<int64_t>(common.size()), x.integer("dim"));
+    int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim"));
     check(a.shape()[dim] == 3 && b.shape()[dim] == 3, [&] { return str("linalg.cross: inputs dimension ", dim, " must have length 3. Got ", a.shape()[dim], " and ", b.shape()[dim]); });
-    Tensor a_common = a.shape() == common ? a : expand(a, common);
-    Tensor b_common = b.shape() == common ? b : expand(b, common);
-    return cross(a_common, b_common, dim);
+    Values both = core::maybe_broadcast({a, b});
+    return cross(both[0].as_tensor(), both[1].as_tensor(), dim);
   }}, decomposed);
   // torch.cross without dim takes the first dimension of length 3 (PyTorch 1.13's default).
   define(t, {{"torch.cross", "torch.Tensor.cross"}, "a, b, /, dim=None", [](const Args& x) -> Value {

@@ -1175,6 +1175,18 @@ void register_nn(SymbolTable& t) {
     check(x.tensor("a").ndim() == 3 && x.tensor("b").ndim() == 3, "baddbmm: expected 3-D tensors");
     return low_precision_product(x);
   }});
+  define(t, {{"torch.addmv", "torch.Tensor.addmv"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+    check(x.tensor("a").ndim() == 2 && x.tensor("b").ndim() == 1, "vector + matrix @ vector expected");
+    return scaled_sum(x, matmul(x.tensor("a"), x.tensor("b")));
+  }}, {kRunsDecomposed});
+  define(t, {{"torch.addr", "torch.Tensor.addr"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+    check(x.tensor("a").ndim() == 1 && x.tensor("b").ndim() == 1, "addr: expected 1-D vectors");
+    return scaled_sum(x, op("torch.outer", {x["a"], x["b"]}));
+  }}, {kRunsDecomposed});
+  define(t, {{"torch.addbmm", "torch.Tensor.addbmm"}, "input, a, b, /, *, beta=1, alpha=1", [scaled_sum](const Args& x) -> Value {
+    check(x.tensor("a").ndim() == 3 && x.tensor("b").ndim() == 3, "addbmm: expected 3-D tensors");
+    return scaled_sum(x, sum(matmul(x.tensor("a"), x.tensor("b")), Dims{0}));
+  }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.linear"}, "a, w, /, bias=None",
              [](const Args& x) -> Value { return prims::linear(x.tensor("a"), x.tensor("w"), x["bias"]); }});
   define(t, {{"torch.nn.functional.embedding"},
@@ -1248,9 +1260,9 @@ void register_nn(SymbolTable& t) {
     // PyTorch 1.13's formula: the inputs broadcast first (a norm counts an element repeated by the
     // broadcast as often as it is repeated), then the dot product over the product of the norms,
     // each clamped to eps.
-    Shape common = langs::broadcast_shapes({x.tensor("x1").shape(), x.tensor("x2").shape()});
-    Tensor a = x.tensor("x1").shape() == common ? x.tensor("x1") : expand(x.tensor("x1"), common);
-    Tensor b = x.tensor("x2").shape() == common ? x.tensor("x2") : expand(x.tensor("x2"), common);
+    Values both = core::maybe_broadcast({x["x1"], x["x2"]});
+    const Tensor& a = both[0].as_tensor();
+    const Tensor& b = both[1].as_tensor();
     Dims dim{x.integer("dim")};
     Tensor na = op("torch.clamp", {sqrt(sum(a * a, dim)), x["eps"]});
     Tensor nb = op("torch.clamp", {sqrt(sum(b * b, dim)), x["eps"]});
