@@ -11,6 +11,8 @@
 #include <spdlog/spdlog.h>
 #include <stdlib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -302,10 +304,27 @@ std::string call_text(const BoundSymbol& b) {
   return out + ")";
 }
 
-std::string commented(const std::string& text) {
-  std::string out = "#   ";
-  for (char c : text) out += c == '\n' ? std::string("\n#   ") : std::string(1, c);
-  return out + "\n";
+// Text a trace or the user gave (a failure's message, file names) as comment lines: each line
+// escaped, so that nothing in it becomes a statement of the script.
+std::string commented(const std::string& text, const std::string& prefix = "#   ") {
+  std::string out;
+  for (size_t from = 0;;) {
+    size_t end = text.find('\n', from);
+    out += prefix + comment_text(std::string_view(text).substr(from, end == std::string::npos ? std::string::npos : end - from)) + "\n";
+    if (end == std::string::npos) return out;
+    from = end + 1;
+  }
+}
+
+// A word of a shell command, quoted when it holds more than letters, digits and ./_-+=,:.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("./_-+=,:", c);
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
@@ -319,18 +338,21 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
 // ... --expect ...`. The captured calls are torch's own functions, so each statement is one call.
 std::string eager_script(const Trace& t, const std::string& stem, const std::string& what, const std::string& failure,
                          const ReduceOptions& options) {
-  std::string compile_flags = options.executors.empty() ? "" : " --executors " + options.executors, run_flags;
+  // Everything a trace or the user gave is data here: comments hold it escaped, literals as reprs.
+  std::string compile_flags = options.executors.empty() ? "" : " --executors " + shell_word(options.executors), run_flags;
   for (const auto& p : options.plugins) {  // absolute: the commands run in the script's folder
-    compile_flags += " --plugin " + fs::absolute(p).string();
-    run_flags += " --plugin " + fs::absolute(p).string();
+    compile_flags += " --plugin " + shell_word(fs::absolute(p).string());
+    run_flags += " --plugin " + shell_word(fs::absolute(p).string());
   }
   const int64_t seed = options.seed.value_or(0);
-  std::string s = "# " + what + ", as `thundercc reduce` left it:\n" + commented(failure);
+  std::string s = commented(what + ", as `thundercc reduce` left it:", "# ") + commented(failure);
   s += "# This runs it in eager PyTorch on the inputs `thundercc run --fill random --seed " + std::to_string(seed) +
-       "` draws, and saves\n# them (before the program runs) and its outputs beside this file, so that, in this file's folder,\n"
-       "#   /usr/bin/python3 " + stem + ".py\n#   thundercc compile " + stem + ".json" + compile_flags + "\n#   thundercc run " + stem +
-       ".plan.json --inputs " + stem + ".inputs.pt --expect " + stem + ".expected.pt" + run_flags +
-       "\n# compares thundercc's plan with eager PyTorch.\nfrom pathlib import Path\n\nimport torch\n\n\n";
+       "` draws, and saves\n# them (before the program runs) and its outputs beside this file, so that, in this file's folder,\n";
+  s += commented("/usr/bin/python3 " + shell_word(stem + ".py"));
+  s += commented("thundercc compile " + shell_word(stem + ".json") + compile_flags);
+  s += commented("thundercc run " + shell_word(stem + ".plan.json") + " --inputs " + shell_word(stem + ".inputs.pt") + " --expect " +
+                 shell_word(stem + ".expected.pt") + run_flags);
+  s += "# compares thundercc's plan with eager PyTorch.\nfrom pathlib import Path\n\nimport torch\n\n\n";
   // Printed traces name dtypes and devices as Thunder's: dtypes.float32, devices.Device("cpu").
   std::set<std::string> dtypes;
   std::function<void(const Value&)> collect = [&](const Value& v) {
@@ -355,7 +377,7 @@ std::string eager_script(const Trace& t, const std::string& stem, const std::str
         return;
       }
       const Tensor& x = v.as_tensor();
-      std::string options = str(", dtype=torch.", x.dtype().torch_name(), ", device=\"", x.device().str(), "\")");
+      std::string options = str(", dtype=torch.", x.dtype().torch_name(), ", device=", string_repr(x.device().str()), ")");
       s += "    " + x.name() + " = " +
            (x.dtype().is_inexact() ? "torch.randn(" + shape_repr(x.shape()) + options
                                    : "torch.randint(0, 2, " + shape_repr(x.shape()) + options) +
@@ -370,17 +392,17 @@ std::string eager_script(const Trace& t, const std::string& stem, const std::str
   for (const auto& b : t.bound_symbols) {
     s += "    ";
     if (!b.output.is_none()) s += assignment_target(b.output) + " = ";
-    s += call_text(b) + (b.source.empty() ? "" : "  # " + b.source) + "\n";
+    s += call_text(b) + (b.source.empty() ? "" : "  # " + comment_text(b.source)) + "\n";
   }
   s += "    return " + py_repr(t.output) + "\n\n\n";
   // The program runs on copies: a statement may write into its input (add_), and an input that
   // requires grad is a leaf that may not be written.
   s += "if __name__ == \"__main__\":\n    here = Path(__file__).resolve().parent\n    arguments, tensors = make_inputs()\n";
-  s += "    torch.save([x.detach().clone() for x in tensors], here / \"" + stem + ".inputs.pt\")\n";
+  s += "    torch.save([x.detach().clone() for x in tensors], here / " + string_repr(stem + ".inputs.pt") + ")\n";
   s += "    outputs = program(*[x.clone() if isinstance(x, torch.Tensor) else x for x in arguments])\n";
   // As run writes outputs: one value alone, a sequence's items, a dict's values.
   s += "    outputs = list(outputs.values()) if isinstance(outputs, dict) else outputs if isinstance(outputs, (tuple, list)) else [outputs]\n";
-  s += "    torch.save([x.detach() if isinstance(x, torch.Tensor) else x for x in outputs], here / \"" + stem + ".expected.pt\")\n";
+  s += "    torch.save([x.detach() if isinstance(x, torch.Tensor) else x for x in outputs], here / " + string_repr(stem + ".expected.pt") + ")\n";
   s += "    for i, x in enumerate(outputs):\n        print(f\"output {i}:\", x)\n";
   return s;
 }

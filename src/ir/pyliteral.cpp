@@ -183,6 +183,11 @@ std::string string_repr(std::string_view s) {
   return out + quote;
 }
 
+std::string comment_text(std::string_view s) {
+  std::string literal = string_repr(s);
+  return literal.substr(1, literal.size() - 2);
+}
+
 bool is_printable_name(std::string_view name) {
   static const std::unordered_set<std::string_view> reserved{
       // Python's keywords.

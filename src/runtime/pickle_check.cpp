@@ -29,6 +29,9 @@ struct Item {
   std::string global;        // for Global: "module name"
   std::vector<Kind> fields;  // for Tuple: its elements' kinds
   size_t start = 0;          // the offset of the opcode that began it (a global's, for a REDUCE's result)
+  std::vector<size_t> field_starts;  // for Tuple: where each element began
+  std::string text;                  // for Str: its first bytes (for messages)
+  std::vector<std::string> field_texts;  // for Tuple: its elements' texts
 };
 
 // A part of the pickle LibTorch 1.13's unpickler cannot read, and what it reads instead.
@@ -59,6 +62,7 @@ class PickleMachine {
       const auto op = static_cast<unsigned char>(data_[pos_++]);
       if (op == '.') {
         if (stack_.size() != 1 || stack_[0].kind == Kind::Mark) fail("STOP with a stack of " + std::to_string(stack_.size()) + " values");
+        check_memo_kept();
         return rewritten();
       }
       step(op);
@@ -72,6 +76,13 @@ class PickleMachine {
   size_t size_, pos_ = 0, at_ = 0;
   std::vector<Item> stack_;
   std::unordered_map<uint64_t, Item> memo_;
+  std::unordered_map<uint64_t, size_t> put_at_;       // each memo index's last PUT
+  struct Get {
+    size_t at;
+    uint64_t index;
+    size_t put_at;  // of the PUT it reads
+  };
+  std::vector<Get> gets_;
   std::vector<Rewrite> rewrites_;  // none inside another
 
   std::string rewritten() const {
@@ -85,6 +96,22 @@ class PickleMachine {
       from = r.end;
     }
     return out.append(data_ + from, size_ - from);
+  }
+
+  // A tensor torch.save does write, of a kind thundercc does not read: named by its key where the
+  // pickle is a dict's (the key is the string just below the tensor's rebuilders on the stack).
+  [[noreturn]] void refuse(const std::string& what) const {
+    size_t k = stack_.size();
+    while (k > 0 && (stack_[k - 1].kind == Kind::Global || stack_[k - 1].kind == Kind::Mark)) --k;
+    const std::string key = k > 0 && stack_[k - 1].kind == Kind::Str ? stack_[k - 1].text : "";
+    throw LoadError(key.empty() ? thundercc::str(path_, ": the tensor at offset ", at_, " of data.pkl is ", what)
+                                : thundercc::str(path_, ": '", key, "' is ", what));
+  }
+  void push_str(uint64_t length) {
+    const size_t start = pos_;
+    skip(length);
+    push(Kind::Str);
+    stack_.back().text.assign(data_ + start, std::min<uint64_t>(length, 200));
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -140,26 +167,60 @@ class PickleMachine {
   void push(Kind k) { push(k, at_); }
   void push_tuple(const std::vector<Item>& items, size_t start) {
     Item t{Kind::Tuple, {}, {}, start};
-    for (const auto& i : items) t.fields.push_back(i.kind);
+    for (const auto& i : items) {
+      t.fields.push_back(i.kind);
+      t.field_starts.push_back(i.start);
+      t.field_texts.push_back(i.text);
+    }
     stack_.push_back(std::move(t));
   }
   void put(uint64_t index) {
     // Python numbers memo entries from 0, at most one per opcode.
     if (index > size_) fail(thundercc::str("a memo index of ", index, " larger than the pickle"));
     memo_[index] = top("PUT");
+    put_at_[index] = at_;
   }
   void get(uint64_t index) {
     auto it = memo_.find(index);
     if (it == memo_.end()) fail(thundercc::str("GET of memo index ", index, ", which was never PUT"));
     stack_.push_back(it->second);
     stack_.back().start = at_;
+    gets_.push_back({at_, index, put_at_.at(index)});
   }
 
   // A REDUCE's result begins where its callable did.
   void reduce() {
     Item args = pop("REDUCE");
     Item callable = pop("REDUCE");
+    if (callable.kind == Kind::Global && callable.global == "torch._utils _rebuild_parameter") return rebuild_parameter(callable, args);
     push(reduced(callable, args), callable.start);
+  }
+  // _rebuild_parameter(tensor, requires_grad, backward_hooks): LibTorch 1.13 knows no parameters,
+  // so it is given the tensor alone: the call around it is left out. What the left-out bytes PUT
+  // into the memo may only be read by GETs left out too (checked at STOP): the rebuilder itself.
+  void rebuild_parameter(const Item& callable, const Item& args) {
+    const auto& f = args.fields;
+    if (args.kind != Kind::Tuple || f.size() != 3 || f[0] != Kind::Tensor || f[1] != Kind::Bool)
+      fail("_rebuild_parameter with arguments of the wrong kinds");
+    const size_t tensor = args.field_starts[0], after_tensor = args.field_starts[1];
+    rewrites_.erase(std::remove_if(rewrites_.begin(), rewrites_.end(), [&](const Rewrite& r) { return r.begin >= after_tensor; }),
+                    rewrites_.end());
+    rewrites_.push_back({callable.start, tensor, ""});
+    rewrites_.push_back({after_tensor, pos_, ""});
+    push(Kind::Tensor, tensor);
+  }
+  bool left_out(size_t offset) const {
+    for (const auto& r : rewrites_)
+      if (r.with.empty() && offset >= r.begin && offset < r.end) return true;
+    return false;
+  }
+  // Every GET kept reads a PUT kept.
+  void check_memo_kept() {
+    for (const auto& g : gets_)
+      if (!left_out(g.at) && left_out(g.put_at)) {
+        at_ = g.at;
+        fail(thundercc::str("a GET of memo index ", g.index, ", PUT inside a parameter's rebuild"));
+      }
   }
   Kind reduced(const Item& callable, const Item& args) {
     if (callable.kind != Kind::Global || args.kind != Kind::Tuple) fail("REDUCE of something other than a global and a tuple");
@@ -168,10 +229,6 @@ class PickleMachine {
       // (storage, offset, size, stride, requires_grad, backward_hooks[, metadata])
       if (f.size() < 6 || f[0] != Kind::Storage || f[1] != Kind::Int || f[2] != Kind::Tuple || f[3] != Kind::Tuple || f[4] != Kind::Bool)
         fail("_rebuild_tensor_v2 with arguments of the wrong kinds");
-      return Kind::Tensor;
-    }
-    if (callable.global == "torch._utils _rebuild_parameter") {
-      if (f.size() != 3 || f[0] != Kind::Tensor || f[1] != Kind::Bool) fail("_rebuild_parameter with arguments of the wrong kinds");
       return Kind::Tensor;
     }
     if (callable.global == "collections OrderedDict") {
@@ -189,6 +246,11 @@ class PickleMachine {
       case 'c': {
         std::string module = line(), name = line();
         std::string global = module + " " + name;
+        if (global.rfind("torch._utils _rebuild_", 0) == 0 && !allowed_globals().count(global))
+          refuse(name == "_rebuild_sparse_tensor" || name == "_rebuild_sparse_csr_tensor"
+                     ? "a sparse tensor; thundercc reads dense tensors: save it with .to_dense()"
+                     : name == "_rebuild_qtensor" ? "a quantized tensor; thundercc reads dense tensors: save it with .dequantize()"
+                                                  : "a tensor torch.save wrote with " + name + "; thundercc reads dense CPU tensors");
         if (!allowed_globals().count(global)) fail("the global " + global);
         stack_.push_back({Kind::Global, global, {}, at_});
         return;
@@ -240,8 +302,8 @@ class PickleMachine {
         if (top("SETITEMS").kind != Kind::Dict) fail("SETITEMS on something other than a dict");
         return;
       }
-      case 'X': skip(read(4)); return push(Kind::Str);
-      case 0x8c: skip(read(1)); return push(Kind::Str);
+      case 'X': return push_str(read(4));
+      case 0x8c: return push_str(read(1));
       case 'J': read(4); return push(Kind::Int);
       case 'K': read(1); return push(Kind::Int);
       case 'M': read(2); return push(Kind::Int);
@@ -260,6 +322,8 @@ class PickleMachine {
         if (id.kind != Kind::Tuple || id.fields.size() != 5 || id.fields[0] != Kind::Str || id.fields[1] != Kind::Global ||
             id.fields[2] != Kind::Str || id.fields[3] != Kind::Str || id.fields[4] != Kind::Int)
           fail("a persistent id that is not a storage");
+        if (id.field_texts[3] != "cpu")
+          refuse(thundercc::str("a tensor saved on ", id.field_texts[3], "; thundercc reads CPU tensors: save it with .cpu()"));
         return push(Kind::Storage);
       }
       case 'R': return reduce();

@@ -72,9 +72,9 @@ std::string write_temporary(const std::string& path, const std::string& contents
 
 }  // namespace
 
-std::string read_file(const std::string& path, size_t limit) {
+std::string read_file(const std::string& path, size_t limit, FollowLinks links) {
   Fd f;
-  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (links == FollowLinks::No ? O_NOFOLLOW : 0));
   if (f.fd < 0) throw LoadError(path + ": cannot be read (" + why() + ")");
   struct stat st;
   if (::fstat(f.fd, &st) != 0) throw LoadError(path + ": cannot be read (" + why() + ")");

@@ -19,6 +19,10 @@ std::string float_repr(double x);
 // characters escaped, so no text can end the literal.
 std::string string_repr(std::string_view s);
 
+// Text for a Python comment, kept on its one line whatever it holds: line breaks and other control
+// characters escaped as a str's repr escapes them.
+std::string comment_text(std::string_view s);
+
 // Whether `name` can name a value in a printed trace: a Python identifier, not a keyword, and not
 // one of the names the printed trace itself uses (torch, ltorch, prims, float, ...).
 bool is_printable_name(std::string_view name);

@@ -21,7 +21,9 @@ inline constexpr size_t kKernelLibraryBytes = size_t{256} << 20;  // NAME.kernel
 }  // namespace limits
 
 // The whole file, or LoadError "PATH: cannot be read (...)" / "PATH: larger than the limit".
-std::string read_file(const std::string& path, size_t limit);
+// FollowLinks::No refuses a symlink at the path (what a cache of code reads).
+enum class FollowLinks { Yes, No };
+std::string read_file(const std::string& path, size_t limit, FollowLinks links = FollowLinks::Yes);
 
 // Files published together: none is visible until all are written; on any failure nothing is
 // left behind (temporary files removed) and std::runtime_error names the file and the cause.

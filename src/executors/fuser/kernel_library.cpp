@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -33,6 +34,7 @@ constexpr const char* kCompileFlags =
     "-std=c++17 -O3 -march=native -fPIC -fno-math-errno -fno-trapping-math -fwrapv -fopenmp-simd -w";
 
 const fs::path& cache_root();
+fs::path cache_folder(const char* name);
 
 std::string quoted(const std::string& s) {
   std::string out = "'";
@@ -97,7 +99,7 @@ const std::string& compiler_version() {
     if (exe.empty() || ::stat(exe.c_str(), &st) != 0) return ask();
     fs::path memo;
     try {
-      memo = cache_root() / "compilers" / sha256_hex(str(exe.string(), "\n", st.st_size, "\n", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec));
+      memo = cache_folder("compilers") / sha256_hex(str(exe.string(), "\n", st.st_size, "\n", st.st_mtim.tv_sec, ".", st.st_mtim.tv_nsec));
     } catch (const ThunderError&) {  // a cache it may not use: building kernels reports it
       return ask();
     }
@@ -108,7 +110,6 @@ const std::string& compiler_version() {
     }
     std::string answer = ask();
     try {  // a cache it cannot write to (read-only, prebuilt) only means asking again next time
-      fs::create_directories(memo.parent_path());
       write_file_atomically(memo.string(), answer);
     } catch (const std::exception&) {
     }
@@ -124,8 +125,8 @@ const std::string& compiler_version() {
 // The entry's bytes, when it is there and is what was written; nothing otherwise.
 std::optional<std::string> intact_entry(const fs::path& path) {
   try {
-    std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes);
-    if (sha256_hex(bytes) == read_file(path.string() + ".sha256", 64)) return bytes;
+    std::string bytes = read_file(path.string(), limits::kKernelLibraryBytes, FollowLinks::No);
+    if (sha256_hex(bytes) == read_file(path.string() + ".sha256", 64, FollowLinks::No)) return bytes;
   } catch (const std::exception&) {  // absent or unreadable
   }
   return std::nullopt;
@@ -133,7 +134,7 @@ std::optional<std::string> intact_entry(const fs::path& path) {
 
 // Publishes an entry made under a temporary name: its SHA-256 beside it, then the entry itself.
 std::string publish_entry(const fs::path& temporary, const fs::path& path) {
-  std::string bytes = read_file(temporary.string(), limits::kKernelLibraryBytes);
+  std::string bytes = read_file(temporary.string(), limits::kKernelLibraryBytes, FollowLinks::No);
   write_file_atomically(path.string() + ".sha256", sha256_hex(bytes));
   fs::rename(temporary, path);
   return bytes;
@@ -143,32 +144,43 @@ std::string publish_entry(const fs::path& temporary, const fs::path& path) {
 template <class Make>
 std::string cached_entry(const fs::path& path, Make&& make) {
   if (auto bytes = intact_entry(path)) return *std::move(bytes);
-  fs::create_directories(path.parent_path());
   fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
   make(temporary);
   return publish_entry(temporary, path);
 }
 
-// The cache holds code this user's processes load, so nobody else may write to it: it is made
-// 0700, and one that another user owns or may write to is refused.
+// The cache holds code this user's processes load, so nobody else may write to it: each of its
+// folders is made 0700, and one that another user owns or may write to is refused, as is a link
+// in place of a folder inside it (the root may be a link the user made); its files are read
+// without following links.
+void check_cache_folder(const fs::path& dir, bool is_root) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
+    throw ThunderError("RuntimeError", str("fuser: cannot make the kernel cache's folder ", dir.string(), ": ", std::strerror(errno)));
+  struct stat st;
+  if ((is_root ? ::stat(dir.c_str(), &st) : ::lstat(dir.c_str(), &st)) != 0 || !S_ISDIR(st.st_mode))
+    throw ThunderError("RuntimeError", str("fuser: the kernel cache's ", dir.string(), " is not a folder",
+                                           is_root ? "" : " (a link or a file where the cache keeps a folder): remove it"));
+  if (st.st_uid != ::getuid() || (st.st_mode & 022) != 0)
+    throw ThunderError("RuntimeError", str("fuser: the kernel cache's folder ", dir.string(),
+                                           " can be written by another user (it holds code thundercc loads): make it yours and "
+                                           "chmod 700 it, or set THUNDERCC_CACHE_DIR to a folder only you can write"));
+}
+
 const fs::path& cache_root() {
   static const fs::path root = [] {
     fs::path dir(kernel_cache_dir());
-    if (!fs::exists(dir)) {
-      fs::create_directories(dir.parent_path());
-      if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
-        throw ThunderError("RuntimeError", "fuser: cannot make the kernel cache " + dir.string());
-    }
-    struct stat st;
-    if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-      throw ThunderError("RuntimeError", "fuser: the kernel cache " + dir.string() + " is not a directory");
-    if (st.st_uid != ::getuid() || (st.st_mode & 022) != 0)
-      throw ThunderError("RuntimeError", str("fuser: the kernel cache ", dir.string(),
-                                             " can be written by another user (it holds code thundercc loads): make it yours and "
-                                             "chmod 700 it, or set THUNDERCC_CACHE_DIR to a folder only you can write"));
+    if (!fs::exists(dir)) fs::create_directories(dir.parent_path());
+    check_cache_folder(dir, true);
     return dir;
   }();
   return root;
+}
+
+// A folder of the cache (objects, libraries, ptx, compilers), checked each time it is used.
+fs::path cache_folder(const char* name) {
+  fs::path dir = cache_root() / name;
+  check_cache_folder(dir, false);
+  return dir;
 }
 
 std::string first_lines(const std::string& text, int n) {
@@ -204,7 +216,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   lib.compiler = compiler_version();
   lib.flags = kCompileFlags;
   lib.isa = cpu_features();  // what -march=native may use
-  const fs::path& cache = cache_root();
+  const fs::path objects_dir = cache_folder("objects");
   // Missing kernels compile concurrently, one compiler per core.
   struct Job {
     const GeneratedKernel* kernel;
@@ -218,15 +230,14 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
     if (!functions.insert(k.function).second) continue;  // the same kernel twice: one object
     std::string key = sha256_hex(lib.compiler + "\n" + lib.flags + "\n" + k.source);
     objects.push_back(key);
-    fs::path object = cache / "objects" / (key + ".o");
+    fs::path object = objects_dir / (key + ".o");
     if (intact_entry(object)) {
       ++lib.cached;
       continue;
     }
     // The source stays next to its object, for people reading what a region became.
-    jobs.push_back({&k, cache / "objects" / (key + ".cpp"), object, object.string() + ".tmp" + std::to_string(getpid())});
+    jobs.push_back({&k, objects_dir / (key + ".cpp"), object, object.string() + ".tmp" + std::to_string(getpid())});
   }
-  if (!jobs.empty()) fs::create_directories(cache / "objects");
   size_t parallel = std::max(1u, std::thread::hardware_concurrency());
   for (size_t first = 0; first < jobs.size(); first += parallel) {
     size_t last = std::min(jobs.size(), first + parallel);
@@ -251,10 +262,10 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   std::sort(objects.begin(), objects.end());
   std::string key = lib.compiler + "\n-shared";
   for (const auto& o : objects) key += "\n" + o;
-  fs::path library = cache / "libraries" / (sha256_hex(key) + ".so");
+  fs::path library = cache_folder("libraries") / (sha256_hex(key) + ".so");
   lib.bytes = cached_entry(library, [&](const fs::path& temporary) {
     std::string command = quoted(compiler()) + " -shared -o " + quoted(temporary.string());
-    for (const auto& o : objects) command += " " + quoted((cache / "objects" / (o + ".o")).string());
+    for (const auto& o : objects) command += " " + quoted((objects_dir / (o + ".o")).string());
     command += " -lmvec -lm";  // glibc's vector math, after the objects that call it
     auto [status, output] = run(command);
     if (status != 0) throw ThunderError("RuntimeError", "fuser: linking the kernel library failed:\n" + first_lines(output, 20));
@@ -265,7 +276,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
 
 std::string cached_ptx(const std::string& source) {
   std::string compiler = nvrtc_version();
-  fs::path ptx = cache_root() / "ptx" / (sha256_hex(str(compiler, "\n", kPtxArch, " ", kNvrtcOptions, "\n", source)) + ".ptx");
+  fs::path ptx = cache_folder("ptx") / (sha256_hex(str(compiler, "\n", kPtxArch, " ", kNvrtcOptions, "\n", source)) + ".ptx");
   return cached_entry(ptx, [&](const fs::path& temporary) {
     PtxResult r = compile_to_ptx(source, "kernels.cu");
     if (!r.ok) throw ThunderError("RuntimeError", "fuser: NVRTC does not compile the CUDA kernels:\n" + first_lines(r.log, 20));

@@ -1,0 +1,146 @@
+"""The surfaces added since the first red team (issue 41): the reducer's eager script, the kernel
+cache, output paths, weights files, checkpoints, dynamic plans, the CLIs' numbers. Each test
+reproduces one class of defect found by attacking them, as an adversary and as a careless user."""
+import json
+
+import pytest
+import torch
+
+from conftest import capture, saveable
+from test_reliability import fails
+
+
+@pytest.fixture(scope="module")
+def linear(tmp_path_factory):
+    """A captured nn.Linear(4, 3) compiled to a plan, with its state_dict and an input file."""
+    out = tmp_path_factory.mktemp("linear")
+    torch.manual_seed(0)
+    module = torch.nn.Linear(4, 3)
+    x = torch.randn(2, 4)
+    with torch.no_grad():
+        capture(module, x).save(out / "lin.json")
+        torch.save((saveable(module(x)),), out / "expected.pt")
+    torch.save(module.state_dict(), out / "sd.pt")
+    torch.save({"input": x}, out / "x.pt")
+    return out, module
+
+
+def compiled(thundercc, linear):
+    out, _ = linear
+    if not (out / "lin.plan.json").exists():
+        thundercc("compile", out / "lin.json", "-o", out)
+    return out / "lin.plan.json"
+
+
+# --- Weights files ----------------------------------------------------------------------------
+
+def test_parameters_saved_with_keep_vars_are_read(tmp_path, thundercc, linear):
+    out, module = linear
+    torch.save(module.state_dict(keep_vars=True), tmp_path / "vars.pt")
+    result = thundercc("run", compiled(thundercc, linear), "--weights", tmp_path / "vars.pt", "--inputs", out / "x.pt",
+                       "--expect", out / "expected.pt")
+    assert "outputs match" in result.stdout
+
+
+def test_a_plain_dict_of_parameters_is_read(tmp_path, thundercc, linear):
+    """The rebuilder's memo entries are left out with its calls; the dict's own stay."""
+    out, module = linear
+    torch.save({"weight": module.weight, "bias": module.bias}, tmp_path / "params.pt")
+    result = thundercc("run", compiled(thundercc, linear), "--weights", tmp_path / "params.pt", "--inputs", out / "x.pt",
+                       "--expect", out / "expected.pt")
+    assert "outputs match" in result.stdout
+
+
+def test_sparse_and_cuda_tensors_are_refused_by_key(tmp_path, thundercc, linear, monkeypatch):
+    out, module = linear
+    sparse = module.state_dict()
+    sparse["weight"] = sparse["weight"].to_sparse()
+    torch.save(sparse, tmp_path / "sparse.pt")
+    fails(thundercc("run", compiled(thundercc, linear), "--weights", tmp_path / "sparse.pt", "--inputs", out / "x.pt", check=False),
+          "'weight' is a sparse tensor; thundercc reads dense tensors: save it with .to_dense()")
+    # What torch.save writes for CUDA tensors: storages whose location is the device.
+    monkeypatch.setattr(torch.serialization, "location_tag", lambda storage: "cuda:0")
+    torch.save(module.state_dict(), tmp_path / "cuda.pt")
+    monkeypatch.undo()
+    fails(thundercc("run", compiled(thundercc, linear), "--weights", tmp_path / "cuda.pt", "--inputs", out / "x.pt", check=False),
+          "'weight' is a tensor saved on cuda:0; thundercc reads CPU tensors: save it with .cpu()")
+    torch.save([torch.randn(2, 4).to_sparse()], tmp_path / "list.pt")
+    fails(thundercc("run", compiled(thundercc, linear), "--inputs", tmp_path / "list.pt", check=False),
+          "the tensor at offset", "is a sparse tensor")
+
+
+# --- The reducer's eager script -----------------------------------------------------------------
+
+HOSTILE = ["x\nopen('PWNED', 'w')", "a\rb = open('PWNED', 'w')", "q\"'\\\"\"\"'''", "\u2028\u0085\x0c\x0bopen('PWNED','w')"]
+
+
+def test_a_reduced_script_holds_what_the_trace_carries_as_data(tmp_path, thundercc):
+    """Statements' sources, the trace's file name, the failure's message and the options the user
+    gave become comments and string literals of the script, never statements."""
+    import ast
+    import subprocess
+    import sys
+    from conftest import REPO
+    trace = json.loads((REPO / "traces" / "add_mul.json").read_text())
+    for b, text in zip(trace["bound_symbols"], HOSTILE):
+        b["source"] = text
+    trace["bound_symbols"][1]["output"]["tensor"]["shape"] = [2, 3]  # a planted failure
+    name = "m\"a\nopen('PWNED','w')#'"
+    hostile = tmp_path / f"{name}.json"
+    hostile.write_text(json.dumps(trace))
+    out = tmp_path / "out"
+    out.mkdir()
+    import shutil
+    from test_plugins import plugin
+    library = tmp_path / "p'l\nopen('PWNED','w').so"
+    shutil.copy(plugin("multimul"), library)
+    thundercc("reduce", hostile, "-o", out, "--until", "compile-fails", "--expect-error", "do not match", "--plugin", library)
+    script = out / f"{name}.reduced.py"
+    tree = ast.parse(script.read_text())
+    kinds = [type(s).__name__ for s in tree.body]
+    assert kinds == ["ImportFrom", "Import", "ClassDef", "ClassDef", "FunctionDef", "FunctionDef", "If"], kinds
+    program = next(s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == "program")
+    assert [type(s).__name__ for s in program.body] == ["Assign", "Return"]
+    subprocess.run([sys.executable, script.name], cwd=out, check=True, capture_output=True)
+    assert not list(tmp_path.rglob("PWNED"))
+    assert (out / f"{name}.reduced.inputs.pt").exists() and (out / f"{name}.reduced.expected.pt").exists()
+
+
+# --- The kernel cache -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("plant", ["world-writable objects", "libraries linked elsewhere", "objects a file"])
+def test_every_folder_of_the_kernel_cache_is_checked(tmp_path, thundercc, plant):
+    import os
+    from conftest import REPO
+    thundercc("compile", REPO / "traces" / "add_mul.json", "-o", tmp_path)
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    if plant == "world-writable objects":
+        (cache / "objects").mkdir()
+        os.chmod(cache / "objects", 0o777)
+        phrase = "objects can be written by another user"
+    elif plant == "libraries linked elsewhere":
+        shared = tmp_path / "shared"
+        shared.mkdir()
+        os.chmod(shared, 0o777)
+        (cache / "libraries").symlink_to(shared)
+        phrase = "libraries is not a folder (a link or a file where the cache keeps a folder)"
+    else:
+        (cache / "objects").write_text("")
+        phrase = "objects is not a folder"
+    fails(thundercc("run", tmp_path / "add_mul.plan.json", check=False, env={"THUNDERCC_CACHE_DIR": str(cache)}), phrase)
+    assert not list((tmp_path / "shared").glob("*")) if plant == "libraries linked elsewhere" else True
+
+
+def test_a_cache_entry_that_is_a_link_is_made_again_not_followed(tmp_path, thundercc):
+    from conftest import REPO
+    thundercc("compile", REPO / "traces" / "add_mul.json", "-o", tmp_path)
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    thundercc("run", tmp_path / "add_mul.plan.json", env={"THUNDERCC_CACHE_DIR": str(cache)})
+    [library] = (cache / "libraries").glob("*.so")
+    elsewhere = tmp_path / "planted.so"
+    library.rename(elsewhere)
+    library.symlink_to(elsewhere)
+    thundercc("run", tmp_path / "add_mul.plan.json", env={"THUNDERCC_CACHE_DIR": str(cache)})
+    assert not library.is_symlink()
