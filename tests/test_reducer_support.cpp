@@ -1,11 +1,17 @@
-// What the reducer stands on: ddmin (1-minimal results, the tests it spends) and run_process
-// (exit codes, output, signals, time limits).
-#include <csignal>
+// What the reducer stands on: ddmin (1-minimal results, the tests it spends), run_process (exit
+// codes, output, signals, time limits) and what an interrupt undoes.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <set>
+#include <thread>
 
 #include "test_util.h"
 #include "thundercc/support/delta_debugging.h"
+#include "thundercc/support/interrupts.h"
 #include "thundercc/support/subprocess.h"
 
 using namespace thundercc;
@@ -81,4 +87,32 @@ TEST_CASE("run_process reports exit codes, output, signals and time limits") {
   CHECK(slow.timed_out);
 
   CHECK_THROWS_WITH(run_process({"/nonexistent/program"}, 1), Catch::Contains("cannot be run"));
+}
+
+// In a child process of its own, since the handlers stay installed and the signal stays noted.
+TEST_CASE("an interrupt kills the running child's group and removes the temporaries being written") {
+  char file[] = "/tmp/thundercc-interrupt-XXXXXX";
+  ::close(::mkstemp(file));
+  const auto started = std::chrono::steady_clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    install_interrupt_handlers(/*deferred=*/true);
+    RemovedOnInterrupt temporary(file);
+    std::thread([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      ::kill(::getpid(), SIGTERM);
+    }).detach();
+    try {
+      run_process({"/bin/sh", "-c", "sleep 30 & sleep 30"}, 60);
+    } catch (const Interrupted&) {
+      ::_exit(::access(file, F_OK) == 0 ? 2 : 0);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(10));
+  ::unlink(file);
 }

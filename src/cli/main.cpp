@@ -23,6 +23,7 @@
 #include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
+#include "thundercc/support/interrupts.h"
 #include "thundercc/support/phase_timer.h"
 
 // jemalloc's options, read when it starts (CMakeLists.txt links it; without it, an unused symbol):
@@ -258,6 +259,8 @@ CLI::Validator one_of(const std::map<std::string, T>& choices) {
 }
 
 int main(int argc, char** argv) {
+  // Ctrl-C leaves no temporary file and no child behind.
+  install_interrupt_handlers(argc >= 2 && std::string_view(argv[1]) == "reduce");
   if (argc >= 2 && std::string_view(argv[1]) == "run") return run_with_runtime(argc - 1, argv + 1);
 
   auto logger = spdlog::stderr_color_st("thundercc");
@@ -439,6 +442,9 @@ int main(int argc, char** argv) {
     }
     if (*diff_cmd) return diff(diff_a, diff_b, diff_context, diff_names);
     if (*ops_cmd) return op_name.empty() ? list_ops(prims_only, torch_only, ids_only, ops_format) : look_up_op(op_name);
+  } catch (const Interrupted&) {
+    spdlog::error("interrupted: nothing was written");
+    return 130;  // as a shell reports a process that SIGINT ended
   } catch (const LoadError& e) {
     spdlog::error("{}", e.what());
     return 1;

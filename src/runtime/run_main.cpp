@@ -303,9 +303,9 @@ int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& input
 }
 
 int run(const RunOptions& o) {
-  // What the run writes goes to folders that exist: checked before the work, not after it.
+  // What the run writes can be written: checked before the work (every step), not after it.
   for (const std::string* written : {&o.outputs_path, &o.grads_out_path, &o.checkpoint_path, &o.profile_json_path})
-    if (!written->empty()) check_folder_exists(*written);
+    if (!written->empty()) check_output_path(*written);
   plan::Plan decoded = plan::read_plan_file(o.plan_path);
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
   if (decoded.world_size && decoded.world_size != world_size())

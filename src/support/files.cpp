@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 #include "thundercc/errors.h"
+#include "thundercc/support/interrupts.h"
 
 namespace thundercc {
 namespace {
@@ -32,23 +34,47 @@ std::string directory_of(const std::string& path) {
 
 }  // namespace
 
-void check_folder_exists(const std::string& path) {
+namespace {
+
+// A file is written by replacing what is at its path, which must be a regular file, a link (the
+// link is replaced, never written through) or nothing: replacing a FIFO, a device or a socket
+// would take it from whoever uses it (as root, --outputs /dev/null would replace the system's).
+void check_replaceable(const std::string& path) {
   std::string dir = directory_of(path);
   struct stat st;
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw std::runtime_error(path + ": cannot write: the folder " + dir + " does not exist");
+  if (::lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) return;
+  const char* what = S_ISDIR(st.st_mode)    ? "a folder"
+                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "a device";
+  throw std::runtime_error(path + ": cannot write: it is " + what + ", and thundercc writes only regular files (replacing them whole)");
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path) {
+  check_replaceable(path);
+  std::string probe = (std::filesystem::path(directory_of(path)) / ".thundercc-probe.XXXXXX").string();
+  int fd = ::mkstemp(probe.data());
+  if (fd < 0) throw std::runtime_error(path + ": cannot write into the folder " + directory_of(path) + ": " + why());
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 namespace {
 
 // Writes `contents` to a new, exclusively created file next to `path`; returns its name.
-std::string write_temporary(const std::string& path, const std::string& contents) {
-  check_folder_exists(path);
+std::string write_temporary(const std::string& path, const std::string& contents,
+                            std::vector<std::unique_ptr<RemovedOnInterrupt>>& removed_on_interrupt) {
+  check_replaceable(path);
   std::string dir = directory_of(path);
   std::string name = (std::filesystem::path(dir) / ("." + std::filesystem::path(path).filename().string() + ".XXXXXX")).string();
   Fd f;
   f.fd = ::mkstemp(name.data());  // O_CREAT | O_EXCL, mode 0600: never an existing file or link
   if (f.fd < 0) throw std::runtime_error(path + ": cannot write: " + why());
+  removed_on_interrupt.push_back(std::make_unique<RemovedOnInterrupt>(name));
   auto fail = [&](const char* step) {
     std::string message = path + ": cannot write (" + step + "): " + why();
     ::unlink(name.c_str());
@@ -98,8 +124,9 @@ std::string read_file(const std::string& path, size_t limit, FollowLinks links) 
 
 void AtomicFiles::commit() {
   std::vector<std::string> temporaries;
+  std::vector<std::unique_ptr<RemovedOnInterrupt>> removed_on_interrupt;
   try {
-    for (const auto& [path, contents] : files_) temporaries.push_back(write_temporary(path, contents));
+    for (const auto& [path, contents] : files_) temporaries.push_back(write_temporary(path, contents, removed_on_interrupt));
   } catch (...) {
     for (const auto& t : temporaries) ::unlink(t.c_str());
     throw;

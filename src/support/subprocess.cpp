@@ -10,9 +10,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+
+#include "thundercc/support/interrupts.h"
 
 extern char** environ;
 
@@ -24,6 +27,7 @@ constexpr size_t kKeptOutputBytes = size_t{1} << 20;
 }  // namespace
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds) {
+  throw_if_interrupted();
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
@@ -47,8 +51,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     throw std::runtime_error(argv[0] + ": cannot be run: " + std::strerror(spawn_error));
   }
 
+  KilledOnInterrupt killed_on_interrupt(pid);
   ProcessResult result;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  // At most a year: a larger limit would overflow the clock's nanoseconds.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(std::min(timeout_seconds, 365 * 86400.0)));
   char buffer[65536];
   for (;;) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
@@ -71,6 +79,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  throw_if_interrupted();  // the handler killed it: not an outcome of the child's own
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status) && !result.timed_out) result.signal = WTERMSIG(status);
   return result;

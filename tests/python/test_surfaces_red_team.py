@@ -144,3 +144,54 @@ def test_a_cache_entry_that_is_a_link_is_made_again_not_followed(tmp_path, thund
     library.symlink_to(elsewhere)
     thundercc("run", tmp_path / "add_mul.plan.json", env={"THUNDERCC_CACHE_DIR": str(cache)})
     assert not library.is_symlink()
+
+
+def test_ctrl_c_during_reduce_leaves_no_child_and_no_temporary_folder(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+    from conftest import REPO
+    from test_plugins import plugin
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    reducer = subprocess.Popen([os.environ["THUNDERCC"], "reduce", str(REPO / "traces" / "gpt2_block.json"), "-o", str(tmp_path),
+                                "--until", "run-fails", "--plugin", plugin("test_faulty"), "--executors", "faulty_shape,torch"],
+                               env={**os.environ, "TMPDIR": str(temporary)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    reducer.send_signal(signal.SIGINT)
+    _, stderr = reducer.communicate(timeout=30)
+    assert reducer.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert list(temporary.iterdir()) == []
+    left = subprocess.run(["pgrep", "-f", str(temporary)], capture_output=True, text=True).stdout
+    assert left == "", left
+    assert not (tmp_path / "gpt2_block.reduced.json").exists()
+
+
+# --- Output paths -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", ["--outputs", "--profile-json"])
+def test_outputs_are_written_only_over_regular_files(tmp_path, thundercc, linear, option):
+    import os
+    out, _ = linear
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    extra = ["--profile"] if option == "--profile-json" else []
+    fails(thundercc("run", compiled(thundercc, linear), "--weights", out / "sd.pt", "--inputs", out / "x.pt", option, fifo, *extra,
+                    check=False), f"{fifo}: cannot write: it is a FIFO, and thundercc writes only regular files")
+    assert fifo.is_fifo()
+    folder = tmp_path / "folder.pt"
+    folder.mkdir()
+    fails(thundercc("run", compiled(thundercc, linear), "--weights", out / "sd.pt", "--inputs", out / "x.pt", option, folder, *extra,
+                    check=False), "it is a folder")
+    fails(thundercc("run", compiled(thundercc, linear), "--weights", out / "sd.pt", "--inputs", out / "x.pt", option, "/proc/out.pt",
+                    *extra, check=False), "cannot write into the folder /proc")
+
+
+def test_compile_does_not_replace_a_fifo_and_writes_nothing(tmp_path, thundercc):
+    import os
+    from conftest import REPO
+    os.mkfifo(tmp_path / "add_mul.plan.json")
+    fails(thundercc("compile", REPO / "traces" / "add_mul.json", "-o", tmp_path, check=False), "it is a FIFO")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["add_mul.plan.json"]

@@ -36,9 +36,10 @@ class AtomicFiles {
   std::vector<std::pair<std::string, std::string>> files_;
 };
 
-// Throws std::runtime_error "PATH: cannot write: the folder F does not exist" when it does not:
-// checked before work whose result would go there is done.
-void check_folder_exists(const std::string& path);
+// Throws std::runtime_error naming PATH when a file cannot be written there: its folder does not
+// exist or cannot be written into, or PATH is something other than a regular file or a link (a
+// FIFO, a device, a folder). Checked before work whose result would go there is done.
+void check_output_path(const std::string& path);
 
 // One file, atomically.
 void write_file_atomically(const std::string& path, const std::string& contents);
