@@ -324,9 +324,17 @@ int main(int argc, char** argv) {
                               "fsdp: 2 (default), the forward saves the gathered parameters the backward reads; 3, the backward "
                               "gathers them again, so that no whole parameter outlives its use")
           ->check(CLI::IsMember({2, 3}));
+  // CLI11's number checks let NaN through (every comparison with it is false).
+  const CLI::Validator finite(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        double x = std::strtod(text.c_str(), &end);
+        return end != text.c_str() && *end == '\0' && std::isfinite(x) ? "" : "must be a finite number, but got " + text;
+      },
+      "FINITE");
   double bucket_mb = 25;
   auto* bucket_option = compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(finite & CLI::Range(0.0, 1e6))
       ->needs(distributed_option);
   const std::map<std::string, Optimizer::Kind> optimizers{{"sgd", Optimizer::Kind::Sgd}, {"adamw", Optimizer::Kind::AdamW}};
   auto* optimizer_option =
@@ -336,15 +344,15 @@ int main(int argc, char** argv) {
           ->transform(one_of(optimizers));
   std::optional<double> lr, weight_decay;
   std::vector<double> betas;
-  compile_cmd->add_option("--lr", lr, "the learning rate (adamw: default 0.001; sgd: required)")->check(CLI::PositiveNumber)->needs(optimizer_option);
+  compile_cmd->add_option("--lr", lr, "the learning rate (adamw: default 0.001; sgd: required)")->check(finite & CLI::PositiveNumber)->needs(optimizer_option);
   compile_cmd->add_option("--momentum", compile_options.optimizer.momentum, "sgd: momentum (default 0)")
-      ->check(CLI::Range(0.0, 1.0))->needs(optimizer_option);
+      ->check(finite & CLI::Range(0.0, 1.0))->needs(optimizer_option);
   compile_cmd->add_option("--weight-decay", weight_decay, "weight decay (default: sgd 0, adamw 0.01, as torch.optim's)")
-      ->check(CLI::NonNegativeNumber)->needs(optimizer_option);
+      ->check(finite & CLI::NonNegativeNumber)->needs(optimizer_option);
   compile_cmd->add_option("--betas", betas, "adamw: B1,B2 (default 0.9,0.999)")->delimiter(',')->expected(2)
-      ->check(CLI::Range(0.0, 1.0))->needs(optimizer_option);
+      ->check(finite & CLI::Range(0.0, 1.0))->needs(optimizer_option);
   compile_cmd->add_option("--eps", compile_options.optimizer.eps, "adamw: added to the denominator (default 1e-8)")
-      ->check(CLI::PositiveNumber)->needs(optimizer_option);
+      ->check(finite & CLI::PositiveNumber)->needs(optimizer_option);
 
   std::string diff_a, diff_b;
   int diff_context = 3;
@@ -386,12 +394,12 @@ int main(int argc, char** argv) {
                          "the same failure is one whose output has this text (default: the first error line, numbers aside)");
   reduce_cmd->add_option("--executors", reduce_options.executors, "compile's --executors for every candidate");
   reduce_cmd->add_option("--plugin", plugins, "a plugin library, loaded by every compile and run (repeatable)");
-  reduce_cmd->add_option("--rtol", reduce_options.rtol, "differs: the relative tolerance (default 1e-3: a candidate's inputs are random, and float rounding that sums in another order differs by more than float32's default 1.3e-6)")->check(CLI::NonNegativeNumber);
-  reduce_cmd->add_option("--atol", reduce_options.atol, "differs: the absolute tolerance (default 1e-3)")->check(CLI::NonNegativeNumber);
+  reduce_cmd->add_option("--rtol", reduce_options.rtol, "differs: the relative tolerance (default 1e-3: a candidate's inputs are random, and float rounding that sums in another order differs by more than float32's default 1.3e-6)")->check(finite & CLI::NonNegativeNumber);
+  reduce_cmd->add_option("--atol", reduce_options.atol, "differs: the absolute tolerance (default 1e-3)")->check(finite & CLI::NonNegativeNumber);
   reduce_cmd->add_option("--seed", reduce_options.seed, "run's --seed: the random inputs' and the random ops' (default 0)")
       ->check(CLI::NonNegativeNumber);
-  reduce_cmd->add_option("--timeout", reduce_options.timeout_seconds, "seconds a compile or a run may take (default 300)")
-      ->check(CLI::PositiveNumber);
+  reduce_cmd->add_option("--timeout", reduce_options.timeout_seconds, "seconds a compile or a run may take (default 300, at most a day)")
+      ->check(finite & CLI::Range(1e-3, 86400.0));
 
   try {
     app.parse(argc, argv);

@@ -180,6 +180,8 @@ std::vector<size_t> carried_inputs(Plan& plan) {
 // A training checkpoint (run --checkpoint, --resume): a tuple of the carried inputs, the
 // optimizer's state, then the number of steps done (an int64 0-d tensor), each checked against
 // the plan.
+constexpr int64_t kMostSteps = int64_t{1} << 40;  // --steps and a checkpoint's count: no sum of two overflows
+
 struct Checkpoint {
   std::vector<at::Tensor> carried, state;
   int64_t steps = 0;
@@ -210,6 +212,8 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
   out.carried.assign(tensors.begin(), tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()));
   out.state.assign(tensors.begin() + static_cast<std::ptrdiff_t>(carried.size()), tensors.end() - 1);
   out.steps = tensors.back().item<int64_t>();
+  if (out.steps < 0 || out.steps > kMostSteps)
+    throw LoadError(thundercc::str(path, ": the checkpoint says ", out.steps, " steps were done; a count from 0 to ", kMostSteps, " was expected"));
   return out;
 }
 
@@ -551,7 +555,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   auto* steps = app.add_option("--steps", o.steps,
                                 "train N steps with the plan's optimizer (compile --optimizer), printing the loss of each; "
                                 "--inputs may name a batch per step with {step} (from 0), parameters kept from step to step")
-                    ->check(CLI::PositiveNumber)->excludes(app.get_option("--repeat"))->excludes(app.get_option("--warmup"))
+                    ->check(CLI::Range(int64_t{1}, runtime::kMostSteps))->excludes(app.get_option("--repeat"))->excludes(app.get_option("--warmup"))
                     ->excludes(app.get_option("--profile"))->excludes(app.get_option("--profile-json"));
   app.add_option("--checkpoint", o.checkpoint_path, "after the steps, write the parameters, the optimizer's state and the steps done")
       ->needs(steps);

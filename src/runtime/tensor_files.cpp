@@ -8,6 +8,7 @@
 #include <torch/csrc/jit/serialization/import_read.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/csrc/jit/serialization/storage_context.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -52,6 +53,68 @@ at::Tensor checked_tensor(const c10::IValue& x, const std::string& path, size_t 
   return t;
 }
 
+// LibTorch's zip reader checks no CRC: a file changed since it was written (a flipped bit, a
+// damaged copy) would be read as other numbers. So every record of the zip's central directory
+// (stored, as torch.save writes them) is checked against its CRC-32 first, every read bounds-checked.
+void check_record_crcs(const std::string& path, const std::string& zip) {
+  auto damaged = [&](const std::string& why) {
+    throw LoadError(path + ": damaged (" + why + "): write it again");
+  };
+  auto u = [&](size_t at, int bytes) {
+    if (at > zip.size() || static_cast<size_t>(bytes) > zip.size() - at) damaged("a field past the end of the file");
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(zip[at + static_cast<size_t>(i)]);
+    return v;
+  };
+  size_t end = std::string::npos;  // the end-of-central-directory record, within its comment's reach of the end
+  for (size_t at = zip.size() >= 22 ? zip.size() - 22 : 0; zip.size() >= 22 && at + 65557 >= zip.size(); --at) {
+    if (u(at, 4) == 0x06054b50) {
+      end = at;
+      break;
+    }
+    if (at == 0) break;
+  }
+  if (end == std::string::npos) damaged("no zip directory");
+  uint64_t entries = u(end + 10, 2), directory = u(end + 16, 4);
+  if (entries == 0xffff || directory == 0xffffffff) {  // zip64: the locator just before points to the zip64 record
+    if (end < 20 || u(end - 20, 4) != 0x07064b50) damaged("no zip64 locator");
+    uint64_t record = u(end - 20 + 8, 8);
+    if (u(record, 4) != 0x06064b50) damaged("no zip64 directory");
+    entries = u(record + 32, 8);
+    directory = u(record + 48, 8);
+  }
+  uint64_t at = directory;
+  for (uint64_t e = 0; e < entries; ++e) {
+    if (u(at, 4) != 0x02014b50) damaged("a broken directory entry");
+    const uint64_t method = u(at + 10, 2), crc = u(at + 16, 4), name_length = u(at + 28, 2), extra_length = u(at + 30, 2);
+    uint64_t size = u(at + 24, 4), local = u(at + 42, 4);
+    std::string name = zip.substr(std::min<size_t>(at + 46, zip.size()), name_length);
+    // Zip64 sizes and offsets: in the extra field, those whose 32-bit fields are all ones, in order.
+    for (uint64_t x = at + 46 + name_length; x + 4 <= at + 46 + name_length + extra_length;) {
+      const uint64_t id = u(x, 2), length = u(x + 2, 2);
+      if (id == 1) {
+        uint64_t field = x + 4;
+        if (size == 0xffffffff) size = u(field, 8), field += 8;
+        if (u(at + 20, 4) == 0xffffffff) field += 8;
+        if (local == 0xffffffff) local = u(field, 8);
+      }
+      x += 4 + length;
+    }
+    if (method != 0) damaged("record " + name + " is compressed, which torch.save never does");
+    if (u(local, 4) != 0x04034b50) damaged("record " + name + " has no header");
+    const uint64_t data = local + 30 + u(local + 26, 2) + u(local + 28, 2);
+    if (data > zip.size() || size > zip.size() - data) damaged("record " + name + " runs past the end of the file");
+    uLong actual = crc32(0L, Z_NULL, 0);
+    for (uint64_t done = 0; done < size;) {  // zlib takes 32-bit lengths
+      const uInt n = static_cast<uInt>(std::min<uint64_t>(size - done, uint64_t{1} << 30));
+      actual = crc32(actual, reinterpret_cast<const Bytef*>(zip.data() + data + done), n);
+      done += n;
+    }
+    if (actual != crc) damaged("record " + name + " does not match its CRC-32");
+    at += 46 + name_length + extra_length + u(at + 32, 2);
+  }
+}
+
 // The file's bytes for LibTorch's zip reader, every read bounds-checked.
 class BytesReader : public caffe2::serialize::ReadAdapterInterface {
  public:
@@ -89,7 +152,9 @@ std::string with_pickle(caffe2::serialize::PyTorchStreamReader& reader, const st
 }
 
 c10::IValue load_archive(const std::string& path) {
-  auto reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReader>(read_file(path, limits::kTensorFileBytes)));
+  std::string bytes = read_file(path, limits::kTensorFileBytes);
+  check_record_crcs(path, bytes);
+  auto reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(std::make_shared<BytesReader>(std::move(bytes)));
   {
     auto [pickle, pickle_size] = reader->getRecord("data.pkl");
     std::string readable = check_tensor_pickle(path, static_cast<const char*>(pickle.get()), pickle_size);

@@ -195,3 +195,75 @@ def test_compile_does_not_replace_a_fifo_and_writes_nothing(tmp_path, thundercc)
     os.mkfifo(tmp_path / "add_mul.plan.json")
     fails(thundercc("compile", REPO / "traces" / "add_mul.json", "-o", tmp_path, check=False), "it is a FIFO")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["add_mul.plan.json"]
+
+
+# --- Checkpoints, step counts and the CLIs' numbers ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A classifier's training step compiled with SGD, its first batch, and a checkpoint of 2 steps."""
+    import os
+    import subprocess
+    from test_optimizer import prepared
+    out = tmp_path_factory.mktemp("trained")
+
+    def thundercc(*args, check=True):
+        return subprocess.run([os.environ["THUNDERCC"], *map(str, args)], capture_output=True, text=True, check=check)
+    prepared(out, thundercc, "--optimizer", "sgd", "--lr", "0.1")
+    thundercc("run", out / "clf.plan.json", "--inputs", out / "batch.0.pt", "--steps", 2, "--checkpoint", out / "ck.pt")
+    return out
+
+
+@pytest.mark.parametrize("steps", ["9223372036854775807", "-3", "0", "1e3"])
+def test_step_counts_are_checked(thundercc, trained, steps):
+    result = thundercc("run", trained / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", steps, check=False)
+    assert result.returncode == 2 and "--steps" in result.stderr and "step " not in result.stdout, result.stderr
+
+
+def test_a_checkpoint_with_a_negative_step_count_is_refused(tmp_path, thundercc, trained):
+    checkpoint = list(torch.load(trained / "ck.pt"))
+    checkpoint[-1] = torch.tensor(-3)
+    torch.save(tuple(checkpoint), tmp_path / "negative.pt")
+    fails(thundercc("run", trained / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", 1, "--resume",
+                    tmp_path / "negative.pt", check=False), "the checkpoint says -3 steps were done")
+
+
+def test_a_damaged_tensor_file_is_refused_by_its_crc(tmp_path, thundercc, trained):
+    import struct
+    import zipfile
+    data = bytearray((trained / "ck.pt").read_bytes())
+    record = next(f for f in zipfile.ZipFile(trained / "ck.pt").infolist() if f.filename.endswith("data/0"))
+    name, extra = struct.unpack("<HH", data[record.header_offset + 26:record.header_offset + 30])
+    data[record.header_offset + 30 + name + extra + 1] ^= 0x10  # one bit of the first parameter
+    (tmp_path / "flipped.pt").write_bytes(bytes(data))
+    fails(thundercc("run", trained / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", 1, "--resume",
+                    tmp_path / "flipped.pt", check=False), "flipped.pt: damaged (record", "does not match its CRC-32)")
+
+
+def test_an_unwritable_checkpoint_is_found_before_the_first_step(thundercc, trained):
+    result = thundercc("run", trained / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", 3, "--checkpoint",
+                       "/proc/ck.pt", check=False)
+    fails(result, "/proc/ck.pt: cannot write into the folder /proc")
+    assert "step 0" not in result.stdout
+
+
+@pytest.mark.parametrize("flags", [["--lr", "nan"], ["--lr", "inf"], ["--lr", "0.1", "--momentum", "nan"],
+                                   ["--lr", "0.1", "--weight-decay", "nan"]])
+def test_optimizer_options_must_be_finite(tmp_path, thundercc, trained, flags):
+    result = thundercc("compile", trained / "clf.json", "-o", tmp_path, "--optimizer", "sgd", *flags, check=False)
+    assert result.returncode == 2 and "must be a finite number" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("flags", [["--betas", "nan,0.9"], ["--eps", "nan"]])
+def test_adamw_options_must_be_finite(tmp_path, thundercc, trained, flags):
+    result = thundercc("compile", trained / "clf.json", "-o", tmp_path, "--optimizer", "adamw", *flags, check=False)
+    assert result.returncode == 2 and "must be a finite number" in result.stderr, result.stderr
+
+
+def test_bucket_sizes_and_reduce_limits_must_be_finite(tmp_path, thundercc, trained):
+    from conftest import REPO
+    result = thundercc("compile", trained / "clf.json", "-o", tmp_path, "--distributed", "ddp", "--bucket-mb", "nan", check=False)
+    assert result.returncode == 2 and "must be a finite number" in result.stderr, result.stderr
+    for option, value in [("--timeout", "1e20"), ("--timeout", "nan"), ("--rtol", "nan"), ("--atol", "inf")]:
+        result = thundercc("reduce", REPO / "traces" / "add_mul.json", "--until", "differs", option, value, check=False)
+        assert result.returncode == 2 and option in result.stderr, result.stderr
