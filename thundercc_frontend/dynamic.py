@@ -165,6 +165,8 @@ def _parse(text: str) -> _Spec:
     if name is not None and not re.fullmatch(NAME, name):
         raise CaptureError(f"--dynamic {text}: a symbol's name is a letter or _ then letters, digits or _, not '{name}'")
     low, high = (int(match["low"]), int(match["high"])) if match["low"] else (1, DEFAULT_MAX)
+    if high > DEFAULT_MAX:
+        raise CaptureError(f"--dynamic {text}: a size is at most {DEFAULT_MAX} (what the default range allows), not {high}")
     if high - low + 1 < 3:
         raise CaptureError(f"--dynamic {text}: the range [{low}, {high}] has fewer than 3 sizes, too few to fit "
                            f"the trace's sizes (a fixed size needs no --dynamic)")

@@ -8,6 +8,7 @@
 #endif
 #include "runtime/process_group.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -23,14 +24,17 @@
 namespace thundercc::runtime {
 namespace {
 
-int env_int(const char* name, int fallback) {
+// A whole number from `least` to `most`: a port past 65535 would wrap to another port, a world of
+// no ranks would fail deep inside Gloo.
+int env_int(const char* name, int fallback, int least, int most) {
   const char* v = std::getenv(name);
   if (!v || !*v) return fallback;
-  try {
-    return std::stoi(v);
-  } catch (const std::exception&) {
-    throw std::runtime_error(str("the environment variable ", name, " is '", v, "', not a number"));
-  }
+  char* end = nullptr;
+  errno = 0;
+  const long x = std::strtol(v, &end, 10);
+  if (end == v || *end != '\0' || errno == ERANGE || x < least || x > most)
+    throw std::runtime_error(str("the environment variable ", name, " is '", v, "': a whole number from ", least, " to ", most, " was expected"));
+  return static_cast<int>(x);
 }
 
 std::string env_string(const char* name, const char* fallback) {
@@ -53,10 +57,10 @@ const Joined& joined() {
   static Joined ranks = [] {
     const int me = rank(), world = world_size();
     c10d::TCPStoreOptions options;
-    options.port = static_cast<uint16_t>(env_int("MASTER_PORT", 29500));
+    options.port = static_cast<uint16_t>(env_int("MASTER_PORT", 29500, 1, 65535));
     options.isServer = me == 0 && env_string("TORCHELASTIC_USE_AGENT_STORE", "") != "True";
     options.numWorkers = world;
-    options.timeout = std::chrono::seconds(env_int("THUNDERCC_DISTRIBUTED_TIMEOUT", 300));
+    options.timeout = std::chrono::seconds(env_int("THUNDERCC_DISTRIBUTED_TIMEOUT", 300, 1, 7 * 86400));
     const std::string host = env_string("MASTER_ADDR", "127.0.0.1");
     const auto where = str("rank ", me, " of ", world, " (store ", host, ":", options.port, ", timeout ", options.timeout.count(),
                            " ms, THUNDERCC_DISTRIBUTED_TIMEOUT)");
@@ -98,11 +102,11 @@ void count(const at::Tensor& payload) {
 
 // Read once: every collective asks.
 int rank() {
-  static const int me = env_int("RANK", 0);
+  static const int me = env_int("RANK", 0, 0, world_size() - 1);
   return me;
 }
 int world_size() {
-  static const int world = env_int("WORLD_SIZE", 1);
+  static const int world = env_int("WORLD_SIZE", 1, 1, 1 << 16);
   return world;
 }
 

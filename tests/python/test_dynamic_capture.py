@@ -170,6 +170,8 @@ def test_specs_that_name_no_dynamic_size_are_refused():
         capture_dynamic(model, (x,), ["x:0:4"])
     with pytest.raises(CaptureError, match="not '1b'"):
         capture_dynamic(model, (x,), ["x:0=1b"])
+    with pytest.raises(CaptureError, match="a size is at most 2147483647 .what the default range allows., not 99999999999999999999"):
+        capture_dynamic(model, (x,), ["x:0:1:99999999999999999999"])
 
 
 def test_traces_that_depend_on_sizes_otherwise_are_refused_with_the_statement():

@@ -267,3 +267,16 @@ def test_bucket_sizes_and_reduce_limits_must_be_finite(tmp_path, thundercc, trai
     for option, value in [("--timeout", "1e20"), ("--timeout", "nan"), ("--rtol", "nan"), ("--atol", "inf")]:
         result = thundercc("reduce", REPO / "traces" / "add_mul.json", "--until", "differs", option, value, check=False)
         assert result.returncode == 2 and option in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("environment,phrase", [
+    ({"WORLD_SIZE": "2", "RANK": "0", "MASTER_PORT": "99999"}, "MASTER_PORT is '99999': a whole number from 1 to 65535"),
+    ({"WORLD_SIZE": "0"}, "WORLD_SIZE is '0': a whole number from 1 to 65536"),
+    ({"WORLD_SIZE": "-1"}, "WORLD_SIZE is '-1'"),
+    ({"WORLD_SIZE": "2", "RANK": "2"}, "RANK is '2': a whole number from 0 to 1"),
+    ({"WORLD_SIZE": "2x"}, "WORLD_SIZE is '2x'"),
+])
+def test_the_distributed_environment_is_checked(tmp_path, thundercc, trained, environment, phrase):
+    thundercc("compile", trained / "clf.json", "-o", tmp_path, "--distributed", "ddp", "--optimizer", "sgd", "--lr", "0.1")
+    fails(thundercc("run", tmp_path / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", 1, check=False, env=environment),
+          phrase)
