@@ -480,7 +480,7 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
             << (out / (stem + ".py")).string() << "\n";
   for (const auto& b : reduced.bound_symbols)
     std::cout << "  " << (b.output.is_none() ? "" : assignment_target(b.output) + " = ") << call_text(b)
-              << (b.source.empty() ? "" : "  # " + b.source) << "\n";
+              << (b.source.empty() ? "" : "  # " + comment_text(b.source)) << "\n";  // no terminal escapes from a trace
 }
 
 }  // namespace thundercc

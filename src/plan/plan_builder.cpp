@@ -198,6 +198,7 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
     check(!b.sym->executor.empty(), [&] { return str("plan: no executor claimed ", print_bound_symbol(b, {.depth = 0})); });
     const Executor& ex = ExecutorRegistry::global().get(b.sym->executor);
     bool plugin = !ExecutorRegistry::global().plugin_of(ex.name()).empty();
+    const bool fusion = fuser::is_fusion_region(b);
     if (plugin) plugins.emplace(ex.name(), ex.version());
     Instruction& ins = program.instructions.emplace_back();
     ins.op = b.sym->id;
@@ -211,12 +212,12 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
       int slot = v.is_tensor() ? slots.slot_of(v) : -1;
       ins.outputs.push_back(slot);
       steps.back().writes.push_back(slot);
-      if (plugin) ins.expect.push_back(v.is_tensor() ? std::optional(v.as_tensor().meta()) : std::nullopt);
+      if (!fusion) ins.expect.push_back(v.is_tensor() ? std::optional(v.as_tensor().meta()) : std::nullopt);
     });
     ins.statement = print_bound_symbol(b, {.depth = 0});
     ins.source = source_of(b);
     ins.stream = random_stream(b);
-    if (fuser::is_fusion_region(b)) ins.fusion = fusion_record(b, kernels);
+    if (fusion) ins.fusion = fusion_record(b, kernels);
     reads = nullptr;
   }
   program.slots = static_cast<int64_t>(slots.size());

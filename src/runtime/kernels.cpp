@@ -192,6 +192,13 @@ const at::Tensor* KernelCall::buffer(size_t k) const {
 
 bool KernelCall::keeps_channels_last() const { return instruction_.channels_last; }
 
+at::Tensor& copy_into(at::Tensor& buffer, const at::Tensor& result) {
+  if (!buffer.sizes().equals(result.sizes()))
+    throw std::runtime_error(thundercc::str("its kernel computed a ", result.sizes(), " result, but the plan's buffer for it is ",
+                                            buffer.sizes(), " (the plan records another shape than the kernel computes)"));
+  return buffer.copy_(result);
+}
+
 bool KernelCall::is_program_input(size_t i) const { return i < instruction_.input_args.size() && instruction_.input_args[i]; }
 
 at::Generator KernelCall::generator() const {

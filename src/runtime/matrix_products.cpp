@@ -218,8 +218,8 @@ at::Tensor destination(const at::Tensor* out, at::IntArrayRef sizes, const at::T
 // `result` written into `out` when there is one (a layout oneDNN could not take).
 at::Tensor into(const at::Tensor* out, at::Tensor result) {
   if (!out || result.is_same(*out)) return result;
-  out->copy_(result);
-  return *out;
+  at::Tensor buffer = *out;
+  return copy_into(buffer, result);
 }
 
 using Convolution = Runnable<dnnl::convolution_forward>;
@@ -247,10 +247,11 @@ dnnl::memory packed_weights(const at::Tensor& weight, const Convolution& conv, c
                             const dnnl::memory::desc& plain, dnnl::stream& stream) {
   static std::mutex mutex;
   static std::map<std::pair<const void*, std::vector<int64_t>>, PackedWeights> cache;
+  // An inference tensor keeps no version: whoever made it under c10::InferenceMode may write it in
+  // place unseen, so it is packed anew each time (the prologue's results keep versions).
+  if (weight.is_inference()) return reordered(weight, conv, plain, stream);
   auto* impl = weight.unsafeGetTensorImpl();
-  // An inference tensor keeps no version (the plan's own results, the prologue's folded weights,
-  // are made anew, never written in place), as the prologue's key (plan_runner.cpp) takes it.
-  const int64_t version = weight.is_inference() ? 0 : static_cast<int64_t>(weight._version());
+  const int64_t version = static_cast<int64_t>(weight._version());
   std::lock_guard<std::mutex> lock(mutex);
   auto it = cache.find({impl, key});
   if (it != cache.end() && !it->second.tensor.expired() && it->second.data == weight.data_ptr() && it->second.version == version)

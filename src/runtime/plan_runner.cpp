@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 #include <unordered_set>
@@ -170,7 +171,9 @@ void PlanRunner::bind_arena(const plan::Program& program, const std::string& whe
 
 std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns) {
   // Plans compute values, never gradients: inference mode skips autograd's bookkeeping per op.
-  c10::InferenceMode inference;
+  // Results kept across runs (a prologue's) are made outside it, so that they keep a version.
+  c10::InferenceMode inference(!versioned_results_);
+  at::NoGradGuard no_grad;
   for (size_t i = 0; i < inputs_.size(); ++i) slots_[inputs_[i].slot] = inputs[i];
   for (int s : free_at_start_) slots_[s].reset();
   const uint64_t draw_seed = mix_seed(seed_, runs_++);
@@ -203,12 +206,15 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
       if (!ins.expect[k]) continue;
       const at::Tensor& out = slots_[ins.outputs[k]];
       const TensorMeta& m = *ins.expect[k];
-      if (!out.defined())
-        fail(i, thundercc::str("its kernel set no output ", k, " (the kernel of plugin executor '", ins.executor, "' must set ", m.type_string(), ")"));
+      // A plugin's kernel is blamed; a built-in one computes what ATen computes for these
+      // arguments, so the plan's record is what is wrong.
+      const std::string blame = ExecutorRegistry::global().plugin_of(ins.executor).empty()
+                                    ? "the plan records another type than its kernel computes from these arguments: was the plan edited?"
+                                    : "the kernel of plugin executor '" + ins.executor + "' is wrong";
+      if (!out.defined()) fail(i, thundercc::str("its kernel set no output ", k, ", which the statement makes ", m.type_string(), " (", blame, ")"));
       if (out.dim() != static_cast<int64_t>(m.shape.size()) || !std::equal(m.shape.begin(), m.shape.end(), out.sizes().begin()) ||
           out.scalar_type() != to_aten(m.dtype) || !(from_aten(out.device()) == m.device))
-        fail(i, thundercc::str("its kernel returned output ", k, " as ", describe(out), ", but the statement makes ", m.type_string(),
-                               " (the kernel of plugin executor '", ins.executor, "' is wrong)"));
+        fail(i, thundercc::str("its kernel returned output ", k, " as ", describe(out), ", but the statement makes ", m.type_string(), " (", blame, ")"));
     }
     if (ins.fresh && arena_.defined())
       for (size_t k = 0; k < ins.outputs.size(); ++k)
@@ -283,6 +289,18 @@ const plan::Plan& with_plugins_checked(const plan::Plan& plan, const std::string
   return plan;
 }
 
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+std::vector<std::string> names_of(const std::vector<InputSpec>& specs) {
+  std::vector<std::string> names;
+  for (const auto& s : specs) names.push_back(s.name);
+  return names;
+}
+
 }  // namespace
 
 std::unique_ptr<Plan> Plan::load(const std::string& path, KernelOptions kernels) {
@@ -296,6 +314,7 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
       inputs_(forward_.inputs()) {
   if (plan.prologue) {
     prologue_.emplace(plan.prologue->program, where + " (prologue)", kernels_.get());
+    prologue_->keep_versions();
     prologue_reads_ = plan.prologue->reads;
     std::vector<int> computed;  // the prologue's results: the forward's last inputs
     collect_output_slots(plan.prologue->program.output, computed);
@@ -318,6 +337,13 @@ Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions optio
   if (plan.dynamic) {
     dynamic_ = plan.dynamic;
     name_ = plan.name;
+    // A plan specialized from the trace is given the caller's inputs by position: the trace must
+    // take them in the plan's order.
+    std::vector<std::string> traced;
+    for (const auto& in : plan.dynamic->trace.at("inputs")) traced.push_back(in.at("name").get<std::string>());
+    if (traced != names_of(inputs_))
+      throw LoadError(thundercc::str(where, ": /dynamic/trace/inputs: the symbolic trace takes ", quoted_list(traced), ", but the plan takes ",
+                                     quoted_list(names_of(inputs_)), ": at other sizes its inputs would be bound to other tensors"));
     own_sizes_ = hint_binding(plan.dynamic->symbols);
     for (const auto& s : plan.dynamic->symbols) {
       auto input = std::find_if(inputs_.begin(), inputs_.end(), [&](const InputSpec& spec) { return spec.name == s.input; });
@@ -347,6 +373,16 @@ SizeBinding Plan::sizes_of(const std::vector<at::Tensor>& inputs) const {
   return sizes;
 }
 
+size_t Plan::default_specialized_limit() {
+  const char* text = std::getenv("THUNDERCC_SPECIALIZED_PLANS");
+  if (!text || !*text) return 16;
+  char* end = nullptr;
+  const long long plans = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || plans < 1 || plans > 1000000)
+    throw LoadError(thundercc::str("THUNDERCC_SPECIALIZED_PLANS is '", text, "': a whole number from 1 to 1000000 was expected"));
+  return static_cast<size_t>(plans);
+}
+
 void Plan::specialize(const std::vector<at::Tensor>& inputs) {
   if (symbols_.empty()) return;
   SizeBinding sizes = sizes_of(inputs);
@@ -356,6 +392,11 @@ void Plan::specialize(const std::vector<at::Tensor>& inputs) {
   }
   auto known = specialized_.find(sizes);
   if (known == specialized_.end()) {
+    // At most specialized_limit_ kept: the one used longest ago goes first.
+    while (!specialized_.empty() && specialized_.size() >= specialized_limit_)
+      specialized_.erase(std::min_element(specialized_.begin(), specialized_.end(), [](const auto& a, const auto& b) {
+        return a.second.last_used < b.second.last_used;
+      }));
     std::string at;
     for (const auto& [name, value] : sizes) at += thundercc::str(at.empty() ? " at " : ", ", name, " = ", value);
     // The plan's own kernels were compiled for its sizes: these are built here.
@@ -363,20 +404,11 @@ void Plan::specialize(const std::vector<at::Tensor>& inputs) {
                                        KernelOptions{kernel_options_.emulate_cuda, false});
     made->set_seed(seed_);
     made->set_steps_done(steps_done_);
-    known = specialized_.emplace(std::move(sizes), std::move(made)).first;
+    known = specialized_.emplace(std::move(sizes), Specialized{std::move(made), 0}).first;
   }
-  active_ = known->second.get();
+  known->second.last_used = ++specializations_;
+  active_ = known->second.plan.get();
 }
-
-namespace {
-
-std::string quoted_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
-  return out;
-}
-
-}  // namespace
 
 void Plan::set_weights(const std::vector<std::pair<std::string, at::Tensor>>& state_dict, const std::string& where) {
   if (std::none_of(inputs().begin(), inputs().end(), [](const InputSpec& s) { return !s.fqn.empty(); }))
@@ -470,14 +502,14 @@ void Plan::set_seed(uint64_t seed) {
   seed_ = seed;
   forward_.set_seed(seed);
   if (backward_) backward_->set_seed(seed);
-  for (auto& [sizes, plan] : specialized_) plan->set_seed(seed);
+  for (auto& [sizes, kept] : specialized_) kept.plan->set_seed(seed);
 }
 
 void Plan::set_steps_done(uint64_t steps) {
   steps_done_ = steps;
   forward_.set_runs(steps);
   if (backward_) backward_->set_runs(steps);
-  for (auto& [sizes, plan] : specialized_) plan->set_steps_done(steps);
+  for (auto& [sizes, kept] : specialized_) kept.plan->set_steps_done(steps);
 }
 
 std::vector<InputSpec> Plan::optimizer_state() const {
@@ -520,14 +552,18 @@ std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& given, std:
   std::vector<at::Tensor> with_computed;
   if (prologue_) {
     // Run again only when a tensor it reads is another one, or was written since (its version).
+    // An inference tensor (made under c10::InferenceMode) has no version: it may have been
+    // written, so the prologue runs every time one is read.
     std::vector<at::Tensor> read;
     std::vector<std::tuple<const void*, const void*, int64_t>> key;
+    bool unversioned = false;
     for (int64_t i : prologue_reads_) {
       const at::Tensor& t = given.at(static_cast<size_t>(i));
       read.push_back(t);
+      unversioned = unversioned || t.is_inference();
       key.emplace_back(t.unsafeGetTensorImpl(), t.data_ptr(), t.is_inference() ? 0 : static_cast<int64_t>(t._version()));
     }
-    if (key != prologue_key_ || prologue_results_.empty()) {
+    if (unversioned || key != prologue_key_ || prologue_results_.empty()) {
       prologue_->check_inputs(read);
       prologue_results_ = prologue_->run(read);
       prologue_key_ = std::move(key);

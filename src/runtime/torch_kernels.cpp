@@ -244,7 +244,7 @@ void register_prim_kernels(KernelRegistry& r) {
   });
   r.add("torch:prims.convert_element_type", [](KernelCall& c) {
     const Tensor& a = c.arg(0).tensor();
-    write_output(c, [&](Tensor& out) { out.copy_(a); }, [&] { return a.to(c.arg(1).dtype()); });
+    write_output(c, [&](Tensor& out) { copy_into(out, a); }, [&] { return a.to(c.arg(1).dtype()); });
   });
   r.add("torch:prims.device_put", [](KernelCall& c) { c.set_output(0, c.arg(0).tensor().to(c.arg(1).device())); });
   r.add("torch:prims.full", [](KernelCall& c) {
@@ -477,7 +477,7 @@ void register_prim_kernels(KernelRegistry& r) {
       return at::matmul(a.to(at::kLong), b.to(at::kLong)).ne(0);
     };
     if (a.scalar_type() == at::kHalf || a.scalar_type() == at::kBool)
-      return write_output(c, [&](Tensor& out) { out.copy_(product()); }, product);
+      return write_output(c, [&](Tensor& out) { copy_into(out, product()); }, product);
     c.set_output(0, fast_matmul(a, b, c.buffer(0)));
   });
   r.add("torch:prims.linear", [](KernelCall& c) {
@@ -1013,7 +1013,11 @@ void register_torch_language_kernels(KernelRegistry& r) {
         Tensor out = n == 1   ? at::conv1d(a, w, bias, stride, padding, dilation, groups)
                      : n == 2 ? at::conv2d(a, w, bias, stride, padding, dilation, groups)
                               : at::conv3d(a, w, bias, stride, padding, dilation, groups);
-        c.set_output(0, c.buffer(0) ? c.buffer(0)->copy_(out) : out);  // conv2d is tagged OUT_BUFFER
+        if (c.buffer(0)) {  // conv2d is tagged OUT_BUFFER
+          Tensor buffer = *c.buffer(0);
+          out = copy_into(buffer, out);
+        }
+        c.set_output(0, out);
       } else {
         auto padding = c.arg(4).ints();
         c.set_output(0, n == 1 ? at::conv1d(a, w, bias, stride, padding, dilation, groups)

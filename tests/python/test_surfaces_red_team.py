@@ -280,3 +280,96 @@ def test_the_distributed_environment_is_checked(tmp_path, thundercc, trained, en
     thundercc("compile", trained / "clf.json", "-o", tmp_path, "--distributed", "ddp", "--optimizer", "sgd", "--lr", "0.1")
     fails(thundercc("run", tmp_path / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", 1, check=False, env=environment),
           phrase)
+
+
+# --- The embedding API and dynamic plans --------------------------------------------------------
+
+def serving_checks(*args):
+    import os
+    import subprocess
+    from conftest import REPO
+    binary = os.environ.get("THUNDERCC_SERVING_CHECKS", str(REPO / "build" / "tests" / "serving_checks"))
+    return subprocess.run([binary, *map(str, args)], capture_output=True, text=True)
+
+
+def test_weights_made_under_inference_mode_and_changed_in_place_are_seen(tmp_path, thundercc):
+    """Inference tensors have no version counter: the batch-norm fold and the packed convolution
+    weights are computed again each run rather than served stale."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.ReLU(), torch.nn.Conv2d(8, 4, 3)).eval()
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+    x = torch.randn(2, 3, 12, 12)
+    with torch.no_grad():
+        capture(model, x).save(tmp_path / "m.json")
+    thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
+    assert "prologue" in json.loads((tmp_path / "m.plan.json").read_text())  # the batch norm is folded
+    torch.save(model.state_dict(), tmp_path / "weights.pt")
+    torch.save({"input": x}, tmp_path / "x.pt")
+    result = serving_checks("inference", tmp_path / "m.plan.json", tmp_path / "weights.pt", tmp_path / "x.pt", tmp_path / "out.pt")
+    assert result.returncode == 0, result.stderr
+    first, second = torch.load(tmp_path / "out.pt")
+    doubled = model.state_dict()
+    for key, value in doubled.items():
+        if value.is_floating_point():
+            value.mul_(2)
+    with torch.no_grad():
+        reference = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.ReLU(), torch.nn.Conv2d(8, 4, 3)).eval()
+        reference.load_state_dict(torch.load(tmp_path / "weights.pt"))
+        torch.testing.assert_close(first, reference(x), rtol=1e-4, atol=1e-4)
+        reference.load_state_dict(doubled)
+        torch.testing.assert_close(second, reference(x), rtol=1e-4, atol=1e-4)
+
+
+def dynamic_mlp_plan(tmp_path, thundercc, swap_inputs=False):
+    from thundercc_frontend import capture_dynamic
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(6, 16), torch.nn.Tanh(), torch.nn.Linear(16, 3))
+    x = torch.randn(64, 6)
+    with torch.no_grad():
+        capture_dynamic(model, (x[:4],), ["input:0:1:64"]).save(tmp_path / "m.json")
+    thundercc("compile", tmp_path / "m.json", "-o", tmp_path)
+    torch.save({"input": x}, tmp_path / "x.pt")
+    torch.save(model.state_dict(), tmp_path / "weights.pt")
+    return tmp_path / "m.plan.json", model, x
+
+
+def test_a_dynamic_plan_keeps_a_bounded_number_of_sizes(tmp_path, thundercc):
+    plan, _, _ = dynamic_mlp_plan(tmp_path, thundercc)
+    result = serving_checks("sizes", plan, tmp_path / "weights.pt", tmp_path / "x.pt", 3, 12)
+    assert result.returncode == 0, result.stderr
+    kept = [int(line.split()[2]) for line in result.stdout.splitlines()]
+    assert max(kept) == 3 and kept[-1] == 3, result.stdout
+
+
+def test_a_dynamic_plan_whose_trace_takes_its_inputs_in_another_order_is_refused(tmp_path, thundercc):
+    from thundercc_frontend import capture_dynamic
+
+    def program(x, y):
+        return x - 2 * y
+    with torch.no_grad():
+        capture_dynamic(program, (torch.randn(4, 3), torch.randn(4, 3)), ["x:0=n", "y:0=n"]).save(tmp_path / "p.json")
+    thundercc("compile", tmp_path / "p.json", "-o", tmp_path)
+    doc = json.loads((tmp_path / "p.plan.json").read_text())
+    doc["dynamic"]["trace"]["inputs"].reverse()
+    (tmp_path / "p.plan.json").write_text(json.dumps(doc))
+    torch.save({"x": torch.randn(6, 3), "y": torch.randn(6, 3)}, tmp_path / "in.pt")
+    fails(thundercc("run", tmp_path / "p.plan.json", "--inputs", tmp_path / "in.pt", check=False),
+          "/dynamic/trace/inputs: the symbolic trace takes 'y', 'x', but the plan takes 'x', 'y'")
+
+
+def test_a_plan_whose_recorded_shapes_disagree_with_its_kernels_is_refused(tmp_path, thundercc):
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.MaxPool2d(2), torch.nn.AdaptiveAvgPool2d(1))
+    with torch.no_grad():
+        capture(model, torch.randn(1, 3, 16, 16)).save(tmp_path / "pool.json")
+    thundercc("compile", tmp_path / "pool.json", "-o", tmp_path, "--executors", "torch")
+    doc = json.loads((tmp_path / "pool.plan.json").read_text())
+    pool = next(i for i in doc["instructions"] if i["op"].endswith("max_pool2d"))
+    pool["args"][2] = 4  # the stride: a [1, 4, 4, 4] result where the plan records [1, 4, 8, 8]
+    (tmp_path / "pool.plan.json").write_text(json.dumps(doc))
+    fails(thundercc("run", tmp_path / "pool.plan.json", check=False),
+          "its kernel returned output 0 as cpu f32[1, 4, 4, 4], but the statement makes cpu f32[1, 4, 8, 8]",
+          "the plan records another type than its kernel computes from these arguments")

@@ -65,8 +65,9 @@ struct Instruction {
   // this name and how many times the program has run, never on where the instruction runs, so
   // that every executor that runs the op gets the same values.
   std::optional<std::string> stream;
-  // A plugin executor's instruction: the tensor each output must be (none for one that is not a
-  // tensor), checked after its kernel, so that a plugin's wrong result is blamed on the plugin.
+  // The tensor each output must be (none for one that is not a tensor; empty for a fusion
+  // instruction, whose kernels are checked against the region), checked after its kernel: a
+  // plugin's wrong result is blamed on the plugin, a plan edited to record other types is refused.
   std::vector<std::optional<TensorMeta>> expect;
 };
 

@@ -103,6 +103,10 @@ inline bool is_channels_last(const at::Tensor& t) {
   return t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(at::MemoryFormat::ChannelsLast);
 }
 
+// `result` copied into the plan's `buffer` for it, which must have its shape: copy_ would broadcast
+// a smaller result (from a plan whose recorded shapes were edited) over the buffer.
+at::Tensor& copy_into(at::Tensor& buffer, const at::Tensor& result);
+
 // The result of an operator tagged kOutBuffer: written by `into` (an out= call) into `buffer`
 // when the plan gives one (KernelCall::buffer), else made by `make`.
 template <class Into, class Make>

@@ -3,6 +3,7 @@
 // resolved, so running does no lookups.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,9 @@ class PlanRunner {
     size_t live_bytes;
   };
   const std::vector<Span>& last_timed_run() const { return spans_; }
+  // Its results are made outside inference mode, so that they keep a version counter (a
+  // prologue's, which later runs read as long as their version holds).
+  void keep_versions() { versioned_results_ = true; }
   // The bytes of the arena the plan's memory plan laid out (0: none), allocated at load.
   int64_t arena_bytes() const { return arena_.defined() ? arena_.numel() : 0; }
 
@@ -73,6 +77,7 @@ class PlanRunner {
 
   std::string where_;
   bool channels_last_ = false;  // the constructor's: outputs kept channels-last are returned contiguous
+  bool versioned_results_ = false;
   std::vector<InputSpec> inputs_;
   std::vector<Instruction> instructions_;
   std::vector<std::unique_ptr<Kernel>> fused_kernels_;  // what fusion instructions point to
@@ -128,6 +133,12 @@ class Plan {
   // was captured at, or one compiled for these sizes at their first call and kept. `forward` calls
   // it; call it first to read the programs that will run (forward_program, cotangents).
   void specialize(const std::vector<at::Tensor>& inputs);
+  // How many plans compiled for other sizes are kept (each holds its programs and arena): past
+  // the limit, the one used longest ago is dropped and compiled again when those sizes come back.
+  // The default is THUNDERCC_SPECIALIZED_PLANS where set, else 16.
+  void set_specialized_limit(size_t plans) { specialized_limit_ = std::max<size_t>(plans, 1); }
+  static size_t default_specialized_limit();
+  size_t specialized_plans() const { return specialized_.size(); }  // kept now
   // The cotangents the backward takes, one per output that requires grad.
   std::vector<InputSpec> cotangents() const;
 
@@ -188,7 +199,13 @@ class Plan {
   std::string name_;  // the plan's, for the plans specialized from it
   std::vector<std::pair<SizeSymbol, size_t>> symbols_;  // with the input each is a dimension of
   SizeBinding own_sizes_;
-  std::map<SizeBinding, std::unique_ptr<Plan>> specialized_;
+  struct Specialized {
+    std::unique_ptr<Plan> plan;
+    uint64_t last_used;  // specializations_ when it last ran
+  };
+  std::map<SizeBinding, Specialized> specialized_;
+  size_t specialized_limit_ = default_specialized_limit();
+  uint64_t specializations_ = 0;
   Plan* active_ = this;
   std::string where_;
   KernelOptions kernel_options_;
