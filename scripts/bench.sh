@@ -2,7 +2,7 @@
 # The benchmarks, each against a baseline measured in the same run (PyTorch eager from
 # /usr/bin/python3 on the same LibTorch, direct ATen calls from C++, ATen's own fused kernels), one
 # intra-op thread: runner overhead, fused regions, compile time, training steps, inference,
-# working memory. `scripts/bench.sh --write` also puts what it prints, dated, into the README's
+# working memory. `scripts/bench.sh --write` also puts what it prints, dated, into docs/performance.md's
 # Performance section, between its two markers (only a whole run replaces it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ work=$(mktemp -d)
 finish() {
   local status=$?
   rm -rf "$work"
-  if [ "$write" = "--write" ]; then  # only a whole run replaces the README's figures
+  if [ "$write" = "--write" ]; then  # only a whole run replaces docs/performance.md's figures
     if [ $status -eq 0 ]; then
       echo '```'
       exec 1>&3; wait "$tee_pid"  # tee has written everything

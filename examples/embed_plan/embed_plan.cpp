@@ -1,4 +1,4 @@
-// Serves a compiled plan from C++ with thundercc's runtime as a library (README: Embedding a plan):
+// Serves a compiled plan from C++ with thundercc's runtime as a library (docs/serving.md, Embedding a plan):
 // loads the plan once per thread, gives every copy the same weight tensors by name (held, not
 // copied), runs the threads at once on the program's other inputs by name, and swaps the weights
 // between rounds.

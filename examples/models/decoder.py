@@ -1,6 +1,6 @@
 """A small GPT-style decoder (token and position embeddings, two GPT-2 blocks, a tied head), in two
 variants that differ in one op: `make` uses exact GELU, `make_tanh` the tanh approximation. The
-pair is what `thundercc diff` and `--names stable` are measured on (README: Reviewing a change)."""
+pair is what `thundercc diff` and `--names stable` are measured on (docs/reviewing.md)."""
 import torch
 import torch.nn.functional as F
 from torch import nn

@@ -1,5 +1,5 @@
 // An executor of one operator: `my_mul` runs torch.mul of two float32 CPU tensors of one shape
-// with its own loop. The complete plugin of README's "Writing a plugin", built there against
+// with its own loop. The complete plugin of docs/plugins.md, built there against
 // the installed package (examples/plugin_package/CMakeLists.txt).
 #include <ATen/ATen.h>
 

@@ -11,7 +11,7 @@
 
 namespace thundercc {
 
-// The documented limits of trace.json and plan.json (README, "Limits"), checked while parsing,
+// The documented limits of trace.json and plan.json (docs/limits.md), checked while parsing,
 // before the schema or any walk of the document sees it.
 namespace limits {
 inline constexpr int kJsonDepth = 64;                     // nesting of arrays and objects

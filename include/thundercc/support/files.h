@@ -13,7 +13,7 @@
 
 namespace thundercc {
 
-// The documented input limits (README, "Limits").
+// The documented input limits (docs/limits.md).
 namespace limits {
 inline constexpr size_t kTraceBytes = size_t{256} << 20;   // trace.json and plan.json
 inline constexpr size_t kTensorFileBytes = size_t{16} << 30;  // a .pt file
