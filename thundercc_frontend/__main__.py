@@ -30,7 +30,18 @@ from pathlib import Path
 
 import torch
 
-from thundercc_frontend import CaptureError, capture, capture_dynamic, check, saveable
+from thundercc_frontend import VERSION, CaptureError, capture, capture_dynamic, check, saveable
+
+
+def _package_version() -> str:
+    """The package's version: pyproject.toml's in a checkout, the installed metadata's otherwise."""
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if pyproject.exists():
+        for line in pyproject.read_text().splitlines():
+            if line.startswith("version = "):
+                return line.split('"')[1]
+    from importlib.metadata import version
+    return version("thundercc-frontend")
 
 
 def load_factory(spec: str, device: torch.device | None = None):
@@ -109,6 +120,7 @@ def check_report(refusals) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="Captures a PyTorch program as trace.json.")
+    parser.add_argument("--version", action="version", version=f"thundercc_frontend {_package_version()} (trace format {VERSION})")
     parser.add_argument("program", help="FILE.py:FACTORY")
     parser.add_argument("-o", "--output", help="where to write trace.json")
     parser.add_argument("--check", action="store_true",

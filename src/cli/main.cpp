@@ -20,8 +20,10 @@
 #include "thundercc/ir/printer.h"
 #include "thundercc/langs/prims.h"
 #include "thundercc/passes/passes.h"
+#include "thundercc/plan/plan_codec.h"
 #include "thundercc/plugin.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/cli_validators.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/interrupts.h"
 #include "thundercc/support/phase_timer.h"
@@ -270,6 +272,9 @@ int main(int argc, char** argv) {
   CLI::App app{"thundercc: a trace compiler for PyTorch programs, in the style of Lightning Thunder"};
   app.footer("thundercc run PLAN [options]: execute a plan with LibTorch (thundercc run --help)");
   app.require_subcommand(1);
+  // The formats' versions beside the program's: what a plan or trace of this build must say.
+  app.set_version_flag("--version", str("thundercc ", THUNDERCC_VERSION, " (trace format ", kTraceFormatVersion, ", plan format ",
+                                        plan::kFormatVersion, ")"));
   bool verbose = false;
   app.add_flag("-v,--verbose", verbose, "report progress on stderr");
   app.fallthrough();  // -v after the command too (thundercc validate -v ...)
@@ -306,7 +311,7 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--transform", transform, "grad: one trace returning the input gradients (outputs seeded with ones)")
       ->check(CLI::IsMember({"grad"}));
   compile_cmd->add_option("--seed", compile_options.seed, "the seed the plan records for its random ops (default 0)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::whole_number(0, INT64_MAX));
   compile_cmd->add_flag("--time-passes", compile_options.time_passes, "print the wall time of each phase and pass on stderr");
   compile_cmd->add_option("--names", compile_options.names, names_help)->transform(one_of(name_styles));
   const std::map<std::string, Distributed::Mode> distributed_modes{{"ddp", Distributed::Mode::Ddp}, {"fsdp", Distributed::Mode::Fsdp}};
@@ -324,14 +329,7 @@ int main(int argc, char** argv) {
                               "fsdp: 2 (default), the forward saves the gathered parameters the backward reads; 3, the backward "
                               "gathers them again, so that no whole parameter outlives its use")
           ->check(CLI::IsMember({2, 3}));
-  // CLI11's number checks let NaN through (every comparison with it is false).
-  const CLI::Validator finite(
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        double x = std::strtod(text.c_str(), &end);
-        return end != text.c_str() && *end == '\0' && std::isfinite(x) ? "" : "must be a finite number, but got " + text;
-      },
-      "FINITE");
+  const CLI::Validator finite = cli::finite_number();
   double bucket_mb = 25;
   auto* bucket_option = compile_cmd->add_option("--bucket-mb", bucket_mb, "ddp: all-reduce the gradients in buckets of this many MB (default 25, as PyTorch DDP's bucket_cap_mb; 0: each gradient alone)")
       ->check(finite & CLI::Range(0.0, 1e6))
@@ -348,9 +346,11 @@ int main(int argc, char** argv) {
   compile_cmd->add_option("--momentum", compile_options.optimizer.momentum, "sgd: momentum (default 0)")
       ->check(finite & CLI::Range(0.0, 1.0))->needs(optimizer_option);
   compile_cmd->add_option("--weight-decay", weight_decay, "weight decay (default: sgd 0, adamw 0.01, as torch.optim's)")
-      ->check(finite & CLI::NonNegativeNumber)->needs(optimizer_option);
-  compile_cmd->add_option("--betas", betas, "adamw: B1,B2 (default 0.9,0.999)")->delimiter(',')->expected(2)
-      ->check(finite & CLI::Range(0.0, 1.0))->needs(optimizer_option);
+      ->check(cli::finite_number_from(0))->needs(optimizer_option);
+  // As torch.optim.AdamW: a beta of 1 divides by 1 - beta^t = 0 (every loss NaN).
+  const CLI::Validator below_one([](std::string& text) -> std::string { return std::strtod(text.c_str(), nullptr) < 1 ? "" : "must be below 1, but got " + text; }, "<1");
+  compile_cmd->add_option("--betas", betas, "adamw: B1,B2 (default 0.9,0.999), each in [0, 1)")->delimiter(',')->expected(2)
+      ->check(finite & CLI::Range(0.0, 1.0) & below_one)->needs(optimizer_option);
   compile_cmd->add_option("--eps", compile_options.optimizer.eps, "adamw: added to the denominator (default 1e-8)")
       ->check(finite & CLI::PositiveNumber)->needs(optimizer_option);
 
@@ -394,10 +394,10 @@ int main(int argc, char** argv) {
                          "the same failure is one whose output has this text (default: the first error line, numbers aside)");
   reduce_cmd->add_option("--executors", reduce_options.executors, "compile's --executors for every candidate");
   reduce_cmd->add_option("--plugin", plugins, "a plugin library, loaded by every compile and run (repeatable)");
-  reduce_cmd->add_option("--rtol", reduce_options.rtol, "differs: the relative tolerance (default 1e-3: a candidate's inputs are random, and float rounding that sums in another order differs by more than float32's default 1.3e-6)")->check(finite & CLI::NonNegativeNumber);
-  reduce_cmd->add_option("--atol", reduce_options.atol, "differs: the absolute tolerance (default 1e-3)")->check(finite & CLI::NonNegativeNumber);
+  reduce_cmd->add_option("--rtol", reduce_options.rtol, "differs: the relative tolerance (default 1e-3: a candidate's inputs are random, and float rounding that sums in another order differs by more than float32's default 1.3e-6)")->check(cli::finite_number_from(0));
+  reduce_cmd->add_option("--atol", reduce_options.atol, "differs: the absolute tolerance (default 1e-3)")->check(cli::finite_number_from(0));
   reduce_cmd->add_option("--seed", reduce_options.seed, "run's --seed: the random inputs' and the random ops' (default 0)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(cli::whole_number(0, INT64_MAX));
   reduce_cmd->add_option("--timeout", reduce_options.timeout_seconds, "seconds a compile or a run may take (default 300, at most a day)")
       ->check(finite & CLI::Range(1e-3, 86400.0));
 

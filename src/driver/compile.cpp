@@ -135,7 +135,8 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   if (options.distributed.mode == Distributed::Mode::Fsdp) built.world_size = options.distributed.world_size;
   auto plan = plan::encode_plan(std::move(built));
   timer.emplace("write plan JSON");
-  files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 1) + "\n");
+  // One value per line, unindented: diffable, and 30% smaller than indented (a 96-layer plan: 1.4 MB).
+  files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 0) + "\n");
   timer.reset();
   if (free_at_exit) keep_until_exit(std::move(plan));
   if (printing.valid()) printed = printing.get();
@@ -146,8 +147,15 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
       files.add((dir / (stem + "." + std::to_string(i + 1) + ".py")).string(), print_trace(program.stages[i].trace));
   }
   timer.emplace("write files");
-  std::filesystem::create_directories(dir);
+  make_output_folder(dir.string());
   files.commit();
+  // A kernel file of this name that this compile did not write is an earlier compile's (another
+  // --executors, no --emit-cuda): left beside the plan, it would be taken for this plan's.
+  for (const std::string& kernel_file : {stem + ".kernels.so", stem + ".kernels.cu", stem + ".kernels.ptx", stem + ".cuda_emulation.so"}) {
+    const std::filesystem::path stale = dir / kernel_file;
+    if (!files.wrote(stale.string()) && std::filesystem::is_regular_file(std::filesystem::symlink_status(stale)))
+      std::filesystem::remove(stale);
+  }
   timer.reset();
   if (program.backward)
     spdlog::info("{}: wrote {} and {} (saved for backward: {} bytes)", path, (dir / (stem + ".forward.trace.py")).string(),

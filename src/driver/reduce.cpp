@@ -345,7 +345,10 @@ std::string eager_script(const Trace& t, const std::string& stem, const std::str
     run_flags += " --plugin " + shell_word(fs::absolute(p).string());
   }
   const int64_t seed = options.seed.value_or(0);
-  std::string s = commented(what + ", as `thundercc reduce` left it:", "# ") + commented(failure);
+  // Python reads an encoding from a comment on the first or the second line (PEP 263: a
+  // `coding=utf_7` there would decode escaped text into code): both are fixed text.
+  std::string s = "# -*- coding: utf-8 -*-\n# Written by `thundercc reduce`.\n";
+  s += commented(what + ", as `thundercc reduce` left it:", "# ") + commented(failure);
   s += "# This runs it in eager PyTorch on the inputs `thundercc run --fill random --seed " + std::to_string(seed) +
        "` draws, and saves\n# them (before the program runs) and its outputs beside this file, so that, in this file's folder,\n";
   s += commented("/usr/bin/python3 " + shell_word(stem + ".py"));
@@ -414,7 +417,7 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   const std::string name = fs::path(path).stem().string();
   const std::string stem = name + ".reduced";
   const fs::path out = fs::path(options.out_dir);
-  fs::create_directories(out);  // as compile -o does
+  make_output_folder(out.string());  // as compile -o does
   const auto started = std::chrono::steady_clock::now();
   Oracle oracle(options, name);
 
@@ -422,6 +425,11 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   if (!first.failed) {
     throw LoadError(str(path, ": does not fail as --until ", failure_name(options.until), " asks: ", how_it_passes(options.until)));
   }
+  // A hang is a failure to keep, but not when the limit is shorter than any compile or run: then
+  // every candidate "fails the same way", and the result would be an arbitrary program.
+  if (first.message == "timed out" && oracle.test(candidate_trace(original, {})).message == "timed out")
+    throw LoadError(str(path, ": it times out, but so does a program of none of its statements: --timeout ", options.timeout_seconds,
+                        " s is shorter than a compile and a run take; give a larger one"));
   if (!options.expect_error.empty() && first.output.find(options.expect_error) == std::string::npos)
     throw LoadError(str(path, ": fails, but its output has no '", options.expect_error, "':\n", first.output));
   const std::string failure = options.expect_error.empty() ? first.signature : options.expect_error;

@@ -3,10 +3,17 @@
 // large and nlohmann's initializer lists copy); decoding checks the version, then the schema,
 // then what the schema cannot say (slots in range, tensor metadata, arguments that are a slot,
 // slots or a constant), naming the JSON pointer of any problem. A backward program's pointers are
-// its own ("/instructions/3"), its `where` says "(backward)".
+// its own ("/instructions/3"), its `where` says "(backward)". Fusion regions are stored once per
+// distinct region in the plan's `regions` table, which instructions index: the layers of a deep
+// model make the same few regions hundreds of times, and each is a whole trace document.
 #include "thundercc/plan/plan_codec.h"
 
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
 #include "thundercc/errors.h"
+#include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
@@ -45,7 +52,47 @@ json encode_metas(const std::vector<TensorMeta>& metas) {
   return out;
 }
 
-json encode_instruction(Instruction& ins) {
+// The plan's distinct fusion regions, as encoded: a region's values are renamed in order of
+// appearance and its statements lose their source and scope, so that the same region made by two
+// layers is one entry (its name, unique in the plan, stays with the instruction).
+class RegionTable {
+ public:
+  size_t index_of(const Trace& region) {
+    ValueMap canonical;
+    size_t next = 0;
+    auto rename = [&](const Value& v) {
+      if (canonical.contains(v)) return;
+      const std::string name = "r" + std::to_string(next++);
+      // Proxies made directly: encoding runs outside any trace, whose names these would reserve.
+      if (v.is_tensor()) canonical.set(v, Tensor(std::make_shared<const TensorProxyNode>(TensorProxyNode{name, v.as_tensor().meta()})));
+      else if (v.is_number_proxy())
+        canonical.set(v, Value(std::make_shared<const NumberProxyNode>(NumberProxyNode{name, v.as_number_proxy()->kind, v.as_number_proxy()->value})));
+    };
+    Trace t;
+    t.name = "region";
+    for (const auto& in : region.inputs) for_each_proxy(in.value, rename);
+    for (const auto& b : region.bound_symbols) for_each_proxy(b.output, rename);
+    for (const auto& in : region.inputs) t.inputs.push_back({py_repr(canonical.apply(in.value)), canonical.apply(in.value)});
+    for (BoundSymbol b : region.bound_symbols) {
+      canonical.apply(b);
+      b.source.clear();
+      b.scope.clear();
+      t.bound_symbols.push_back(std::move(b));
+    }
+    t.output = canonical.apply(region.output);
+    json doc = encode_trace(t);
+    auto [at, fresh] = index_.try_emplace(doc.dump(), entries_.size());
+    if (fresh) entries_.push_back(std::move(doc));
+    return at->second;
+  }
+  json take() { return std::move(entries_); }
+
+ private:
+  json entries_ = json(json::value_t::array);
+  std::unordered_map<std::string, size_t> index_;
+};
+
+json encode_instruction(Instruction& ins, RegionTable& regions) {
   json j = json_member("op", std::move(ins.op));
   j["executor"] = std::move(ins.executor);
   json args(json::value_t::array);
@@ -62,7 +109,8 @@ json encode_instruction(Instruction& ins) {
   if (!ins.source.empty()) j["source"] = std::move(ins.source);
   if (ins.fusion) {
     json fusion(json::value_t::object);
-    fusion["region"] = encode_trace(ins.fusion->region);
+    fusion["region"] = regions.index_of(ins.fusion->region);
+    fusion["name"] = ins.fusion->region.name;
     if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
     if (ins.fusion->cuda_function) fusion["cuda_function"] = *ins.fusion->cuda_function;
     if (ins.fusion->grid) fusion["grid"] = *ins.fusion->grid;
@@ -94,7 +142,7 @@ json encode_instruction(Instruction& ins) {
 }
 
 // A program's members, into `out` (the plan itself for the forward).
-void encode_program(Program& p, json& out) {
+void encode_program(Program& p, json& out, RegionTable& regions) {
   json inputs(json::value_t::array);
   for (const auto& in : p.inputs) {
     inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
@@ -102,7 +150,7 @@ void encode_program(Program& p, json& out) {
     if (in.shard_of) inputs.back()["shard_of"] = *in.shard_of;
   }
   json instructions(json::value_t::array);
-  for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins));
+  for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins, regions));
   out["inputs"] = std::move(inputs);
   out["slots"] = p.slots;
   out["free_at_start"] = p.free_at_start.empty() ? json(json::value_t::array) : json(p.free_at_start);
@@ -117,8 +165,8 @@ void encode_program(Program& p, json& out) {
 
 // A fusion region's prims, as trace.json writes a program: checked against the trace schema and
 // traced again through the prims' meta functions, so that the kernel the runner generates from
-// it indexes the tensors the instruction reads and writes (their metadata must be the region's).
-Trace decode_region(const json& doc, const Fusion& fusion, const std::string& at) {
+// it indexes the tensors the instruction reads and writes (region_fits).
+Trace decode_region(const json& doc, const std::string& at) {
   check_schema(doc, SchemaKind::Trace, at);
   Trace region = [&] {
     tracing::NoGradScope no_grad;  // a region is recorded without requires_grad (plan_builder.cpp)
@@ -126,6 +174,11 @@ Trace decode_region(const json& doc, const Fusion& fusion, const std::string& at
   }();
   for (const auto& b : region.bound_symbols)
     if (!b.sym->is_prim) throw LoadError(str(at, ": ", b.sym->id, " is not a prim: a fusion region holds prims"));
+  return region;
+}
+
+// The region as an instruction runs it: the tensors it reads and writes must be the region's.
+void check_region_fits(const Trace& region, const Fusion& fusion, const std::string& at) {
   // Compared as kernels index them: shapes, dtypes and devices, not requires_grad.
   auto without_grad = [](std::vector<TensorMeta> metas) {
     for (auto& m : metas) m.requires_grad = false;
@@ -144,12 +197,30 @@ Trace decode_region(const json& doc, const Fusion& fusion, const std::string& at
   if (!tensors || !region.output.is_sequence() || without_grad(reads) != without_grad(fusion.inputs) ||
       without_grad(writes) != without_grad(fusion.outputs))
     throw LoadError(at + ": the region's inputs and outputs are not the tensors the instruction gives it");
-  return region;
 }
+
+// The plan's `regions`, each decoded at its first use.
+class Regions {
+ public:
+  Regions(const json* table, std::string where) : table_(table), where_(std::move(where)) {}
+  const Trace& at(const json& index, const std::string& at) {
+    const int64_t i = index.get<int64_t>();
+    if (!table_ || i < 0 || i >= static_cast<int64_t>(table_->size()))
+      throw LoadError(str(where_, ": ", at, ": region ", i, " is not in the plan's /regions (", table_ ? table_->size() : 0, " regions)"));
+    auto [it, fresh] = decoded_.try_emplace(i);
+    if (fresh) it->second = decode_region((*table_)[static_cast<size_t>(i)], str(where_, ": /regions/", i));
+    return it->second;
+  }
+
+ private:
+  const json* table_;
+  std::string where_;
+  std::map<int64_t, Trace> decoded_;
+};
 
 class Decoder {
  public:
-  Decoder(std::string where, int64_t slots) : where_(std::move(where)), slots_(slots) {}
+  Decoder(std::string where, int64_t slots, Regions& regions) : where_(std::move(where)), slots_(slots), regions_(regions) {}
 
   [[noreturn]] void fail(const std::string& at, const std::string& problem) const { throw LoadError(where_ + ": " + at + ": " + problem); }
 
@@ -236,7 +307,9 @@ class Decoder {
       for (size_t k = 0; k < f.at("inputs").size(); ++k) fusion.inputs.push_back(meta(f["inputs"][k], fusion_at + "/inputs/" + std::to_string(k)));
       for (size_t k = 0; k < f.at("outputs").size(); ++k)
         fusion.outputs.push_back(meta(f["outputs"][k], fusion_at + "/outputs/" + std::to_string(k)));
-      fusion.region = decode_region(f.at("region"), fusion, where_ + ": " + fusion_at + "/region");
+      fusion.region = regions_.at(f.at("region"), fusion_at + "/region");
+      fusion.region.name = f.at("name").get<std::string>();
+      check_region_fits(fusion.region, fusion, where_ + ": " + fusion_at + "/region");
       ins.fusion = std::move(fusion);
     }
     if (j.contains("buffers")) {
@@ -253,6 +326,10 @@ class Decoder {
         ins.buffers.push_back(Buffer{buffers[k].at("offset").get<int64_t>(), meta(buffers[k].at("tensor"), buffer_at + "/tensor")});
       }
     }
+    // Every kernel's tensor outputs are checked against the types the plan records (a fusion
+    // region's against its region): a plan without them is refused, not run unchecked.
+    if (!ins.fusion && !j.contains("expect") && std::any_of(ins.outputs.begin(), ins.outputs.end(), [](int s) { return s >= 0; }))
+      fail(at, "no \"expect\": every instruction but a fusion region's records the types of its tensor outputs");
     if (j.contains("expect")) {
       const json& expect = j["expect"];
       std::string expect_at = at + "/expect";
@@ -268,12 +345,13 @@ class Decoder {
  private:
   std::string where_;
   int64_t slots_;
+  Regions& regions_;
 };
 
-Program decode_program(const json& j, const std::string& where) {
+Program decode_program(const json& j, const std::string& where, Regions& regions) {
   Program p;
   p.slots = j.at("slots").get<int64_t>();
-  Decoder d(where, p.slots);
+  Decoder d(where, p.slots, regions);
   const json& inputs = j.at("inputs");
   for (size_t i = 0; i < inputs.size(); ++i) {
     std::string at = "/inputs/" + std::to_string(i);
@@ -315,27 +393,29 @@ json encode_plan(Plan plan) {
   doc["name"] = std::move(plan.name);
   doc["seed"] = plan.seed;
   if (plan.world_size) doc["world_size"] = plan.world_size;
-  encode_program(plan.forward, doc);
+  RegionTable regions;
+  encode_program(plan.forward, doc, regions);
   if (plan.backward) {
     json backward(json::value_t::object);
-    encode_program(*plan.backward, backward);
+    encode_program(*plan.backward, backward, regions);
     backward["saved"] = plan.backward->saved;
     backward["saved_bytes"] = plan.backward->saved_bytes;
     doc["backward"] = std::move(backward);
   }
   if (plan.update) {
     json update(json::value_t::object);
-    encode_program(plan.update->program, update);
+    encode_program(plan.update->program, update, regions);
     update["parameters"] = plan.update->parameters;
     update["optimizer"] = plan.update->optimizer;
     doc["update"] = std::move(update);
   }
   if (plan.prologue) {
     json prologue(json::value_t::object);
-    encode_program(plan.prologue->program, prologue);
+    encode_program(plan.prologue->program, prologue, regions);
     prologue["reads"] = plan.prologue->reads;
     doc["prologue"] = std::move(prologue);
   }
+  if (json table = regions.take(); !table.empty()) doc["regions"] = std::move(table);
   json plugins(json::value_t::array);
   for (const auto& p : plan.plugins) plugins.push_back({{"name", p.name}, {"version", p.version}});
   doc["plugins"] = std::move(plugins);
@@ -372,9 +452,10 @@ Plan decode_plan(const json& doc, const std::string& where) {
   plan.name = doc.value("name", "");
   plan.seed = doc.value("seed", int64_t{0});
   plan.world_size = doc.value("world_size", int64_t{0});
-  plan.forward = decode_program(doc, where);
+  Regions regions(doc.contains("regions") ? &doc["regions"] : nullptr, where);
+  plan.forward = decode_program(doc, where, regions);
   if (doc.contains("backward")) {
-    plan.backward = decode_program(doc["backward"], where + " (backward)");
+    plan.backward = decode_program(doc["backward"], where + " (backward)", regions);
     plan.backward->saved = doc["backward"].at("saved").get<int64_t>();
     if (plan.backward->saved > static_cast<int64_t>(plan.backward->inputs.size()))
       throw LoadError(str(where, ": /backward/saved: ", plan.backward->saved, " saved tensors, but the backward has ",
@@ -382,7 +463,7 @@ Plan decode_plan(const json& doc, const std::string& where) {
   }
   if (doc.contains("update")) {
     const json& u = doc["update"];
-    plan.update = Update{decode_program(u, where + " (update)"), u.at("parameters").get<std::vector<int64_t>>(),
+    plan.update = Update{decode_program(u, where + " (update)", regions), u.at("parameters").get<std::vector<int64_t>>(),
                          u.value("optimizer", "")};
     const int64_t parameters = static_cast<int64_t>(plan.update->parameters.size());
     for (int64_t i : plan.update->parameters)
@@ -394,14 +475,16 @@ Plan decode_plan(const json& doc, const std::string& where) {
   }
   if (doc.contains("prologue")) {
     const json& p = doc["prologue"];
-    plan.prologue = Prologue{decode_program(p, where + " (prologue)"), p.at("reads").get<std::vector<int64_t>>()};
+    plan.prologue = Prologue{decode_program(p, where + " (prologue)", regions), p.at("reads").get<std::vector<int64_t>>()};
     const Prologue& prologue = *plan.prologue;
     if (prologue.reads.size() != prologue.program.inputs.size())
       throw LoadError(str(where, ": /prologue/reads: ", prologue.reads.size(), " for a prologue of ", prologue.program.inputs.size(), " inputs"));
     for (size_t k = 0; k < prologue.reads.size(); ++k) {
       const int64_t i = prologue.reads[k];
-      if (i < 0 || i >= static_cast<int64_t>(plan.forward.inputs.size()) || !(plan.forward.inputs[static_cast<size_t>(i)].tensor == prologue.program.inputs[k].tensor))
-        throw LoadError(str(where, ": /prologue/reads/", k, ": not a forward input of the prologue's input's type"));
+      // By name and type: two statistics of one type (a running mean and variance) swapped would run.
+      if (i < 0 || i >= static_cast<int64_t>(plan.forward.inputs.size()) || !(plan.forward.inputs[static_cast<size_t>(i)].tensor == prologue.program.inputs[k].tensor) ||
+          plan.forward.inputs[static_cast<size_t>(i)].name != prologue.program.inputs[k].name)
+        throw LoadError(str(where, ": /prologue/reads/", k, ": not the forward's input '", prologue.program.inputs[k].name, "' of the prologue's input's type"));
     }
   }
   for (const auto& p : doc.at("plugins")) plan.plugins.push_back({p.at("name").get<std::string>(), p.at("version").get<std::string>()});

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "thundercc/errors.h"
+#include "thundercc/ir/pyliteral.h"
 
 namespace thundercc::runtime {
 namespace {
@@ -105,7 +106,7 @@ class PickleMachine {
     while (k > 0 && (stack_[k - 1].kind == Kind::Global || stack_[k - 1].kind == Kind::Mark)) --k;
     const std::string key = k > 0 && stack_[k - 1].kind == Kind::Str ? stack_[k - 1].text : "";
     throw LoadError(key.empty() ? thundercc::str(path_, ": the tensor at offset ", at_, " of data.pkl is ", what)
-                                : thundercc::str(path_, ": '", key, "' is ", what));
+                                : thundercc::str(path_, ": ", string_repr(key), " is ", what));  // escaped: no terminal control from a file
   }
   void push_str(uint64_t length) {
     const size_t start = pos_;

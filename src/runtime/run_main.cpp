@@ -28,6 +28,7 @@
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
+#include "thundercc/support/cli_validators.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/sha256.h"
 
@@ -481,7 +482,8 @@ int run(const RunOptions& o) {
   }
   std::vector<double> sorted = run_ns;
   std::sort(sorted.begin(), sorted.end());
-  std::string program = thundercc::str(o.plan_path, ": ", plan.forward_program().instructions().size(), " instructions",
+  const size_t instructions = plan.forward_program().instructions().size();
+  std::string program = thundercc::str(o.plan_path, ": ", instructions, instructions == 1 ? " instruction" : " instructions",
                                        plan.has_backward() ? " (forward) and a backward" : "");
   if (run_ns.size() == 1 && o.warmup == 0)
     // A first run pays for first touches of memory and caches: not what a served plan costs.
@@ -517,28 +519,23 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   runtime::register_builtin_kernels();
   runtime::RunOptions o;
   CLI::App app{"thundercc run: execute a plan with LibTorch"};
+  const CLI::Validator path = cli::non_empty_path();
   app.add_option("plan", o.plan_path, "a plan.json written by thundercc compile")->required();
-  auto* inputs = app.add_option("--inputs", o.inputs_path, "inputs saved by torch.save: a list in signature order, or a dict by name");
+  auto* inputs = app.add_option("--inputs", o.inputs_path, "inputs saved by torch.save: a list in signature order, or a dict by name")->check(path);
   app.add_option("--fill", o.fill, "without --inputs: random, zeros or ones")
       ->check(CLI::IsMember({"random", "zeros", "ones"}))->excludes(inputs);
-  // Tolerances and seeds: finite and not negative (NaN would make every comparison match).
-  CLI::Validator non_negative(
-      [](std::string& text) -> std::string {
-        char* end = nullptr;
-        double x = std::strtod(text.c_str(), &end);
-        return end != text.c_str() && *end == '\0' && std::isfinite(x) && x >= 0 ? "" : "must be a finite number >= 0, but got " + text;
-      },
-      "NUMBER>=0");
+  // Tolerances: finite and not negative (NaN would make every comparison match).
+  const CLI::Validator non_negative = cli::finite_number_from(0);
   app.add_option("--seed", o.seed, "seed of the plan's random ops (default: the one it records) and of --fill random (default: 0)")
-      ->check(non_negative);
-  app.add_option("--outputs", o.outputs_path, "write the outputs (a list, for torch.load)");
-  app.add_option("--expect", o.expect_path, "compare the outputs with these (torch.save'd list)");
-  app.add_option("--cotangents", o.cotangents_path, "gradients of the outputs for the backward (torch.save'd; default: ones)");
-  app.add_option("--grads-out", o.grads_out_path, "write the gradients of the inputs that require grad (a tuple, None where none flows)");
+      ->check(cli::whole_number(0, INT64_MAX));
+  app.add_option("--outputs", o.outputs_path, "write the outputs (a list, for torch.load)")->check(path);
+  app.add_option("--expect", o.expect_path, "compare the outputs with these (torch.save'd list)")->check(path);
+  app.add_option("--cotangents", o.cotangents_path, "gradients of the outputs for the backward (torch.save'd; default: ones)")->check(path);
+  app.add_option("--grads-out", o.grads_out_path, "write the gradients of the inputs that require grad (a tuple, None where none flows)")->check(path);
   app.add_option("--expect-inputs", o.expect_inputs_path,
                  "compare the inputs after the run with these (capture.py --save-io writes NAME.inputs_after.pt for a "
-                 "program that modifies its inputs in place)");
-  app.add_option("--expect-grads", o.expect_grads_path, "compare the gradients with these (capture.py --grad writes NAME.grads.pt)");
+                 "program that modifies its inputs in place)")->check(path);
+  app.add_option("--expect-grads", o.expect_grads_path, "compare the gradients with these (capture.py --grad writes NAME.grads.pt)")->check(path);
   app.add_option("--rtol", o.rtol, "relative tolerance (default: Thunder's, by dtype)")->check(non_negative);
   app.add_option("--atol", o.atol, "absolute tolerance (default: Thunder's, by dtype)")->check(non_negative);
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);
@@ -546,23 +543,23 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_flag("--profile", o.profile, "print the time of each instruction");
   app.add_option("--profile-json", o.profile_json_path,
                  "write the last timed run as Chrome trace events (chrome://tracing, Perfetto): an event per instruction, forward "
-                 "and backward, and the memory held after each");
+                 "and backward, and the memory held after each")->check(path);
   app.add_option("--threads", o.threads,
                  "threads for ATen, oneDNN and the generated kernels (default: OMP_NUM_THREADS where set, else every core the "
                  "process may use)")
-      ->check(CLI::PositiveNumber);
+      ->check(cli::whole_number(1, 1024));
   app.add_option("--plugin", o.plugins, "a plugin library to load (repeatable)");
   auto* steps = app.add_option("--steps", o.steps,
                                 "train N steps with the plan's optimizer (compile --optimizer), printing the loss of each; "
                                 "--inputs may name a batch per step with {step} (from 0), parameters kept from step to step")
                     ->check(CLI::Range(int64_t{1}, runtime::kMostSteps))->excludes(app.get_option("--repeat"))->excludes(app.get_option("--warmup"))
                     ->excludes(app.get_option("--profile"))->excludes(app.get_option("--profile-json"));
-  app.add_option("--checkpoint", o.checkpoint_path, "after the steps, write the parameters, the optimizer's state and the steps done")
+  app.add_option("--checkpoint", o.checkpoint_path, "after the steps, write the parameters, the optimizer's state and the steps done")->check(path)
       ->needs(steps);
   auto* weights = app.add_option("--weights", o.weights_path,
                  "the module's parameters and buffers by name, from what torch.save(module.state_dict()) wrote (strict: a "
-                 "missing, extra or mismatched key is an error); --inputs then holds the other inputs");
-  app.add_option("--resume", o.resume_path, "start from a checkpoint: its parameters, buffers and optimizer state, at the step after its last")
+                 "missing, extra or mismatched key is an error); --inputs then holds the other inputs")->check(path);
+  app.add_option("--resume", o.resume_path, "start from a checkpoint: its parameters, buffers and optimizer state, at the step after its last")->check(path)
       ->needs(steps)->excludes(weights);
   app.add_flag("--trust-kernels", o.trust_kernels,
                "load the kernel libraries compiled beside the plan (native code from whoever wrote it) instead of building its "

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "runtime/pickle_check.h"
 #include "thundercc/errors.h"
@@ -76,19 +77,27 @@ void check_record_crcs(const std::string& path, const std::string& zip) {
   }
   if (end == std::string::npos) damaged("no zip directory");
   uint64_t entries = u(end + 10, 2), directory = u(end + 16, 4);
-  if (entries == 0xffff || directory == 0xffffffff) {  // zip64: the locator just before points to the zip64 record
-    if (end < 20 || u(end - 20, 4) != 0x07064b50) damaged("no zip64 locator");
+  // Where a zip64 locator stands just before, LibTorch's reader takes the directory its record
+  // names (torch.save always writes one): that directory is checked, and the plain record must
+  // agree with it where it does not defer to it.
+  const bool zip64 = end >= 20 && u(end - 20, 4) == 0x07064b50;
+  if (!zip64 && (entries == 0xffff || directory == 0xffffffff)) damaged("no zip64 locator");
+  if (zip64) {
     uint64_t record = u(end - 20 + 8, 8);
     if (u(record, 4) != 0x06064b50) damaged("no zip64 directory");
+    if ((entries != 0xffff && entries != u(record + 32, 8)) || (directory != 0xffffffff && directory != u(record + 48, 8)))
+      damaged("two zip directories that disagree");
     entries = u(record + 32, 8);
     directory = u(record + 48, 8);
   }
+  std::set<std::string> names;
   uint64_t at = directory;
   for (uint64_t e = 0; e < entries; ++e) {
     if (u(at, 4) != 0x02014b50) damaged("a broken directory entry");
     const uint64_t method = u(at + 10, 2), crc = u(at + 16, 4), name_length = u(at + 28, 2), extra_length = u(at + 30, 2);
     uint64_t size = u(at + 24, 4), local = u(at + 42, 4);
     std::string name = zip.substr(std::min<size_t>(at + 46, zip.size()), name_length);
+    if (!names.insert(name).second) damaged("two records named " + name);
     // Zip64 sizes and offsets: in the extra field, those whose 32-bit fields are all ones, in order.
     for (uint64_t x = at + 46 + name_length; x + 4 <= at + 46 + name_length + extra_length;) {
       const uint64_t id = u(x, 2), length = u(x + 2, 2);
@@ -245,10 +254,15 @@ std::vector<at::Tensor> read_tensor_file(const std::string& path, const std::vec
     auto dict = value.toGenericDict();
     for (const auto& spec : specs) {
       auto it = dict.find(spec.name);
-      if (it == dict.end())
+      if (it == dict.end()) {
+        std::string held;
+        for (const auto& item : dict)
+          if (item.key().isString()) held += (held.empty() ? "'" : ", '") + item.key().toStringRef() + "'";
         throw LoadError(path + ": no input named '" + spec.name + "'" +
                         (spec.fqn.empty() ? "" : " (the module's '" + spec.fqn[0] + "': give the module's weights with --weights FILE, "
-                                                 "what torch.save(model.state_dict()) wrote)"));
+                                                 "what torch.save(model.state_dict()) wrote)") +
+                        "; the file holds " + (held.empty() ? "no names" : held));
+      }
       out.push_back(checked_tensor(it->value(), path, out.size()));
     }
     return out;

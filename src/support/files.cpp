@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -100,10 +101,13 @@ std::string write_temporary(const std::string& path, const std::string& contents
 
 std::string read_file(const std::string& path, size_t limit, FollowLinks links) {
   Fd f;
-  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (links == FollowLinks::No ? O_NOFOLLOW : 0));
+  // FollowLinks::No reads regular files only: opened without blocking, so that a FIFO planted
+  // there is refused instead of waited on.
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (links == FollowLinks::No ? O_NOFOLLOW | O_NONBLOCK : 0));
   if (f.fd < 0) throw LoadError(path + ": cannot be read (" + why() + ")");
   struct stat st;
   if (::fstat(f.fd, &st) != 0) throw LoadError(path + ": cannot be read (" + why() + ")");
+  if (links == FollowLinks::No && !S_ISREG(st.st_mode)) throw LoadError(path + ": cannot be read (not a regular file)");
   if (S_ISDIR(st.st_mode)) throw LoadError(path + ": cannot be read (it is a folder)");
   // Devices never end (/dev/zero, /dev/urandom); files and pipes do.
   if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) throw LoadError(path + ": cannot be read (a device, not a file)");
@@ -137,7 +141,16 @@ void AtomicFiles::commit() {
       for (size_t j = i; j < temporaries.size(); ++j) ::unlink(temporaries[j].c_str());
       throw std::runtime_error(message);
     }
+  for (auto& [path, contents] : files_) written_.push_back(std::move(path));
   files_.clear();
+}
+
+bool AtomicFiles::wrote(const std::string& path) const { return std::find(written_.begin(), written_.end(), path) != written_.end(); }
+
+void make_output_folder(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir.empty() ? "." : dir, error);
+  if (error) throw std::runtime_error(dir + ": cannot make the output folder (" + error.message() + ")");
 }
 
 void write_file_atomically(const std::string& path, const std::string& contents) {

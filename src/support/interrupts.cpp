@@ -12,8 +12,8 @@ namespace thundercc {
 namespace {
 
 // Fixed tables the handler reads without allocating: a slot is published by its flag after its
-// contents are written. Few files are written at once (AtomicFiles' batch) and one child runs.
-constexpr int kFiles = 64, kGroups = 8;
+// contents are written: the files one compile writes at once and the compilers it runs side by side.
+constexpr int kFiles = 256, kGroups = 256;
 char file_paths[kFiles][PATH_MAX];
 std::atomic<bool> file_used[kFiles];
 std::atomic<pid_t> groups[kGroups];

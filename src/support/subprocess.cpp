@@ -24,10 +24,9 @@ namespace {
 
 constexpr size_t kKeptOutputBytes = size_t{1} << 20;
 
-}  // namespace
-
-ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds) {
-  throw_if_interrupted();
+// Starts argv[0] (a path) in a process group of its own, its output and errors into a pipe whose
+// reading end it sets `output` to.
+pid_t spawn_in_own_group(const std::vector<std::string>& argv, int& output) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
@@ -50,6 +49,50 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     ::close(fds[0]);
     throw std::runtime_error(argv[0] + ": cannot be run: " + std::strerror(spawn_error));
   }
+  output = fds[0];
+  return pid;
+}
+
+}  // namespace
+
+StartedCommand::StartedCommand(const std::string& command) {
+  pid_ = spawn_in_own_group({"/bin/sh", "-c", command}, output_);
+  killed_on_interrupt_ = std::make_unique<KilledOnInterrupt>(pid_);
+}
+
+std::pair<int, std::string> StartedCommand::finish() {
+  std::string output;
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = ::read(output_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    output.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(output_);
+  output_ = -1;
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  killed_on_interrupt_.reset();
+  throw_if_interrupted();
+  return {status, output};
+}
+
+StartedCommand::~StartedCommand() {
+  if (pid_ < 0) return;
+  ::kill(-pid_, SIGKILL);
+  if (output_ >= 0) ::close(output_);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds) {
+  throw_if_interrupted();
+  int output = -1;
+  const pid_t pid = spawn_in_own_group(argv, output);
 
   KilledOnInterrupt killed_on_interrupt(pid);
   ProcessResult result;
@@ -65,17 +108,17 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
       ::kill(-pid, SIGKILL);
       break;
     }
-    pollfd p{fds[0], POLLIN, 0};
+    pollfd p{output, POLLIN, 0};
     int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
-    ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    ssize_t n = ::read(output, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;  // every writer closed it: the process and its children are done with it
     if (result.output.size() < kKeptOutputBytes)
       result.output.append(buffer, std::min(static_cast<size_t>(n), kKeptOutputBytes - result.output.size()));
   }
-  ::close(fds[0]);
+  ::close(output);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

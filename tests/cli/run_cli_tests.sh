@@ -119,8 +119,8 @@ PY
 expect 1 'slot.plan.json: /instructions/0/outputs: slot 99 is out of range \(the plan has 4 slots\)' -- "$THUNDERCC" run "$tmp/slot.plan.json"
 sed 's/"dtype": "float32"/"dtype": "float31"/' "$tmp/out/add_mul.plan.json" >"$tmp/dtype.plan.json"
 expect 1 "dtype.plan.json: /inputs/0/tensor/dtype: unknown dtype 'float31'" -- "$THUNDERCC" run "$tmp/dtype.plan.json"
-sed 's/^ "version": 3$/ "version": 2/' "$tmp/out/add_mul.plan.json" >"$tmp/v2.plan.json"
-expect 1 'v2.plan.json: /version: plan format version 2 is not supported \(this thundercc reads version 3\)' -- "$THUNDERCC" run "$tmp/v2.plan.json"
+sed 's/^"version": 4$/"version": 2/' "$tmp/out/add_mul.plan.json" >"$tmp/v2.plan.json"
+expect 1 'v2.plan.json: /version: plan format version 2 is not supported \(this thundercc reads version 4\)' -- "$THUNDERCC" run "$tmp/v2.plan.json"
 expect 1 'the plan has no backward' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --grads-out "$tmp/g.pt"
 # Too few inputs: the file, the inputs the plan takes and the missing one. One run is called cold.
 /usr/bin/python3 -c "import torch, sys; torch.save((torch.ones(2, 2),), sys.argv[1])" "$tmp/only_a.pt"

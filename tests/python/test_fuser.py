@@ -185,16 +185,26 @@ def test_a_region_that_disagrees_with_its_instruction_is_refused(tmp_path, thund
     plan_path = tmp_path / "gelu.plan.json"
     plan = json.loads(plan_path.read_text())
     (fusion,) = [i["fusion"] for i in plan["instructions"] if "fusion" in i]
-    region = fusion["region"]
+    region = plan["regions"][fusion["region"]]
     region["inputs"][0]["tensor"]["shape"] = [4096]
     plan_path.write_text(json.dumps(plan))
     result = thundercc("run", plan_path, check=False)
-    assert result.returncode == 1 and "/fusion/region" in result.stderr, result.stderr
+    assert result.returncode == 1 and "/regions/0" in result.stderr and "do not match the meta function's" in result.stderr, result.stderr
+    region["inputs"][0]["tensor"]["shape"] = [8]
+    fusion["inputs"][0]["shape"] = [4096]  # the instruction's tensors, not the region's
+    plan_path.write_text(json.dumps(plan))
+    result = thundercc("run", plan_path, check=False)
+    assert result.returncode == 1 and "/fusion/region: the region's inputs and outputs are not the tensors" in result.stderr, result.stderr
+    fusion["inputs"][0]["shape"] = [8]
     region["inputs"][0]["tensor"]["shape"] = [8]
     region["bound_symbols"][0]["symbol"] = "torch.nn.functional.gelu"
     plan_path.write_text(json.dumps(plan))
     result = thundercc("run", plan_path, check=False)
-    assert result.returncode == 1 and "/fusion/region" in result.stderr, result.stderr
+    assert result.returncode == 1 and "/regions/0: /bound_symbols/0" in result.stderr, result.stderr
+    fusion["region"] = 7
+    plan_path.write_text(json.dumps(plan))
+    result = thundercc("run", plan_path, check=False)
+    assert result.returncode == 1 and "/fusion/region: region 7 is not in the plan's /regions (1 regions)" in result.stderr, result.stderr
 
 
 def test_trusted_kernels_need_the_cpu_they_were_built_for(tmp_path, thundercc):

@@ -72,6 +72,8 @@ def test_sparse_and_cuda_tensors_are_refused_by_key(tmp_path, thundercc, linear,
 # --- The reducer's eager script -----------------------------------------------------------------
 
 HOSTILE = ["x\nopen('PWNED', 'w')", "a\rb = open('PWNED', 'w')", "q\"'\\\"\"\"'''", "\u2028\u0085\x0c\x0bopen('PWNED','w')"]
+# PEP 263: an encoding named on line 1 or 2 decodes the file; UTF-7 turns +AFwACg- into a backslash and a newline.
+UTF7 = 'coding=utf_7,+AFwACg-open("PWNED","w").write("pwned")#'
 
 
 def test_a_reduced_script_holds_what_the_trace_carries_as_data(tmp_path, thundercc):
@@ -85,7 +87,7 @@ def test_a_reduced_script_holds_what_the_trace_carries_as_data(tmp_path, thunder
     for b, text in zip(trace["bound_symbols"], HOSTILE):
         b["source"] = text
     trace["bound_symbols"][1]["output"]["tensor"]["shape"] = [2, 3]  # a planted failure
-    name = "m\"a\nopen('PWNED','w')#'"
+    name = f"{UTF7} m\"a\nopen('PWNED','w')#'"
     hostile = tmp_path / f"{name}.json"
     hostile.write_text(json.dumps(trace))
     out = tmp_path / "out"
@@ -373,3 +375,124 @@ def test_a_plan_whose_recorded_shapes_disagree_with_its_kernels_is_refused(tmp_p
     fails(thundercc("run", tmp_path / "pool.plan.json", check=False),
           "its kernel returned output 0 as cpu f32[1, 4, 4, 4], but the statement makes cpu f32[1, 4, 8, 8]",
           "the plan records another type than its kernel computes from these arguments")
+
+
+def test_an_encoding_named_by_a_trace_string_never_decodes_the_reduced_script(tmp_path, thundercc):
+    """The failure's message quotes the trace's string, on what was the script's second line."""
+    import subprocess
+    import sys
+    trace = {"format": "thundercc.trace", "version": 1, "name": "fun",
+             "inputs": [{"name": "a", "tensor": {"shape": [2, 2], "dtype": "float32", "device": "cpu", "requires_grad": False}}],
+             "bound_symbols": [{"symbol": "torch.nn.functional.gelu", "args": [{"ref": "a"}], "kwargs": {"approximate": UTF7},
+                                "output": {"tensor": {"name": "t0", "shape": [2, 2], "dtype": "float32", "device": "cpu",
+                                                      "requires_grad": False}}}],
+             "output": {"ref": "t0"}}
+    (tmp_path / "g.json").write_text(json.dumps(trace))
+    thundercc("reduce", tmp_path / "g.json", "-o", tmp_path, "--until", "compile-fails")
+    script = (tmp_path / "g.reduced.py").read_text()
+    assert script.splitlines()[0] == "# -*- coding: utf-8 -*-"
+    subprocess.run([sys.executable, "g.reduced.py"], cwd=tmp_path, capture_output=True)
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_an_interrupted_compile_leaves_no_compiler_and_no_cache_temporary(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+    from conftest import REPO
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    compiling = subprocess.Popen([os.environ["THUNDERCC"], "compile", str(REPO / "traces" / "gpt2_block.json"), "-o", str(tmp_path)],
+                                 env={**os.environ, "THUNDERCC_CACHE_DIR": str(cache)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 20
+    while not list(cache.glob("objects/*.cpp")) and time.monotonic() < deadline:  # its compilers are running
+        time.sleep(0.02)
+    compiling.send_signal(signal.SIGTERM)
+    compiling.communicate(timeout=30)
+    assert compiling.returncode == -signal.SIGTERM
+    time.sleep(0.2)
+    left = subprocess.run(["pgrep", "-f", str(cache)], capture_output=True, text=True).stdout
+    assert left == "", left
+    assert not [p.name for p in cache.rglob("*.tmp*")]
+
+
+@pytest.mark.parametrize("plant", ["fifo", "folder"])
+def test_what_is_planted_at_a_cache_entry_neither_hangs_nor_stays(tmp_path, thundercc, plant):
+    import os
+    from conftest import REPO
+    thundercc("compile", REPO / "traces" / "add_mul.json", "-o", tmp_path)
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    thundercc("run", tmp_path / "add_mul.plan.json", env={"THUNDERCC_CACHE_DIR": str(cache)})
+    [library] = (cache / "libraries").glob("*.so")
+    library.unlink()
+    if plant == "fifo":
+        os.mkfifo(library)
+        thundercc("run", tmp_path / "add_mul.plan.json", env={"THUNDERCC_CACHE_DIR": str(cache)})  # made again
+        assert library.is_file()
+    else:
+        library.mkdir()
+        fails(thundercc("run", tmp_path / "add_mul.plan.json", check=False, env={"THUNDERCC_CACHE_DIR": str(cache)}),
+              f"the kernel cache's entry {library} is a folder: remove it")
+    assert not list((cache / "libraries").glob("*.tmp*"))
+
+
+@pytest.mark.parametrize("file,phrase", [
+    ("zip64_second_directory.pt", "damaged (two zip directories that disagree)"),  # LibTorch reads the zip64 one
+    ("duplicate_record.pt", "damaged (two records named sd/data/0)"),
+])
+def test_zip_directories_are_checked_as_libtorch_reads_them(thundercc, file, phrase):
+    from conftest import REPO
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory() as out:
+        thundercc("compile", REPO / "traces" / "add_mul.json", "-o", out)
+        fails(thundercc("run", Path(out) / "add_mul.plan.json", "--inputs", REPO / "tests" / "data" / "hostile" / file, check=False), phrase)
+
+
+def test_a_plan_without_its_recorded_types_and_a_prologue_reading_by_type_only_are_refused(tmp_path, thundercc):
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU()).eval()
+    with torch.no_grad():
+        capture(model, torch.randn(1, 3, 8, 8)).save(tmp_path / "m.json")
+    thundercc("compile", tmp_path / "m.json", "-o", tmp_path, "--executors", "torch")
+    doc = json.loads((tmp_path / "m.plan.json").read_text())
+    reads = doc["prologue"]["reads"]
+    reads[-2], reads[-1] = reads[-1], reads[-2]  # the running mean and variance, of one type
+    (tmp_path / "swapped.plan.json").write_text(json.dumps(doc))
+    fails(thundercc("run", tmp_path / "swapped.plan.json", check=False), "/prologue/reads/", "not the forward's input 't_1_running")
+    doc = json.loads((tmp_path / "m.plan.json").read_text())
+    del doc["instructions"][0]["expect"]
+    (tmp_path / "unchecked.plan.json").write_text(json.dumps(doc))
+    fails(thundercc("run", tmp_path / "unchecked.plan.json", check=False),
+          "/instructions/0: no \"expect\": every instruction but a fusion region's records the types of its tensor outputs")
+
+
+def test_numbers_that_would_be_clamped_or_wrong_are_usage_errors(tmp_path, thundercc, linear, trained):
+    plan = compiled(thundercc, linear)
+    out, _ = linear
+    for option, value in [("--seed", "18446744073709551615"), ("--seed", "1.5"), ("--threads", "100000"), ("--outputs", "")]:
+        result = thundercc("run", plan, "--weights", out / "sd.pt", "--inputs", out / "x.pt", option, value, check=False)
+        assert result.returncode == 2 and option in result.stderr, result.stderr
+    result = thundercc("compile", trained / "clf.json", "-o", tmp_path, "--optimizer", "adamw", "--betas", "0.9,1", check=False)
+    assert result.returncode == 2 and "must be below 1" in result.stderr, result.stderr
+    result = thundercc("compile", trained / "clf.json", "-o", tmp_path, "--seed", "99999999999999999999", check=False)
+    assert result.returncode == 2 and "--seed" in result.stderr, result.stderr
+
+
+def test_a_timeout_shorter_than_any_compile_is_refused_and_output_folders_are_checked(tmp_path, thundercc):
+    from conftest import REPO
+    fails(thundercc("reduce", REPO / "traces" / "add_mul.json", "--until", "compile-fails", "--timeout", "0.001", "-o", tmp_path,
+                    check=False), "so does a program of none of its statements: --timeout 0.001 s is shorter")
+    (tmp_path / "afile").write_text("")
+    fails(thundercc("compile", REPO / "traces" / "add_mul.json", "-o", tmp_path / "afile", check=False),
+          "afile: cannot make the output folder (Not a directory)")
+
+
+def test_keys_are_printed_escaped(tmp_path, thundercc, linear):
+    out, module = linear
+    hostile = {"wei\x1b[31mght\nX": module.weight.detach().to_sparse()}
+    torch.save(hostile, tmp_path / "keys.pt")
+    result = thundercc("run", compiled(thundercc, linear), "--weights", tmp_path / "keys.pt", "--inputs", out / "x.pt", check=False)
+    fails(result, "'wei\\x1b[31mght\\nX' is a sparse tensor")
+    assert "\x1b" not in result.stderr

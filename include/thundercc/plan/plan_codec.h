@@ -11,7 +11,7 @@
 namespace thundercc::plan {
 
 inline constexpr const char* kFormat = "thundercc.plan";
-inline constexpr int kFormatVersion = 3;
+inline constexpr int kFormatVersion = 4;
 
 // Takes the plan apart (its strings move into the document): pass a temporary or std::move it.
 nlohmann::json encode_plan(Plan plan);

@@ -21,7 +21,8 @@ inline constexpr size_t kKernelLibraryBytes = size_t{256} << 20;  // NAME.kernel
 }  // namespace limits
 
 // The whole file, or LoadError "PATH: cannot be read (...)" / "PATH: larger than the limit".
-// FollowLinks::No refuses a symlink at the path (what a cache of code reads).
+// FollowLinks::No refuses anything but a regular file at the path: a symlink, a FIFO (without
+// blocking on it), a device (what a cache of code reads).
 enum class FollowLinks { Yes, No };
 std::string read_file(const std::string& path, size_t limit, FollowLinks links = FollowLinks::Yes);
 
@@ -31,15 +32,21 @@ class AtomicFiles {
  public:
   void add(std::string path, std::string contents) { files_.emplace_back(std::move(path), std::move(contents)); }
   void commit();
+  bool wrote(const std::string& path) const;  // after commit: whether `path` was one of its files
 
  private:
   std::vector<std::pair<std::string, std::string>> files_;
+  std::vector<std::string> written_;
 };
 
 // Throws std::runtime_error naming PATH when a file cannot be written there: its folder does not
 // exist or cannot be written into, or PATH is something other than a regular file or a link (a
 // FIFO, a device, a folder). Checked before work whose result would go there is done.
 void check_output_path(const std::string& path);
+
+// Makes the folder `-o` names (and those above it) unless it exists; throws std::runtime_error
+// "DIR: cannot make the output folder (...)" where a file stands in the way.
+void make_output_folder(const std::string& dir);
 
 // One file, atomically.
 void write_file_atomically(const std::string& path, const std::string& contents);

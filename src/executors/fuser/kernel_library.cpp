@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <thread>
@@ -21,7 +22,9 @@
 #include "thundercc/executors/fuser/region_analysis.h"
 #include "thundercc/support/cpu_features.h"
 #include "thundercc/support/files.h"
+#include "thundercc/support/interrupts.h"
 #include "thundercc/support/sha256.h"
+#include "thundercc/support/subprocess.h"
 
 namespace thundercc::fuser {
 namespace {
@@ -42,24 +45,8 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-// Starts a shell command, its output and errors read through the pipe.
-FILE* start(const std::string& command) {
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) throw ThunderError("RuntimeError", "fuser: cannot run " + command);
-  return pipe;
-}
-
-// Waits for a started command; returns its exit status and what it printed.
-std::pair<int, std::string> finish(FILE* pipe) {
-  std::string output;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) output.append(buffer, n);
-  int status = pclose(pipe);
-  return {status, output};
-}
-
-std::pair<int, std::string> run(const std::string& command) { return finish(start(command)); }
+// A shell command's exit status and what it printed (StartedCommand: an interrupt kills it).
+std::pair<int, std::string> run(const std::string& command) { return StartedCommand(command).finish(); }
 
 std::string compiler() {
   const char* cxx = std::getenv("THUNDERCC_CXX");
@@ -104,7 +91,7 @@ const std::string& compiler_version() {
       return ask();
     }
     try {
-      std::string remembered = read_file(memo.string(), 4096);
+      std::string remembered = read_file(memo.string(), 4096, FollowLinks::No);
       if (!remembered.empty() && remembered.find('\n') == std::string::npos) return remembered;
     } catch (const std::exception&) {  // absent or unreadable: ask
     }
@@ -140,13 +127,25 @@ std::string publish_entry(const fs::path& temporary, const fs::path& path) {
   return bytes;
 }
 
-// The bytes of a cache entry, made by `make(temporary)` when absent or damaged.
+// The bytes of a cache entry, made by `make(temporary)` when absent or damaged. What stands at
+// its path and is no regular file (a link, a FIFO: planted, since only this user writes there)
+// is replaced; a folder is refused by name. The temporary is removed on every failure.
 template <class Make>
 std::string cached_entry(const fs::path& path, Make&& make) {
   if (auto bytes = intact_entry(path)) return *std::move(bytes);
+  const fs::file_status there = fs::symlink_status(path);
+  if (fs::is_directory(there))
+    throw ThunderError("RuntimeError", str("fuser: the kernel cache's entry ", path.string(), " is a folder: remove it"));
   fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
-  make(temporary);
-  return publish_entry(temporary, path);
+  RemovedOnInterrupt removed_on_interrupt(temporary.string());
+  try {
+    make(temporary);
+    return publish_entry(temporary, path);
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw;
+  }
 }
 
 // The cache holds code this user's processes load, so nobody else may write to it: each of its
@@ -241,14 +240,16 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   size_t parallel = std::max(1u, std::thread::hardware_concurrency());
   for (size_t first = 0; first < jobs.size(); first += parallel) {
     size_t last = std::min(jobs.size(), first + parallel);
-    std::vector<FILE*> running;
+    std::vector<std::unique_ptr<StartedCommand>> running;
+    std::vector<std::unique_ptr<RemovedOnInterrupt>> temporaries;
     for (size_t i = first; i < last; ++i) {
       write_file_atomically(jobs[i].source.string(), jobs[i].kernel->source);
-      running.push_back(start(str(quoted(compiler()), " ", kCompileFlags, " -c ", quoted(jobs[i].source.string()), " -o ",
-                                  quoted(jobs[i].temporary.string()))));
+      temporaries.push_back(std::make_unique<RemovedOnInterrupt>(jobs[i].temporary.string()));
+      running.push_back(std::make_unique<StartedCommand>(str(quoted(compiler()), " ", kCompileFlags, " -c ",
+                                                              quoted(jobs[i].source.string()), " -o ", quoted(jobs[i].temporary.string()))));
     }
     // Every started compiler is waited for before any failure is reported.
-    for (size_t i = first; i < last; ++i) jobs[i].result = finish(running[i - first]);
+    for (size_t i = first; i < last; ++i) jobs[i].result = running[i - first]->finish();
     for (size_t i = first; i < last; ++i) {
       Job& j = jobs[i];
       if (j.result.first != 0) {
