@@ -19,6 +19,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -156,6 +157,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("target", choices=["compile", "run", "checkpoint"])
     parser.add_argument("--runs", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=None, help="stop after this long (the runs done are counted)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--thundercc", default=THUNDERCC,
                         help="the binary to fuzz, e.g. a sanitizer build's (build-asan/thundercc)")
@@ -174,8 +176,12 @@ def main():
         subprocess.run([opts.thundercc, "run", plan, "--fill", "random", "--steps", "1", "--checkpoint", work / "ck.pt"],
                        check=True, capture_output=True)
         checkpoint = torch.load(work / "ck.pt")
-    failures = 0
+    failures = runs = 0
+    deadline = time.monotonic() + opts.seconds if opts.seconds else None
     for _ in range(opts.runs):
+        if deadline and time.monotonic() > deadline:
+            break
+        runs += 1
         if opts.target == "checkpoint":
             path = work / "fuzz.ck.pt"
             torch.save(mutate_checkpoint(checkpoint, rng), path)
@@ -194,7 +200,7 @@ def main():
             failures += 1
             shown = path.read_text()[:300] if path.suffix == ".json" else str(path)
             print(f"exit {result.returncode}: {result.stderr.strip()[:300]}\n  input: {shown}")
-    print(f"{opts.runs} runs, {failures} failures")
+    print(f"{runs} runs, {failures} failures")
     return 1 if failures else 0
 
 
