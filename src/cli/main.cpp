@@ -381,6 +381,8 @@ int main(int argc, char** argv) {
   auto* reduce_cmd = app.add_subcommand(
       "reduce", "shrink a failing trace.json to a smallest program that fails the same way (delta debugging), written as NAME.reduced.json with an eager PyTorch script NAME.reduced.py");
   reduce_cmd->add_option("trace", reduce_path, "a trace.json file")->required();
+  reduce_cmd->add_option("compile_options", reduce_options.compile_options,
+                         "after --: compile's options for every candidate (-- --optimizer sgd --lr 0.1, --distributed ddp, --names stable)");
   const std::map<std::string, Failure> failures{
       {"compile-fails", Failure::CompileFails}, {"run-fails", Failure::RunFails}, {"differs", Failure::Differs}};
   reduce_cmd

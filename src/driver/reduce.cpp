@@ -223,6 +223,7 @@ class Oracle {
     std::vector<std::string> compile{self_, "compile", trace_path, "-o", (dir / "plan").string()};
     if (!options_.executors.empty()) compile.insert(compile.end(), {"--executors", options_.executors});
     for (const auto& p : options_.plugins) compile.insert(compile.end(), {"--plugin", p});
+    compile.insert(compile.end(), options_.compile_options.begin(), options_.compile_options.end());
     ProcessResult compiled = execute(compile);
     if (options_.until == Failure::CompileFails) return outcome(!compiled.succeeded(), compiled);
     if (!compiled.succeeded()) return {};
@@ -235,8 +236,9 @@ class Oracle {
     }
 
     // Differs: the same candidate through the torch executor, on the same inputs.
-    if (!execute({self_, "compile", trace_path, "-o", (dir / "reference").string(), "--executors", "torch"}).succeeded())
-      return {};
+    std::vector<std::string> reference_compile{self_, "compile", trace_path, "-o", (dir / "reference").string(), "--executors", "torch"};
+    reference_compile.insert(reference_compile.end(), options_.compile_options.begin(), options_.compile_options.end());
+    if (!execute(reference_compile).succeeded()) return {};
     std::string expected = (dir / "reference" / "outputs.pt").string(), expected_grads = (dir / "reference" / "grads.pt").string();
     auto reference = run_command((dir / "reference" / (name_ + ".plan.json")).string());
     reference.insert(reference.end(), {"--outputs", expected});
@@ -344,6 +346,7 @@ std::string eager_script(const Trace& t, const std::string& stem, const std::str
     compile_flags += " --plugin " + shell_word(fs::absolute(p).string());
     run_flags += " --plugin " + shell_word(fs::absolute(p).string());
   }
+  for (const auto& o : options.compile_options) compile_flags += " " + shell_word(o);
   const int64_t seed = options.seed.value_or(0);
   // Python reads an encoding from a comment on the first or the second line (PEP 263: a
   // `coding=utf_7` there would decode escaped text into code): both are fixed text.
@@ -425,6 +428,9 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   if (!first.failed) {
     throw LoadError(str(path, ": does not fail as --until ", failure_name(options.until), " asks: ", how_it_passes(options.until)));
   }
+  // A usage error of the options given after -- fails every candidate alike: not a failure to keep.
+  if (first.output.find("Run with --help") != std::string::npos)
+    throw LoadError(str(path, ": compile refuses the options given after --: ", first.output.substr(0, first.output.find('\n'))));
   // A hang is a failure to keep, but not when the limit is shorter than any compile or run: then
   // every candidate "fails the same way", and the result would be an arbitrary program.
   if (first.message == "timed out" && oracle.test(candidate_trace(original, {})).message == "timed out")

@@ -135,3 +135,17 @@ def test_bad_uses_are_clear_errors(tmp_path, thundercc):
     assert no_until.returncode == 2 and "--until is required" in no_until.stderr
     unknown_executor = reduce(thundercc, TRACES / "mlp.json", tmp_path, "--until", "differs", "--executors", "nvfuser", check=False)
     assert unknown_executor.returncode == 1 and "nvfuser" in unknown_executor.stderr
+
+
+def test_compile_options_after_a_double_dash_go_to_every_candidate(tmp_path, thundercc):
+    """A failure that needs compile's options (a training step with an optimizer here) is reduced
+    with them; its script's commands carry them; options compile refuses are an error at once."""
+    trace = json.loads((TRACES / "mlp.json").read_text())
+    trace["bound_symbols"][2]["output"]["tensor"]["shape"][-1] += 1
+    bad = tmp_path / "mlp.json"
+    bad.write_text(json.dumps(trace))
+    result = reduce(thundercc, bad, tmp_path, "--until", "compile-fails", "--", "--optimizer", "sgd", "--lr", "0.1")
+    assert "reduced from" in result.stdout
+    assert "#   thundercc compile mlp.reduced.json --optimizer sgd --lr 0.1" in (tmp_path / "mlp.reduced.py").read_text()
+    refused = reduce(thundercc, bad, tmp_path, "--until", "compile-fails", "--", "--bogus", check=False)
+    assert refused.returncode == 1 and "compile refuses the options given after --: The following argument was not expected: --bogus" in refused.stderr

@@ -24,6 +24,9 @@ struct ReduceOptions {
   std::string expect_error;
   std::string executors;             // compile's --executors (empty: its default list)
   std::vector<std::string> plugins;  // given to every compile and run
+  // compile's other options (`reduce ... -- --optimizer sgd --lr 0.1`), given to every candidate's
+  // compile, the reference's too: a failure that needs them can be reduced.
+  std::vector<std::string> compile_options;
   // Differs: the tolerances. Looser than run's defaults (Thunder's by dtype): a candidate's inputs
   // are random where the program computed them, and on such values two executors that sum in
   // another order differ past float32's tight tolerances without being wrong.
