@@ -17,7 +17,7 @@
 #include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan_codec.h"
 #include "thundercc/plan/plan.h"
-#include "thundercc/plan/specialize.h"
+#include "thundercc/driver/specialize.h"
 #include "thundercc/support/files.h"
 
 namespace thundercc::runtime {
@@ -400,7 +400,7 @@ void Plan::specialize(const std::vector<at::Tensor>& inputs) {
     std::string at;
     for (const auto& [name, value] : sizes) at += thundercc::str(at.empty() ? " at " : ", ", name, " = ", value);
     // The plan's own kernels were compiled for its sizes: these are built here.
-    auto made = std::make_unique<Plan>(plan::specialize_plan(*dynamic_, name_, sizes, where_ + at), where_ + at,
+    auto made = std::make_unique<Plan>(specialize_plan(*dynamic_, name_, sizes, where_ + at), where_ + at,
                                        KernelOptions{kernel_options_.emulate_cuda, false});
     made->set_seed(seed_);
     made->set_steps_done(steps_done_);

@@ -2,16 +2,16 @@
 // carries, without files and without kernel records (the runtime builds the kernels, as it does
 // for any plan whose kernels it does not trust). The fusion regions' prims are the process-wide
 // prims, so the plan outlives the compilation's own symbol table.
-#include "thundercc/plan/specialize.h"
+#include "thundercc/driver/specialize.h"
 
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 #include "thundercc/passes/passes.h"
 #include "thundercc/serialize/trace_file.h"
 
-namespace thundercc::plan {
+namespace thundercc {
 
-Plan specialize_plan(const Dynamic& dynamic, const std::string& name, const SizeBinding& sizes, const std::string& where) {
+plan::Plan specialize_plan(const plan::Dynamic& dynamic, const std::string& name, const SizeBinding& sizes, const std::string& where) {
   LoadedTrace loaded = load_trace_at_sizes(dynamic.trace, sizes, where, dynamic.names);
   CompiledProgram program;
   try {
@@ -21,10 +21,10 @@ Plan specialize_plan(const Dynamic& dynamic, const std::string& name, const Size
   } catch (const ThunderError& e) {
     throw LoadError(where + ": " + e.what());
   }
-  Plan plan = build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, nullptr, nullptr,
+  plan::Plan plan = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, nullptr, nullptr,
                          program.prologue ? &*program.prologue : nullptr);
   plan.name = name;
   return plan;
 }
 
-}  // namespace thundercc::plan
+}  // namespace thundercc
