@@ -733,6 +733,36 @@ void register_lapack_rules() {
 
 // softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.
 void register_torch_rules() {
+  // torch.special's functions that ATen computes (torch_special.cpp): the modified Bessel
+  // functions I0' = I1 and I1' = I0 - I1 / x (1/2 at 0); their scaled forms e^-|x| I(x): I0e' =
+  // I1e - sign(x) I0e and I1e' = I0e - I1e (sign(x) + 1 / x) (1/2 at 0); erfcx' = 2 x erfcx - 2 / sqrt(pi).
+  auto special = [](const char* id, std::function<Tensor(const Tensor& a, const Tensor& out)> derivative) {
+    register_grad(id, [derivative](const Args& x) -> Value {
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      put_grad(x["a"], g * derivative(x.tensor("a"), out));
+      return out;
+    });
+  };
+  special("torch.i0", [](const Tensor& a, const Tensor&) { return ltorch::op("torch.special.i1", {a}); });
+  special("torch.special.i0e", [](const Tensor& a, const Tensor& out) {
+    Tensor i1e = ltorch::op("torch.special.i1e", {a});
+    return i1e - prims::sign(a) * out;
+  });
+  special("torch.special.i1", [](const Tensor& a, const Tensor& out) {
+    Tensor i0 = ltorch::op("torch.i0", {a});
+    Tensor at_zero = ltorch::eq(a, 0.0);
+    Tensor slope = i0 - out / a;
+    return ltorch::where(at_zero, 0.5, slope);
+  });
+  special("torch.special.i1e", [](const Tensor& a, const Tensor& out) {
+    Tensor i0e = ltorch::op("torch.special.i0e", {a});
+    Tensor at_zero = ltorch::eq(a, 0.0);
+    Tensor sign = prims::sign(a);
+    Tensor slope = i0e - out * (sign + ltorch::reciprocal(a));
+    return ltorch::where(at_zero, 0.5, slope);
+  });
+  special("torch.special.erfcx", [](const Tensor& a, const Tensor& out) { return a * out * 2.0 - 2.0 / std::sqrt(std::numbers::pi); });
   register_grad("torch.softmax", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

@@ -919,3 +919,19 @@ sample("fft_rfftn_int", no_grad(torch.fft.rfftn), t(4, 6, dtype=torch.int64))
 sample("fft_irfftn_s", no_grad(lambda z: torch.fft.irfftn(z, s=(4, 6))), t(4, 4, dtype=torch.complex64))
 sample("fft_fftshift", torch.fft.fftshift, t(3, 5))
 sample("fft_ifftshift_dim", lambda a: torch.fft.ifftshift(a, dim=1), t(3, 5))
+# torch.special's Bessel functions and orthogonal polynomials, on ATen's kernels (no decomposition);
+# autograd differentiates i0, i0e, i1, i1e and erfcx only (the others' results never require grad).
+for name in ("i0", "i0e", "i1", "i1e", "erfcx"):
+    sample(f"special_{name}", getattr(torch.special, name), t(2, 3) * 2)
+sample("i0_method", lambda a: a.i0(), t(4, dtype=torch.float64))
+sample("special_i1_int", torch.special.i1, t(5, dtype=torch.int64))
+for name in ("airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+             "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"):
+    sample(f"special_{name}", getattr(torch.special, name), t(2, 3, requires_grad=True).abs() + 0.1)
+for name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+             "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+             "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+             "legendre_polynomial_p"):
+    sample(f"special_{name}", getattr(torch.special, name), t(2, 3, requires_grad=True), t(3, dtype=torch.int64, low=0, high=5))
+sample("special_chebyshev_polynomial_t_number_n", lambda a: torch.special.chebyshev_polynomial_t(a, 3), t(4, dtype=torch.float64))
+sample("special_hermite_polynomial_h_number_x", lambda n: torch.special.hermite_polynomial_h(0.5, n), t(4, dtype=torch.int64, low=0, high=4))
