@@ -935,3 +935,34 @@ for name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_poly
     sample(f"special_{name}", getattr(torch.special, name), t(2, 3, requires_grad=True), t(3, dtype=torch.int64, low=0, high=5))
 sample("special_chebyshev_polynomial_t_number_n", lambda a: torch.special.chebyshev_polynomial_t(a, 3), t(4, dtype=torch.float64))
 sample("special_hermite_polynomial_h_number_x", lambda n: torch.special.hermite_polynomial_h(0.5, n), t(4, dtype=torch.int64, low=0, high=4))
+# The margin and embedding losses, Poisson and Gaussian negative log-likelihoods (torch_losses.cpp).
+signs = torch.tensor([1.0, -1.0, -1.0, 1.0])
+sample("margin_ranking_loss", lambda a, b, y: F.margin_ranking_loss(a, b, y, margin=0.5), t(4), t(4), signs)
+sample("margin_ranking_loss_none", lambda a, b, y: F.margin_ranking_loss(a, b, y, reduction="none"), t(2, 4), t(2, 4), t(2, 4).sign())
+sample("hinge_embedding_loss", lambda a, y: F.hinge_embedding_loss(a, y, margin=2.0), t(3, 4), t(3, 4).sign())
+sample("hinge_embedding_loss_sum", lambda a, y: F.hinge_embedding_loss(a, y, reduction="sum"), t(4, dtype=torch.float64), signs.double())
+sample("soft_margin_loss", F.soft_margin_loss, t(3, 4), t(3, 4).sign())
+sample("soft_margin_loss_none", lambda a, y: F.soft_margin_loss(a, y, reduction="none"), t(5), t(5).sign())
+sample("multilabel_soft_margin_loss", F.multilabel_soft_margin_loss, t(3, 4), t(3, 4).gt(0).float())
+sample("multilabel_soft_margin_loss_weight", lambda a, y, w: F.multilabel_soft_margin_loss(a, y, w, reduction="none"), t(3, 4),
+       t(3, 4).gt(0).float(), t(4).abs())
+sample("poisson_nll_loss", F.poisson_nll_loss, t(3, 4), t(3, 4).abs())
+sample("poisson_nll_loss_full", lambda a, y: F.poisson_nll_loss(a, y, log_input=False, full=True, reduction="none"), t(3, 4).abs() + 0.1,
+       t(3, 4).abs() * 2)
+sample("gaussian_nll_loss", F.gaussian_nll_loss, t(3, 4), t(3, 4), t(3, 4).abs())
+sample("gaussian_nll_loss_full_vector_var", lambda a, y, v: F.gaussian_nll_loss(a, y, v, full=True, reduction="sum"), t(3, 4), t(3, 4),
+       t(3).abs() + 0.1)
+sample("gaussian_nll_loss_one_var", lambda a, y, v: F.gaussian_nll_loss(a, y, v, reduction="none"), t(3, 4), t(3, 4), t(3, 1).abs() + 0.1)
+sample("cosine_embedding_loss", lambda a, b, y: F.cosine_embedding_loss(a, b, y, margin=0.2), t(4, 5), t(4, 5), signs)
+sample("cosine_embedding_loss_vector", lambda a, b: F.cosine_embedding_loss(a, b, torch.tensor(-1.0), reduction="none"), t(5), t(5))
+sample("triplet_margin_loss", F.triplet_margin_loss, t(3, 5), t(3, 5), t(3, 5))
+sample("triplet_margin_loss_swap_p1", lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=0.5, p=1, swap=True, reduction="none"),
+       t(3, 5), t(3, 5), t(3, 5))
+sample("triplet_margin_with_distance_loss", lambda a, p, n: F.triplet_margin_with_distance_loss(a, p, n, swap=True), t(3, 5), t(3, 5), t(3, 5))
+classes = torch.tensor([2, 0, 3])
+sample("multi_margin_loss", F.multi_margin_loss, t(3, 4), classes)
+sample("multi_margin_loss_p2_weight", lambda a, y, w: F.multi_margin_loss(a, y, p=2, margin=0.5, weight=w, reduction="none"), t(3, 4), classes,
+       t(4).abs())
+sample("multi_margin_loss_vector", lambda a: F.multi_margin_loss(a, torch.tensor(1), reduction="none"), t(4))
+sample("multilabel_margin_loss", F.multilabel_margin_loss, t(3, 4), torch.tensor([[3, 0, -1, 1], [0, 1, 2, 3], [-1, 1, 2, 0]]))
+sample("multilabel_margin_loss_vector", lambda a: F.multilabel_margin_loss(a, torch.tensor([1, 2, -1, 0]), reduction="none"), t(4))
