@@ -762,6 +762,41 @@ void register_torch_rules() {
     Tensor slope = i0e - out * (sign + ltorch::reciprocal(a));
     return ltorch::where(at_zero, 0.5, slope);
   });
+  // The selections on ATen's kernels (torch_reductions.cpp): along a dim, the gradient goes to the
+  // selected elements, summed where cummax or cummin selects one more than once; the median of
+  // everything spreads it evenly over the elements equal to it (NaN matching NaN), as PyTorch's.
+  auto to_selected = [](const Tensor& a, const Tensor& g, const Tensor& indices, int64_t dim, bool keepdim) -> Tensor {
+    if (a.ndim() == 0) return g;
+    int64_t d = langs::canonicalize_dim(a.ndim(), dim);
+    Tensor index = keepdim ? indices : ltorch::unsqueeze(indices, d);
+    Tensor values = keepdim ? g : ltorch::unsqueeze(g, d);
+    Tensor zeros = ltorch::zeros_like(a);
+    return ltorch::op("torch.scatter_add", {zeros, d, index, values});
+  };
+  auto selection = [to_selected](const char* id, bool scan) {
+    register_grad(id, [to_selected, scan](const Args& x) -> Value {
+      Value out = forward(x);
+      const Tensor& a = x.tensor("a");
+      if (!out.is_sequence()) {
+        Tensor value = out.as_tensor();
+        Tensor equal = ltorch::eq(a, value);
+        Tensor a_nan = ltorch::op("torch.isnan", {a});
+        Tensor value_nan = ltorch::op("torch.isnan", {value});
+        Tensor both_nan = ltorch::op("torch.logical_and", {a_nan, value_nan});
+        Tensor mask = ltorch::op("torch.logical_or", {equal, both_nan});
+        Tensor count = ltorch::sum(ltorch::to(mask, a.dtype()));
+        Tensor share = ltorch::true_divide(get_grad(value), count);
+        put_grad(x["a"], ltorch::where(mask, share, 0.0));
+        return out;
+      }
+      Tensor values = out.items()[0].as_tensor();
+      bool keepdim = scan || x.flag("keepdim");
+      put_grad(x["a"], to_selected(a, get_grad(values), out.items()[1].as_tensor(), x.integer("dim"), keepdim));
+      return out;
+    });
+  };
+  for (const char* id : {"torch.median", "torch.nanmedian", "torch.kthvalue", "torch.mode"}) selection(id, false);
+  for (const char* id : {"torch.cummax", "torch.cummin"}) selection(id, true);
   special("torch.special.erfcx", [](const Tensor& a, const Tensor& out) { return a * out * 2.0 - 2.0 / std::sqrt(std::numbers::pi); });
   register_grad("torch.softmax", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();

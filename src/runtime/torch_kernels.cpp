@@ -1144,6 +1144,46 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto tolerance = [&](const char* name) { return c.kwarg(name).is_none() ? c10::optional<double>() : c10::optional<double>(c.kwarg(name).real()); };
     c.set_output(0, at::linalg_pinv(c.arg(0).tensor(), tolerance("atol"), tolerance("rtol"), c.kwarg("hermitian").flag()));
   });
+  // Order statistics, scans of extremes, sorted search, membership, histograms (langs/torch_reductions.cpp).
+  auto set_pair = [](KernelCall& c, const std::tuple<Tensor, Tensor>& pair) {
+    c.set_output(0, std::get<0>(pair));
+    c.set_output(1, std::get<1>(pair));
+  };
+  for (bool nan : {false, true})
+    r.add(nan ? "torch:torch.nanmedian" : "torch:torch.median", [nan, set_pair](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      if (c.arg(1).is_none()) return c.set_output(0, nan ? at::nanmedian(a) : at::median(a));
+      set_pair(c, nan ? at::nanmedian(a, c.arg(1).integer(), c.arg(2).flag()) : at::median(a, c.arg(1).integer(), c.arg(2).flag()));
+    });
+  r.add("torch:torch.kthvalue", [set_pair](KernelCall& c) {
+    set_pair(c, at::kthvalue(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag()));
+  });
+  r.add("torch:torch.mode", [set_pair](KernelCall& c) { set_pair(c, at::mode(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag())); });
+  r.add("torch:torch.cummax", [set_pair](KernelCall& c) { set_pair(c, at::cummax(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.cummin", [set_pair](KernelCall& c) { set_pair(c, at::cummin(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.searchsorted", [](KernelCall& c) {
+    const std::string side = c.kwarg("side").is_none() ? "" : c.kwarg("side").string();
+    c10::optional<c10::string_view> side_view = side.empty() ? c10::optional<c10::string_view>() : c10::optional<c10::string_view>(side);
+    const Tensor& sorted = c.arg(0).tensor();
+    bool out_int32 = c.kwarg("out_int32").flag(), right = c.kwarg("right").flag();
+    c10::optional<Tensor> sorter = c.kwarg("sorter").optional_tensor();
+    if (c.arg(1).is_tensor()) return c.set_output(0, at::searchsorted(sorted, c.arg(1).tensor(), out_int32, right, side_view, sorter));
+    c.set_output(0, at::searchsorted(sorted, c.arg(1).scalar(), out_int32, right, side_view, sorter));
+  });
+  r.add("torch:torch.bucketize", [](KernelCall& c) {
+    bool out_int32 = c.kwarg("out_int32").flag(), right = c.kwarg("right").flag();
+    if (c.arg(0).is_tensor()) return c.set_output(0, at::bucketize(c.arg(0).tensor(), c.arg(1).tensor(), out_int32, right));
+    c.set_output(0, at::bucketize(c.arg(0).scalar(), c.arg(1).tensor(), out_int32, right));
+  });
+  r.add("torch:torch.isin", [](KernelCall& c) {
+    bool unique = c.kwarg("assume_unique").flag(), invert = c.kwarg("invert").flag();
+    if (!c.arg(0).is_tensor()) return c.set_output(0, at::isin(c.arg(0).scalar(), c.arg(1).tensor(), unique, invert));
+    if (!c.arg(1).is_tensor()) return c.set_output(0, at::isin(c.arg(0).tensor(), c.arg(1).scalar(), unique, invert));
+    c.set_output(0, at::isin(c.arg(0).tensor(), c.arg(1).tensor(), unique, invert));
+  });
+  r.add("torch:torch.histc", [](KernelCall& c) {
+    c.set_output(0, at::histc(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).scalar(), c.arg(3).scalar()));
+  });
   // torch.special's Bessel functions and orthogonal polynomials (langs/torch_special.cpp).
   using Unary = Tensor (*)(const Tensor&);
   for (auto [id, fn] : std::initializer_list<std::pair<const char*, Unary>>{
