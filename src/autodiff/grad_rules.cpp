@@ -733,6 +733,71 @@ void register_lapack_rules() {
 
 // softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.
 void register_torch_rules() {
+  // torch.special's functions that ATen computes (torch_special.cpp): the modified Bessel
+  // functions I0' = I1 and I1' = I0 - I1 / x (1/2 at 0); their scaled forms e^-|x| I(x): I0e' =
+  // I1e - sign(x) I0e and I1e' = I0e - I1e (sign(x) + 1 / x) (1/2 at 0); erfcx' = 2 x erfcx - 2 / sqrt(pi).
+  auto special = [](const char* id, std::function<Tensor(const Tensor& a, const Tensor& out)> derivative) {
+    register_grad(id, [derivative](const Args& x) -> Value {
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      put_grad(x["a"], g * derivative(x.tensor("a"), out));
+      return out;
+    });
+  };
+  special("torch.i0", [](const Tensor& a, const Tensor&) { return ltorch::op("torch.special.i1", {a}); });
+  special("torch.special.i0e", [](const Tensor& a, const Tensor& out) {
+    Tensor i1e = ltorch::op("torch.special.i1e", {a});
+    return i1e - prims::sign(a) * out;
+  });
+  special("torch.special.i1", [](const Tensor& a, const Tensor& out) {
+    Tensor i0 = ltorch::op("torch.i0", {a});
+    Tensor at_zero = ltorch::eq(a, 0.0);
+    Tensor slope = i0 - out / a;
+    return ltorch::where(at_zero, 0.5, slope);
+  });
+  special("torch.special.i1e", [](const Tensor& a, const Tensor& out) {
+    Tensor i0e = ltorch::op("torch.special.i0e", {a});
+    Tensor at_zero = ltorch::eq(a, 0.0);
+    Tensor sign = prims::sign(a);
+    Tensor slope = i0e - out * (sign + ltorch::reciprocal(a));
+    return ltorch::where(at_zero, 0.5, slope);
+  });
+  // The selections on ATen's kernels (torch_reductions.cpp): along a dim, the gradient goes to the
+  // selected elements, summed where cummax or cummin selects one more than once; the median of
+  // everything spreads it evenly over the elements equal to it (NaN matching NaN), as PyTorch's.
+  auto to_selected = [](const Tensor& a, const Tensor& g, const Tensor& indices, int64_t dim, bool keepdim) -> Tensor {
+    if (a.ndim() == 0) return g;
+    int64_t d = langs::canonicalize_dim(a.ndim(), dim);
+    Tensor index = keepdim ? indices : ltorch::unsqueeze(indices, d);
+    Tensor values = keepdim ? g : ltorch::unsqueeze(g, d);
+    Tensor zeros = ltorch::zeros_like(a);
+    return ltorch::op("torch.scatter_add", {zeros, d, index, values});
+  };
+  auto selection = [to_selected](const char* id, bool scan) {
+    register_grad(id, [to_selected, scan](const Args& x) -> Value {
+      Value out = forward(x);
+      const Tensor& a = x.tensor("a");
+      if (!out.is_sequence()) {
+        Tensor value = out.as_tensor();
+        Tensor equal = ltorch::eq(a, value);
+        Tensor a_nan = ltorch::op("torch.isnan", {a});
+        Tensor value_nan = ltorch::op("torch.isnan", {value});
+        Tensor both_nan = ltorch::op("torch.logical_and", {a_nan, value_nan});
+        Tensor mask = ltorch::op("torch.logical_or", {equal, both_nan});
+        Tensor count = ltorch::sum(ltorch::to(mask, a.dtype()));
+        Tensor share = ltorch::true_divide(get_grad(value), count);
+        put_grad(x["a"], ltorch::where(mask, share, 0.0));
+        return out;
+      }
+      Tensor values = out.items()[0].as_tensor();
+      bool keepdim = scan || x.flag("keepdim");
+      put_grad(x["a"], to_selected(a, get_grad(values), out.items()[1].as_tensor(), x.integer("dim"), keepdim));
+      return out;
+    });
+  };
+  for (const char* id : {"torch.median", "torch.nanmedian", "torch.kthvalue", "torch.mode"}) selection(id, false);
+  for (const char* id : {"torch.cummax", "torch.cummin"}) selection(id, true);
+  special("torch.special.erfcx", [](const Tensor& a, const Tensor& out) { return a * out * 2.0 - 2.0 / std::sqrt(std::numbers::pi); });
   register_grad("torch.softmax", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

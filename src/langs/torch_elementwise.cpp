@@ -545,8 +545,8 @@ void register_elementwise(SymbolTable& t) {
     const auto& a = x.tensor("a");
     return a - tanh(a);
   }});
-  define(t, {{"torch.nn.functional.prelu", "torch.prelu"}, "a, weight, /", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
+  define(t, {{"torch.nn.functional.prelu", "torch.prelu"}, "input, weight", [](const Args& x) -> Value {
+    const auto& a = x.tensor("input");
     Tensor w = x.tensor("weight");
     // One weight per channel (dim 1), or one for all.
     if (w.numel() > 1 && a.ndim() >= 2) {

@@ -1,7 +1,10 @@
 // Elementwise losses of the torch language (mse, l1, smooth l1, huber, binary cross entropy with
-// and without logits, kl_div): a pointwise loss, then the reduction ('none', 'sum', 'mean').
+// and without logits, kl_div), the margin and embedding losses (margin ranking, hinge embedding,
+// soft margin, cosine embedding, triplet margin, multi-class and multi-label margins), Poisson and
+// Gaussian negative log-likelihoods: a pointwise loss, then the reduction ('none', 'sum', 'mean').
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "langs/torch_registry.h"
 
@@ -136,6 +139,63 @@ Value ctc_loss_impl(const Args& x) {
   return batched ? loss : squeeze(loss, {0});
 }
 
+// The loss reduced as `reduction` says, in its own dtype (the losses below compute in their
+// inputs' promoted dtype, as PyTorch's do).
+Tensor reduced_as(const Tensor& loss, const Args& x) { return reduced(loss, x, loss.dtype().strong()); }
+
+// F.multi_margin_loss: sum over the classes i other than the target y of max(0, margin - a[y] +
+// a[i])^p (times weight[y]), over the number of classes.
+Value multi_margin_loss_impl(const Args& x) {
+  Tensor a = x.tensor("a");
+  Tensor target = x.tensor("target");
+  int64_t p = x.integer("p");
+  check(p == 1 || p == 2, "only p == 1 and p == 2 supported");
+  check(a.ndim() <= 2 && a.numel() > 0, [&] { return str("Expected non-empty vector or matrix with optional 0-dim batch size, but got: ", shape_repr(a.shape())); });
+  bool vector = a.ndim() <= 1;
+  Tensor rows = vector ? reshape(a, {1, a.numel()}) : a;
+  int64_t classes = rows.shape()[1];
+  check(target.numel() == rows.shape()[0], [&] { return str("inconsistent target size, expected ", rows.shape()[0], " but got ", shape_repr(target.shape())); });
+  Tensor column = reshape(target, {rows.shape()[0], 1});
+  Tensor picked = op("torch.gather", {rows, 1, column});
+  Tensor margins = op("torch.clamp_min", {rows - picked + x.real("margin"), 0});
+  if (p == 2) margins = margins * margins;
+  if (!x.is_none("weight")) {
+    Tensor weights = op("torch.index_select", {x.tensor("weight"), 0, flatten(target)});
+    margins = margins * unsqueeze(weights, 1);
+  }
+  Tensor classes_iota = op("torch.arange", {classes}, {{"device", Value(a.device())}});
+  Tensor own = eq(classes_iota, column);
+  Tensor others = where(own, 0.0, margins);
+  Tensor loss = sum(others, Dims{1}) / static_cast<double>(classes);
+  return reduced_as(vector ? reshape(loss, target.shape()) : loss, x);
+}
+
+// F.multilabel_margin_loss: the target holds each row's labels, up to the first -1; each label j
+// against each class i not a label adds max(0, 1 - (a[j] - a[i])), over the number of classes.
+Value multilabel_margin_loss_impl(const Args& x) {
+  Tensor a = x.tensor("a");
+  Tensor target = x.tensor("target");
+  check(a.ndim() <= 2 && a.shape() == target.shape(), [&] { return str("inconsistent target size: ", shape_repr(target.shape()), " for input of size: ", shape_repr(a.shape())); });
+  bool vector = a.ndim() <= 1;
+  int64_t classes = a.ndim() == 0 ? 1 : a.shape().back();
+  Tensor rows = vector ? reshape(a, {1, classes}) : a;
+  Tensor labels = vector ? reshape(target, {1, classes}) : target;
+  // The labels before the first -1 (a running product of "not -1").
+  Tensor listed = op("torch.cumprod", {to(ne(labels, int64_t{-1}), dtypes::int64), 1});
+  Tensor valid = ne(listed, int64_t{0});
+  Tensor index = op("torch.clamp_min", {labels, 0});
+  Tensor classes_iota = op("torch.arange", {classes}, {{"device", Value(a.device())}});
+  Tensor matches = eq(unsqueeze(index, 2), classes_iota);  // (N, label j, class i)
+  Tensor listed_matches = op("torch.logical_and", {matches, unsqueeze(valid, 2)});
+  Tensor is_label = op("torch.any", {listed_matches, 1});  // (N, class i)
+  Tensor scores = op("torch.gather", {rows, 1, index});
+  Tensor hinge = op("torch.clamp_min", {1.0 - unsqueeze(scores, 2) + unsqueeze(rows, 1), 0});
+  Tensor counted = op("torch.logical_and", {unsqueeze(valid, 2), unsqueeze(logical_not(is_label), 1)});
+  Tensor pairs = where(counted, hinge, 0.0);
+  Tensor loss = sum(pairs, Dims{1, 2}) / static_cast<double>(classes);
+  return reduced_as(vector ? reshape(loss, {}) : loss, x);
+}
+
 }  // namespace
 
 void register_losses(SymbolTable& t) {
@@ -212,6 +272,158 @@ void register_losses(SymbolTable& t) {
     if (!x.is_none("weight")) loss = loss * x.tensor("weight");
     return reduced(loss, x, x.tensor("target").dtype().strong());
   }});
+  const std::vector<std::string> decomposed{kRunsDecomposed};
+  define(t, {{"torch.nn.functional.margin_ranking_loss"}, str("input1, input2, target, margin=0, ", kReduction).c_str(), [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("input1");
+    check(a.ndim() == x.tensor("input2").ndim() && a.ndim() == x.tensor("target").ndim(), [&] {
+      return str("margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: ", shape_repr(a.shape()),
+                 ", input2: ", shape_repr(x.tensor("input2").shape()), ", target: ", shape_repr(x.tensor("target").shape()));
+    });
+    Tensor difference = a - x.tensor("input2");
+    Tensor ranked = -x.tensor("target") * difference;
+    return reduced_as(op("torch.clamp_min", {add(ranked, x["margin"]), 0}), x);
+  }}, decomposed);
+  // a where the target is not -1, plus max(0, margin - a) where it is not 1.
+  define(t, {{"torch.nn.functional.hinge_embedding_loss"}, str("a, target, /, margin=1.0, ", kReduction).c_str(), [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& target = x.tensor("target");
+    Tensor below_margin = op("torch.clamp_min", {x.real("margin") - a, 0});
+    Tensor not_one = ne(target, int64_t{1});
+    Tensor margin_part = where(not_one, below_margin, 0.0);
+    Tensor not_minus_one = ne(target, int64_t{-1});
+    Tensor input_part = where(not_minus_one, a, 0.0);
+    return reduced_as(margin_part + input_part, x);
+  }}, decomposed);
+  define(t, {{"torch.nn.functional.soft_margin_loss"}, str("a, target, /, ", kReduction).c_str(), [](const Args& x) -> Value {
+    Tensor product = -x.tensor("a") * x.tensor("target");
+    return reduced_as(log1p(exp(product)), x);
+  }}, decomposed);
+  // -(y log sigmoid(a) + (1 - y) log sigmoid(-a)), weighted, averaged over the classes (the last dim).
+  define(t, {{"torch.nn.functional.multilabel_soft_margin_loss"}, str("a, target, /, weight=None, ", kReduction).c_str(), [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& target = x.tensor("target");
+    Tensor positive = target * op("torch.nn.functional.logsigmoid", {a});
+    Tensor negative = (1 - target) * op("torch.nn.functional.logsigmoid", {-a});
+    Tensor loss = -(positive + negative);
+    if (!x.is_none("weight")) loss = loss * x.tensor("weight");
+    int64_t class_dim = a.ndim() - 1;
+    Tensor per_sample = sum(loss, Dims{class_dim}) / static_cast<double>(a.ndim() == 0 ? 1 : a.shape()[class_dim]);
+    return reduced_as(per_sample, x);
+  }}, decomposed);
+  // exp(a) - y a for log inputs, a - y log(a + eps) otherwise; `full` adds Stirling's
+  // approximation of log(y!) where y > 1.
+  define(t, {{"torch.nn.functional.poisson_nll_loss"}, "a, target, /, log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean'",
+             [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& target = x.tensor("target");
+    Tensor loss;
+    if (x.flag("log_input")) {
+      Tensor rate = exp(a);
+      loss = rate - target * a;
+    } else {
+      Tensor log_rate = log(a + x.real("eps"));
+      loss = a - target * log_rate;
+    }
+    if (x.flag("full")) {
+      Tensor log_target = log(target);
+      Tensor stirling = target * log_target - target + 0.5 * log(target * (2 * std::numbers::pi));
+      Tensor small = le(target, int64_t{1});
+      loss = loss + where(small, 0.0, stirling);
+    }
+    return reduced_as(loss, x);
+  }}, decomposed);
+  // 0.5 (log var + (a - y)^2 / var), var clamped to eps in value only (PyTorch clamps a clone
+  // under no_grad: the gradient flows to var as if unclamped). PyTorch's check that no var is
+  // negative reads the data: not made here.
+  define(t, {{"torch.nn.functional.gaussian_nll_loss"}, "a, target, var, full=False, eps=1e-06, reduction='mean'", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    Tensor var = x.tensor("var");
+    const Shape& input_shape = a.shape();
+    if (var.shape() != input_shape) {
+      Shape leading(input_shape.begin(), input_shape.end() - (input_shape.empty() ? 0 : 1));
+      if (var.shape() == leading) var = unsqueeze(var, -1);
+      else check(var.ndim() == a.ndim() && var.ndim() > 0 && Shape(var.shape().begin(), var.shape().end() - 1) == leading && var.shape().back() == 1,
+                 "var is of incorrect size", "ValueError");
+    }
+    const std::string& reduction = x["reduction"].as_string();
+    check(reduction == "none" || reduction == "mean" || reduction == "sum", [&] { return str(reduction, " is not valid"); }, "ValueError");
+    Tensor clamped = op("torch.clamp_min", {var, x["eps"]});
+    Tensor shift = op("torch.Tensor.detach", {clamped - var});
+    Tensor v = var + shift;
+    Tensor d = a - x.tensor("target");
+    Tensor log_var = log(v);
+    Tensor loss = (log_var + d * d / v) * 0.5;
+    if (x.flag("full")) loss = loss + 0.5 * std::log(2 * std::numbers::pi);
+    return reduced(loss, loss.dtype().strong(), reduction);
+  }}, decomposed);
+  // 1 - cos(a, b) where the target is 1, max(0, cos(a, b) - margin) where it is -1, cos over the
+  // last dim with 1e-12 added to each squared norm.
+  define(t, {{"torch.nn.functional.cosine_embedding_loss"}, str("input1, input2, target, margin=0, ", kReduction).c_str(), [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("input1");
+    const Tensor& b = x.tensor("input2");
+    const Tensor& target = x.tensor("target");
+    check(a.shape() == b.shape(), [&] { return str("the size of tensor a (", shape_repr(a.shape()), ") must match the size of tensor b (", shape_repr(b.shape()), ")"); });
+    check(a.ndim() == target.ndim() + 1 && a.ndim() <= 2, [&] {
+      return str(a.ndim(), "D target tensor expects ", a.ndim() - 1, "D input tensors, but found inputs with sizes ", shape_repr(a.shape()), " and ", shape_repr(b.shape()), ".");
+    });
+    Dims last{a.ndim() - 1};
+    Tensor dot = sum(a * b, last);
+    Tensor squares_a = sum(a * a, last) + 1e-12;
+    Tensor squares_b = sum(b * b, last) + 1e-12;
+    Tensor cosine = dot / sqrt(squares_a * squares_b);
+    Tensor above_margin = op("torch.clamp_min", {sub(cosine, x["margin"]), 0});
+    Tensor positive = eq(target, int64_t{1});
+    Tensor similar = where(positive, 1.0 - cosine, 0.0);
+    Tensor negative = eq(target, int64_t{-1});
+    Tensor dissimilar = where(negative, above_margin, 0.0);
+    return reduced_as(similar + dissimilar, x);
+  }}, decomposed);
+  // max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-distance; swap
+  // takes the smaller of d(anchor, negative) and d(positive, negative).
+  define(t, {{"torch.nn.functional.triplet_margin_loss"}, str("anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, ", kReduction).c_str(),
+             [](const Args& x) -> Value {
+    const Tensor& anchor = x.tensor("anchor");
+    check(anchor.ndim() == x.tensor("positive").ndim() && anchor.ndim() == x.tensor("negative").ndim(), [&] {
+      return str("The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor ", anchor.ndim(),
+                 "D, positive ", x.tensor("positive").ndim(), "D, and negative ", x.tensor("negative").ndim(), "D inputs");
+    });
+    auto distance = [&](const char* u, const char* v) {
+      return op("torch.nn.functional.pairwise_distance", {x[u], x[v], x["p"], x["eps"]});
+    };
+    Tensor positive = distance("anchor", "positive");
+    Tensor negative = distance("anchor", "negative");
+    if (x.flag("swap")) {
+      Tensor swapped = distance("positive", "negative");
+      negative = op("torch.minimum", {negative, swapped});
+    }
+    Tensor gap = positive - negative;
+    return reduced_as(op("torch.clamp_min", {gap + x.real("margin"), 0}), x);
+  }}, decomposed);
+  // The same with the pairwise 2-distance (a distance function given is a Python callable: not here).
+  define(t, {{"torch.nn.functional.triplet_margin_with_distance_loss"}, "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean'",
+             [](const Args& x) -> Value {
+    check(x.is_none("distance_function"), "triplet_margin_with_distance_loss with a distance_function is not supported", "NotImplementedError");
+    const Tensor& anchor = x.tensor("anchor");
+    check(anchor.ndim() == x.tensor("positive").ndim() && anchor.ndim() == x.tensor("negative").ndim(), [&] {
+      return str("The anchor, positive, and negative input tensors are expected to have the same number of dimensions, but got: anchor ", anchor.ndim(),
+                 "D, positive ", x.tensor("positive").ndim(), "D, and negative ", x.tensor("negative").ndim(), "D inputs");
+    });
+    double margin = x.real("margin");
+    check(margin > 0, [&] { return str("triplet_margin_with_distance_loss: expected margin to be greater than 0, got ", margin, " instead"); }, "ValueError");
+    auto distance = [&](const char* u, const char* v) { return op("torch.nn.functional.pairwise_distance", {x[u], x[v]}); };
+    Tensor positive = distance("anchor", "positive");
+    Tensor negative = distance("anchor", "negative");
+    if (x.flag("swap")) {
+      Tensor swapped = distance("positive", "negative");
+      negative = op("torch.minimum", {negative, swapped});
+    }
+    Tensor gap = positive - negative;
+    const std::string& reduction = x["reduction"].as_string();
+    Tensor loss = op("torch.clamp_min", {gap + margin, 0});
+    return reduced(loss, loss.dtype().strong(), reduction);
+  }}, decomposed);
+  define(t, {{"torch.nn.functional.multi_margin_loss"}, str("a, target, /, p=1, margin=1.0, weight=None, ", kReduction).c_str(), multi_margin_loss_impl}, decomposed);
+  define(t, {{"torch.nn.functional.multilabel_margin_loss"}, str("a, target, /, ", kReduction).c_str(), multilabel_margin_loss_impl}, decomposed);
   define(t, {{"torch.nn.functional.kl_div"}, str("a, target, /, ", kReduction, ", log_target=False").c_str(),
              [](const Args& x) -> Value {
     auto [a, target] = operands(x);

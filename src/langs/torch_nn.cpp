@@ -1375,8 +1375,8 @@ void register_nn(SymbolTable& t) {
     Tensor difference = x.tensor("x1") - x.tensor("x2") + x.real("eps");
     return op("torch.linalg.vector_norm", {difference, x["p"], Value::ints({-1}), x["keepdim"]});
   }});
-  define(t, {{"torch.nn.functional.pixel_shuffle", "torch.pixel_shuffle"}, "a, upscale_factor, /", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
+  define(t, {{"torch.nn.functional.pixel_shuffle", "torch.pixel_shuffle"}, "input, upscale_factor", [](const Args& x) -> Value {
+    const auto& a = x.tensor("input");
     int64_t r = x.integer("upscale_factor");
     check(a.ndim() >= 3, "pixel_shuffle expects input to have at least 3 dimensions");
     int64_t C = a.shape()[a.ndim() - 3], H = a.shape()[a.ndim() - 2], W = a.shape()[a.ndim() - 1];

@@ -1,6 +1,9 @@
 // Reductions, softmax and friends: canonicalize dims, compute in a wide enough dtype, reduce with
 // a prim, restore kept dims with broadcast_in_dim, convert back.
+#include <optional>
+
 #include "langs/torch_registry.h"
+#include "thundercc/ir/trace.h"
 
 namespace thundercc::ltorch {
 namespace {
@@ -115,6 +118,26 @@ Tensor softmax_impl(const Tensor& a, int64_t dim, std::optional<DType> dtype, bo
   }
   return out.dtype() == result ? out : to(out, result);
 }
+
+// a's shape reduced along dim (kept as 1 with keepdim); a 0-d tensor stays 0-d.
+Shape reduced_shape(const Tensor& a, int64_t dim, bool keepdim) {
+  Shape shape = a.shape();
+  if (a.ndim() == 0) return shape;
+  if (keepdim) shape[dim] = 1;
+  else shape.erase(shape.begin() + dim);
+  return shape;
+}
+
+// (values, indices) of a selection along dim (median, kthvalue, mode): ATen's kernels.
+Value selection(const Tensor& a, int64_t dim, bool keepdim) {
+  Shape shape = reduced_shape(a, dim, keepdim);
+  return Value::tuple({Tensor::make(shape, a.dtype(), a.device()), Tensor::make(shape, dtypes::int64, a.device())});
+}
+
+int64_t selection_dim(const Tensor& a, int64_t dim) { return langs::canonicalize_dim(std::max<int64_t>(a.ndim(), 1), dim); }
+
+// A tensor argument or a number's shape: a number is 0-d.
+Shape shape_of(const Value& v) { return v.is_tensor() ? v.as_tensor().shape() : Shape{}; }
 
 }  // namespace
 
@@ -279,6 +302,70 @@ void register_reductions(SymbolTable& t) {
     Tensor summed = log(sum(exp(a - shift), dims, keepdim));
     return summed + (keepdim ? shift : squeeze(shift, dims));
   }}, tags);
+  // Order statistics, scans of extremes, sorted search, membership and histograms on ATen's
+  // kernels (no decomposition here); grad rules in autodiff/ for the differentiable ones.
+  const std::vector<std::string> aten{kNoDecomposition};
+  auto median = [](const char* name) {
+    return [name](const Args& x) -> Value {
+      const Tensor& a = x.tensor("a");
+      if (x.is_none("dim")) {
+        check(a.numel() > 0, [&] { return str(name, "() input tensor cannot be empty"); }, "IndexError");
+        return Tensor::make({}, a.dtype(), a.device());
+      }
+      int64_t dim = selection_dim(a, x.integer("dim"));
+      check(a.ndim() == 0 || a.shape()[dim] > 0, [&] { return str(name, "(): Expected reduction dim ", dim, " to have non-zero size."); }, "IndexError");
+      return selection(a, dim, x.flag("keepdim"));
+    };
+  };
+  define(t, {{"torch.median", "torch.Tensor.median"}, "a, /, dim=None, keepdim=False", median("median")}, aten);
+  define(t, {{"torch.nanmedian", "torch.Tensor.nanmedian"}, "a, /, dim=None, keepdim=False", median("nanmedian")}, aten);
+  define(t, {{"torch.kthvalue", "torch.Tensor.kthvalue"}, "a, k, /, dim=-1, keepdim=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    int64_t dim = selection_dim(a, x.integer("dim")), k = x.integer("k");
+    int64_t n = a.ndim() == 0 ? 1 : a.shape()[dim];
+    check(k >= 1 && k <= n, [&] { return str("kthvalue(): selected number k out of range for dimension ", dim); }, "IndexError");
+    return selection(a, dim, x.flag("keepdim"));
+  }}, aten);
+  define(t, {{"torch.mode", "torch.Tensor.mode"}, "a, /, dim=-1, keepdim=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    int64_t dim = selection_dim(a, x.integer("dim"));
+    check(a.ndim() == 0 || a.shape()[dim] > 0, "mode(): Expected reduction dim to have non-zero size.", "IndexError");
+    return selection(a, dim, x.flag("keepdim"));
+  }}, aten);
+  for (const char* id : {"torch.cummax", "torch.cummin"})
+    define(t, {{id, id == std::string("torch.cummax") ? "torch.Tensor.cummax" : "torch.Tensor.cummin"}, "a, /, dim", [](const Args& x) -> Value {
+      const Tensor& a = x.tensor("a");
+      selection_dim(a, x.integer("dim"));
+      return Value::tuple({Tensor::make(a.shape(), a.dtype(), a.device()), Tensor::make(a.shape(), dtypes::int64, a.device())});
+    }}, aten);
+  // The positions where the values would be inserted into the sorted sequence (its last dim).
+  define(t, {{"torch.searchsorted"}, "sorted_sequence, values, /, *, out_int32=False, right=False, side=None, sorter=None", [](const Args& x) -> Value {
+    const Tensor& sorted = x.tensor("sorted_sequence");
+    const Value& values = x["values"];
+    check(sorted.ndim() >= 1, "torch.searchsorted(): boundaries tensor should have positive dimension");
+    if (values.is_tensor() && sorted.ndim() > 1)
+      check(Shape(sorted.shape().begin(), sorted.shape().end() - 1) == Shape(values.as_tensor().shape().begin(), values.as_tensor().shape().end() - 1),
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match");
+    return Tensor::make(shape_of(values), x.flag("out_int32") ? dtypes::int32 : dtypes::int64, sorted.device());
+  }}, aten);
+  define(t, {{"torch.bucketize"}, "a, boundaries, /, *, out_int32=False, right=False", [](const Args& x) -> Value {
+    const Tensor& boundaries = x.tensor("boundaries");
+    check(boundaries.ndim() == 1, [&] { return str("bucketize only supports 1-D boundaries tensor, but got ", boundaries.ndim(), "D tensor"); });
+    return Tensor::make(shape_of(x["a"]), x.flag("out_int32") ? dtypes::int32 : dtypes::int64, boundaries.device());
+  }}, aten);
+  define(t, {{"torch.isin"}, "elements, test_elements, /, *, assume_unique=False, invert=False", [](const Args& x) -> Value {
+    const Value& elements = x["elements"];
+    Device device = elements.is_tensor() ? elements.as_tensor().device() : x.tensor("test_elements").device();
+    return Tensor::make(shape_of(elements), dtypes::bool8, device);
+  }}, aten);
+  // bins equal-width bins over [min, max] (a's extremes when both are 0); not differentiable.
+  define(t, {{"torch.histc", "torch.Tensor.histc"}, "a, /, bins=100, min=0, max=0", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check(x.integer("bins") > 0, [&] { return str("torch.histc(): bins must be > 0, but got ", x.integer("bins"), " for dimension 0"); });
+    check(a.dtype().is_float(), [&] { return str("\"histogram_cpu\" not implemented for '", a.dtype().torch_name(), "'"); });
+    tracing::GradScope constant(Values{});
+    return Tensor::make({x.integer("bins")}, a.dtype(), a.device());
+  }}, aten);
   define(t, {{"torch.softmax", "torch.Tensor.softmax", "torch.nn.functional.softmax"}, "a, /, dim, *, dtype=None",
              [](const Args& x) -> Value { return softmax_impl(x.tensor("a"), x.integer("dim"), optional_dtype(x["dtype"]), false); },
              "softmax"});

@@ -1,11 +1,14 @@
 // torch.special: the functions that are torch ops under another name (aliases of their
-// symbols), and the normal distribution's functions, entropy and the multivariate log-gamma as
-// decompositions.
+// symbols), the normal distribution's functions, entropy and the multivariate log-gamma as
+// decompositions, and the Bessel functions and orthogonal polynomials that ATen computes (a meta
+// function each, kNoDecomposition).
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 
 #include "langs/torch_registry.h"
+#include "thundercc/ir/trace.h"
 
 namespace thundercc::ltorch {
 namespace {
@@ -22,6 +25,60 @@ const std::pair<const char*, const char*> kSpecialAliases[] = {
     {"torch.special.expit", "torch.sigmoid"},     {"torch.special.gammaln", "torch.lgamma"},
 };
 
+// Elementwise functions of one argument with no decomposition here: ATen computes them (their
+// kernels in runtime/torch_kernels.cpp), integers and bools promoted to the default float. Those
+// autograd does not differentiate give results that never require grad, as PyTorch's do.
+struct AtenUnary {
+  std::initializer_list<const char*> ids;
+  bool differentiable;
+};
+const AtenUnary kAtenUnary[] = {
+    {{"torch.i0", "torch.special.i0", "torch.Tensor.i0"}, true},
+    {{"torch.special.i0e"}, true},
+    {{"torch.special.i1"}, true},
+    {{"torch.special.i1e"}, true},
+    {{"torch.special.erfcx"}, true},
+    {{"torch.special.airy_ai"}, false},
+    {{"torch.special.bessel_j0"}, false},
+    {{"torch.special.bessel_j1"}, false},
+    {{"torch.special.bessel_y0"}, false},
+    {{"torch.special.bessel_y1"}, false},
+    {{"torch.special.modified_bessel_i0"}, false},
+    {{"torch.special.modified_bessel_i1"}, false},
+    {{"torch.special.modified_bessel_k0"}, false},
+    {{"torch.special.modified_bessel_k1"}, false},
+    {{"torch.special.scaled_modified_bessel_k0"}, false},
+    {{"torch.special.scaled_modified_bessel_k1"}, false},
+    {{"torch.special.spherical_bessel_j0"}, false},
+};
+// The orthogonal polynomials P_n(x), x and n tensors or numbers, broadcast and promoted together;
+// autograd does not differentiate them.
+const char* const kAtenPolynomials[] = {
+    "torch.special.chebyshev_polynomial_t",         "torch.special.chebyshev_polynomial_u",
+    "torch.special.chebyshev_polynomial_v",         "torch.special.chebyshev_polynomial_w",
+    "torch.special.shifted_chebyshev_polynomial_t", "torch.special.shifted_chebyshev_polynomial_u",
+    "torch.special.shifted_chebyshev_polynomial_v", "torch.special.shifted_chebyshev_polynomial_w",
+    "torch.special.hermite_polynomial_h",           "torch.special.hermite_polynomial_he",
+    "torch.special.laguerre_polynomial_l",          "torch.special.legendre_polynomial_p",
+};
+
+// The result of an elementwise function computed in floating point: the arguments' shapes
+// broadcast, their promoted dtype with integers to the default float.
+Tensor floating_result(const Values& args, bool differentiable) {
+  std::optional<tracing::GradScope> constant;  // open: no input counts
+  if (!differentiable) constant.emplace(Values{});
+  std::vector<Shape> shapes;
+  const Tensor* first = nullptr;
+  for (const auto& v : args)
+    if (v.is_tensor()) {
+      shapes.push_back(v.as_tensor().shape());
+      if (!first) first = &v.as_tensor();
+    }
+  check(first != nullptr, "expected a tensor argument");
+  DType dtype = core::elementwise_type_promotion(args, core::Promotion::IntToFloat).result;
+  return Tensor::make(langs::broadcast_shapes(shapes), dtype, first->device());
+}
+
 Tensor unary(const char* id, const Tensor& a) { return op(id, {a}); }
 
 // Phi(x) = erfc(-x / sqrt 2) / 2, exact in both tails.
@@ -31,6 +88,11 @@ Tensor ndtr(const Tensor& x) { return mul(unary("torch.erfc", mul(x, -1.0 / std:
 
 void register_special(SymbolTable& t) {
   for (const auto& [alias, id] : kSpecialAliases) t.add_alias(id, alias);
+  const std::vector<std::string> aten{kNoDecomposition};
+  for (const auto& f : kAtenUnary)
+    define(t, {f.ids, "a, /", [d = f.differentiable](const Args& x) -> Value { return floating_result({x["a"]}, d); }}, aten);
+  for (const char* id : kAtenPolynomials)
+    define(t, {{id}, "a, n, /", [](const Args& x) -> Value { return floating_result({x["a"], x["n"]}, false); }}, aten);
   auto floating = [](const Args& x) {
     const Tensor& a = x.tensor("a");
     return a.dtype().is_inexact() ? a : to(a, dtypes::float32);

@@ -1148,6 +1148,74 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto tolerance = [&](const char* name) { return c.kwarg(name).is_none() ? c10::optional<double>() : c10::optional<double>(c.kwarg(name).real()); };
     c.set_output(0, at::linalg_pinv(c.arg(0).tensor(), tolerance("atol"), tolerance("rtol"), c.kwarg("hermitian").flag()));
   });
+  // Order statistics, scans of extremes, sorted search, membership, histograms (langs/torch_reductions.cpp).
+  auto set_pair = [](KernelCall& c, const std::tuple<Tensor, Tensor>& pair) {
+    c.set_output(0, std::get<0>(pair));
+    c.set_output(1, std::get<1>(pair));
+  };
+  for (bool nan : {false, true})
+    r.add(nan ? "torch:torch.nanmedian" : "torch:torch.median", [nan, set_pair](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      if (c.arg(1).is_none()) return c.set_output(0, nan ? at::nanmedian(a) : at::median(a));
+      set_pair(c, nan ? at::nanmedian(a, c.arg(1).integer(), c.arg(2).flag()) : at::median(a, c.arg(1).integer(), c.arg(2).flag()));
+    });
+  r.add("torch:torch.kthvalue", [set_pair](KernelCall& c) {
+    set_pair(c, at::kthvalue(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).integer(), c.arg(3).flag()));
+  });
+  r.add("torch:torch.mode", [set_pair](KernelCall& c) { set_pair(c, at::mode(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).flag())); });
+  r.add("torch:torch.cummax", [set_pair](KernelCall& c) { set_pair(c, at::cummax(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.cummin", [set_pair](KernelCall& c) { set_pair(c, at::cummin(c.arg(0).tensor(), c.arg(1).integer())); });
+  r.add("torch:torch.searchsorted", [](KernelCall& c) {
+    const std::string side = c.kwarg("side").is_none() ? "" : c.kwarg("side").string();
+    c10::optional<c10::string_view> side_view = side.empty() ? c10::optional<c10::string_view>() : c10::optional<c10::string_view>(side);
+    const Tensor& sorted = c.arg(0).tensor();
+    bool out_int32 = c.kwarg("out_int32").flag(), right = c.kwarg("right").flag();
+    c10::optional<Tensor> sorter = c.kwarg("sorter").optional_tensor();
+    if (c.arg(1).is_tensor()) return c.set_output(0, at::searchsorted(sorted, c.arg(1).tensor(), out_int32, right, side_view, sorter));
+    c.set_output(0, at::searchsorted(sorted, c.arg(1).scalar(), out_int32, right, side_view, sorter));
+  });
+  r.add("torch:torch.bucketize", [](KernelCall& c) {
+    bool out_int32 = c.kwarg("out_int32").flag(), right = c.kwarg("right").flag();
+    if (c.arg(0).is_tensor()) return c.set_output(0, at::bucketize(c.arg(0).tensor(), c.arg(1).tensor(), out_int32, right));
+    c.set_output(0, at::bucketize(c.arg(0).scalar(), c.arg(1).tensor(), out_int32, right));
+  });
+  r.add("torch:torch.isin", [](KernelCall& c) {
+    bool unique = c.kwarg("assume_unique").flag(), invert = c.kwarg("invert").flag();
+    if (!c.arg(0).is_tensor()) return c.set_output(0, at::isin(c.arg(0).scalar(), c.arg(1).tensor(), unique, invert));
+    if (!c.arg(1).is_tensor()) return c.set_output(0, at::isin(c.arg(0).tensor(), c.arg(1).scalar(), unique, invert));
+    c.set_output(0, at::isin(c.arg(0).tensor(), c.arg(1).tensor(), unique, invert));
+  });
+  r.add("torch:torch.histc", [](KernelCall& c) {
+    c.set_output(0, at::histc(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).scalar(), c.arg(3).scalar()));
+  });
+  // torch.special's Bessel functions and orthogonal polynomials (langs/torch_special.cpp).
+  using Unary = Tensor (*)(const Tensor&);
+  for (auto [id, fn] : std::initializer_list<std::pair<const char*, Unary>>{
+           {"torch.i0", &at::i0}, {"torch.special.i0e", &at::special_i0e}, {"torch.special.i1", &at::special_i1},
+           {"torch.special.i1e", &at::special_i1e}, {"torch.special.erfcx", &at::special_erfcx},
+           {"torch.special.airy_ai", &at::special_airy_ai}, {"torch.special.bessel_j0", &at::special_bessel_j0},
+           {"torch.special.bessel_j1", &at::special_bessel_j1}, {"torch.special.bessel_y0", &at::special_bessel_y0},
+           {"torch.special.bessel_y1", &at::special_bessel_y1}, {"torch.special.modified_bessel_i0", &at::special_modified_bessel_i0},
+           {"torch.special.modified_bessel_i1", &at::special_modified_bessel_i1},
+           {"torch.special.modified_bessel_k0", &at::special_modified_bessel_k0},
+           {"torch.special.modified_bessel_k1", &at::special_modified_bessel_k1},
+           {"torch.special.scaled_modified_bessel_k0", &at::special_scaled_modified_bessel_k0},
+           {"torch.special.scaled_modified_bessel_k1", &at::special_scaled_modified_bessel_k1},
+           {"torch.special.spherical_bessel_j0", &at::special_spherical_bessel_j0}})
+    add_unary(r, std::string("torch:") + id, fn);
+  using Polynomial = Tensor (*)(const Tensor&, const Tensor&);
+  for (auto [id, fn] : std::initializer_list<std::pair<const char*, Polynomial>>{
+           {"chebyshev_polynomial_t", &at::special_chebyshev_polynomial_t}, {"chebyshev_polynomial_u", &at::special_chebyshev_polynomial_u},
+           {"chebyshev_polynomial_v", &at::special_chebyshev_polynomial_v}, {"chebyshev_polynomial_w", &at::special_chebyshev_polynomial_w},
+           {"shifted_chebyshev_polynomial_t", &at::special_shifted_chebyshev_polynomial_t},
+           {"shifted_chebyshev_polynomial_u", &at::special_shifted_chebyshev_polynomial_u},
+           {"shifted_chebyshev_polynomial_v", &at::special_shifted_chebyshev_polynomial_v},
+           {"shifted_chebyshev_polynomial_w", &at::special_shifted_chebyshev_polynomial_w},
+           {"hermite_polynomial_h", &at::special_hermite_polynomial_h}, {"hermite_polynomial_he", &at::special_hermite_polynomial_he},
+           {"laguerre_polynomial_l", &at::special_laguerre_polynomial_l}, {"legendre_polynomial_p", &at::special_legendre_polynomial_p}})
+    r.add(std::string("torch:torch.special.") + id, [fn](KernelCall& c) {
+      c.set_output(0, fn(c.arg(0).tensor_or_wrapped_number(), c.arg(1).tensor_or_wrapped_number()));
+    });
   // torch.fft through pocketfft (langs/torch_fft.cpp): 1-d transforms take (n, dim, norm), the
   // others (s, dim, norm). (The norm's text lives in the kernel while ATen reads its view.)
   auto norm_view = [](const std::string& norm) { return norm.empty() ? c10::optional<c10::string_view>() : c10::optional<c10::string_view>(norm); };

@@ -21,8 +21,9 @@ COMPLEX_GRADS = ("abs_complex", "real_", "imag_", "view_as_real_", "conj_", "com
 NO_GRAD_RULE = ("linalg_qr", "linalg_svd_values", "linalg_eigh_values", "linalg_pinv")
 # Gradients that finite differences cannot see: detach cuts a dependence the function has; a
 # function of a Hermitian matrix reads one triangle, where autograd's gradient (and so thundercc's)
-# is the symmetric one.
-NOT_BY_FINITE_DIFFERENCES = ("detach", "cholesky", "eigvalsh")
+# is the symmetric one; a loss that compares its target with 1 and -1 is moved off both by any
+# step of finite differences, and so are the repeated values a mode is made of.
+NOT_BY_FINITE_DIFFERENCES = ("detach", "cholesky", "eigvalsh", "hinge_embedding_loss", "cosine_embedding_loss", "mode_of_repeated_values")
 
 
 def as_real(t):
