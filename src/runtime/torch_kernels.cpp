@@ -94,10 +94,13 @@ Tensor list_index(const Value& list) {
   return at::tensor(values, at::kLong).reshape(shape);
 }
 
+// LibTorch's TensorIndex leaves its bool member uninitialized unless it is a bool index, and its
+// copy and move read it (UBSan: an invalid bool load): indices are built in place, never moved.
 std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
   namespace idx = at::indexing;
   std::vector<idx::TensorIndex> out;
   Values items = key.kind() == Value::Kind::Tuple ? key.items() : Values{key};
+  out.reserve(items.size());
   for (const auto& k : items) {
     switch (k.kind()) {
       case Value::Kind::None: out.emplace_back(idx::None); break;
@@ -820,7 +823,13 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
   r.add("torch:torch.setitem", [](KernelCall& c) {
     Tensor out = c.arg(0).tensor().clone();
-    auto indices = c.arg(1).is_tensor() ? std::vector<at::indexing::TensorIndex>{c.arg(1).tensor()} : tensor_indices(c.arg(1).value());
+    std::vector<at::indexing::TensorIndex> indices;  // built in place (tensor_indices)
+    if (c.arg(1).is_tensor()) {
+      indices.reserve(1);
+      indices.emplace_back(c.arg(1).tensor());
+    } else {
+      indices = tensor_indices(c.arg(1).value());
+    }
     if (c.arg(2).is_tensor()) out.index_put_(indices, c.arg(2).tensor());
     else out.index_put_(indices, c.arg(2).scalar());
     c.set_output(0, out);
