@@ -135,7 +135,7 @@ def plan_sources(thundercc, work):
 
     def compiled(trace, name, *options):
         out = work / name
-        subprocess.run([thundercc, "compile", trace, "-o", out, *options], check=True, capture_output=True)
+        subprocess.run([thundercc, "compile", trace, "-o", out, *options], check=True, capture_output=True, env=SANITIZER_ENV)
         return json.loads(next(out.glob("*.plan.json")).read_text())
     sources = [(compiled(REPO / "traces" / f"{name}.json", name), ["--fill", "random"]) for name in TRACES]
     for optimizer in (["sgd", "--lr", "0.1"], ["adamw"]):
@@ -172,9 +172,9 @@ def main():
         import torch
         plan = work / "mlp-sgd" / "mlp.plan.json"
         subprocess.run([opts.thundercc, "compile", REPO / "traces" / "mlp.json", "-o", plan.parent, "--optimizer", "sgd", "--lr", "0.1"],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, env=SANITIZER_ENV)
         subprocess.run([opts.thundercc, "run", plan, "--fill", "random", "--steps", "1", "--checkpoint", work / "ck.pt"],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, env=SANITIZER_ENV)
         checkpoint = torch.load(work / "ck.pt")
     failures = runs = 0
     deadline = time.monotonic() + opts.seconds if opts.seconds else None
