@@ -48,10 +48,10 @@ def test_tuple_outputs_and_reflected_operators():
 
 
 def test_unknown_op_names_the_op_and_the_line():
-    with pytest.raises(CaptureError, match=r"thundercc does not support torch.cummax, at .*test_capture.py:\d+: `return torch.cummax\(a, 0\)`"):
-        def uses_cummax(a):
-            return torch.cummax(a, 0)
-        capture(uses_cummax, torch.randn(2, 16))
+    with pytest.raises(CaptureError, match=r"thundercc does not support torch.quantile, at .*test_capture.py:\d+: `return torch.quantile\(a, 0.5, 0\)`"):
+        def uses_quantile(a):
+            return torch.quantile(a, 0.5, 0)
+        capture(uses_quantile, torch.randn(2, 16))
 
 
 def test_shapes_that_depend_on_values_are_refused_by_name():
@@ -90,7 +90,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
         "def make():\n"
         "    return fun, (torch.randn(2, 2), torch.randn(2, 1))\n"
         "def bad():\n"
-        "    return (lambda a: torch.cummax(a, 0)), (torch.randn(2, 16),)\n")
+        "    return (lambda a: torch.quantile(a, 0.5, 0)), (torch.randn(2, 16),)\n")
     out = tmp_path / "fun.json"
     subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", out, "--save-io"], check=True)
     thundercc("validate", out)
@@ -106,7 +106,7 @@ def test_capture_command_writes_trace_and_io(tmp_path, thundercc):
     bad = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:bad", "-o", tmp_path / "bad.json"],
                          capture_output=True, text=True)
     assert bad.returncode == 1
-    assert "thundercc does not support torch.cummax" in bad.stderr
+    assert "thundercc does not support torch.quantile" in bad.stderr
     assert "prog.py:7" in bad.stderr
     assert not (tmp_path / "bad.json").exists()
 
@@ -284,7 +284,7 @@ class _Refused(torch.nn.Module):
         self.fc = torch.nn.Linear(8, 8)
 
     def forward(self, x):
-        running = torch.cummin(torch.cummax(x, 1).values, 1).values  # refused twice: cummax, then cummin
+        running = torch.nanquantile(torch.quantile(x, 0.5, 1, keepdim=True), 0.5, 1)  # refused twice: quantile, then nanquantile
         y = self.fc(x) + running.sum()  # reads what a refused call made: not counted again
         for _ in range(3):
             y = y + torch.nonzero(y > 0).sum()  # one place, three calls
@@ -294,7 +294,7 @@ class _Refused(torch.nn.Module):
 def test_check_lists_every_refused_call_in_one_run(tmp_path):
     refusals = check(_Refused(), torch.randn(4, 8))
     ops = [op for op, _, _ in refusals]
-    assert ops == ["torch.cummax", "torch.cummin", "torch.nonzero", "torch.nonzero", "torch.nonzero",
+    assert ops == ["torch.quantile", "torch.nanquantile", "torch.nonzero", "torch.nonzero", "torch.nonzero",
                    "torch.Tensor.__getitem__"], refusals
     lines, first = inspect.getsourcelines(_Refused.forward)
     assert all(where.endswith(tuple(f"test_capture.py:{n}" for n in range(first, first + len(lines)))) for _, where, _ in refusals), refusals
