@@ -108,7 +108,9 @@ Tensor trapezoid_terms(const Args& x, int64_t dim) {
     }
     int64_t n = spacing.shape()[langs::canonicalize_dim(spacing.ndim(), dim)];
     int64_t d = langs::canonicalize_dim(spacing.ndim(), dim);
-    Tensor differences = narrow(spacing, d, std::min<int64_t>(1, n), std::max<int64_t>(n - 1, 0)) - narrow(spacing, d, 0, std::max<int64_t>(n - 1, 0));
+    Tensor later_x = narrow(spacing, d, std::min<int64_t>(1, n), std::max<int64_t>(n - 1, 0));
+    Tensor earlier_x = narrow(spacing, d, 0, std::max<int64_t>(n - 1, 0));
+    Tensor differences = later_x - earlier_x;
     return differences * pairs;
   }
   const Value& dx = x.is_none("dx") ? (x.is_none("x") ? Value(1.0) : x["x"]) : x["dx"];

@@ -189,7 +189,9 @@ Value multilabel_margin_loss_impl(const Args& x) {
   Tensor listed_matches = op("torch.logical_and", {matches, unsqueeze(valid, 2)});
   Tensor is_label = op("torch.any", {listed_matches, 1});  // (N, class i)
   Tensor scores = op("torch.gather", {rows, 1, index});
-  Tensor hinge = op("torch.clamp_min", {1.0 - unsqueeze(scores, 2) + unsqueeze(rows, 1), 0});
+  Tensor margins = 1.0 - unsqueeze(scores, 2);
+  Tensor others = unsqueeze(rows, 1);
+  Tensor hinge = op("torch.clamp_min", {margins + others, 0});
   Tensor counted = op("torch.logical_and", {unsqueeze(valid, 2), unsqueeze(logical_not(is_label), 1)});
   Tensor pairs = where(counted, hinge, 0.0);
   Tensor loss = sum(pairs, Dims{1, 2}) / static_cast<double>(classes);
@@ -303,7 +305,8 @@ void register_losses(SymbolTable& t) {
     const Tensor& a = x.tensor("a");
     const Tensor& target = x.tensor("target");
     Tensor positive = target * op("torch.nn.functional.logsigmoid", {a});
-    Tensor negative = (1 - target) * op("torch.nn.functional.logsigmoid", {-a});
+    Tensor absent = 1 - target;
+    Tensor negative = absent * op("torch.nn.functional.logsigmoid", {-a});
     Tensor loss = -(positive + negative);
     if (!x.is_none("weight")) loss = loss * x.tensor("weight");
     int64_t class_dim = a.ndim() - 1;
@@ -326,7 +329,8 @@ void register_losses(SymbolTable& t) {
     }
     if (x.flag("full")) {
       Tensor log_target = log(target);
-      Tensor stirling = target * log_target - target + 0.5 * log(target * (2 * std::numbers::pi));
+      Tensor entropy = target * log_target - target;
+      Tensor stirling = entropy + 0.5 * log(target * (2 * std::numbers::pi));
       Tensor small = le(target, int64_t{1});
       loss = loss + where(small, 0.0, stirling);
     }
