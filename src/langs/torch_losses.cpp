@@ -200,6 +200,25 @@ Value multilabel_margin_loss_impl(const Args& x) {
 
 }  // namespace
 
+// d(anchor, positive) - d(anchor, negative) for the triplet losses, `distance(u, v)` between two
+// of their arguments by name; swap takes the smaller of d(anchor, negative) and d(positive,
+// negative). `tensors` names them in the dimensions' message as each loss's PyTorch does.
+template <class Distance>
+Tensor triplet_gap(const Args& x, const char* tensors, Distance&& distance) {
+  const Tensor& anchor = x.tensor("anchor");
+  check(anchor.ndim() == x.tensor("positive").ndim() && anchor.ndim() == x.tensor("negative").ndim(), [&] {
+    return str("The anchor, positive, and negative ", tensors, " are expected to have the same number of dimensions, but got: anchor ",
+               anchor.ndim(), "D, positive ", x.tensor("positive").ndim(), "D, and negative ", x.tensor("negative").ndim(), "D inputs");
+  });
+  Tensor positive = distance("anchor", "positive");
+  Tensor negative = distance("anchor", "negative");
+  if (x.flag("swap")) {
+    Tensor swapped = distance("positive", "negative");
+    negative = op("torch.minimum", {negative, swapped});
+  }
+  return positive - negative;
+}
+
 void register_losses(SymbolTable& t) {
   define(t, {{"torch.nn.functional.ctc_loss"}, "log_probs, targets, input_lengths, target_lengths, blank=0, reduction='mean', zero_infinity=False",
              ctc_loss_impl});
@@ -382,46 +401,21 @@ void register_losses(SymbolTable& t) {
     Tensor dissimilar = where(negative, above_margin, 0.0);
     return reduced_as(similar + dissimilar, x);
   }}, decomposed);
-  // max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-distance; swap
-  // takes the smaller of d(anchor, negative) and d(positive, negative).
+  // max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-distance.
   define(t, {{"torch.nn.functional.triplet_margin_loss"}, str("anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, ", kReduction).c_str(),
              [](const Args& x) -> Value {
-    const Tensor& anchor = x.tensor("anchor");
-    check(anchor.ndim() == x.tensor("positive").ndim() && anchor.ndim() == x.tensor("negative").ndim(), [&] {
-      return str("The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor ", anchor.ndim(),
-                 "D, positive ", x.tensor("positive").ndim(), "D, and negative ", x.tensor("negative").ndim(), "D inputs");
-    });
-    auto distance = [&](const char* u, const char* v) {
+    Tensor gap = triplet_gap(x, "tensors", [&](const char* u, const char* v) {
       return op("torch.nn.functional.pairwise_distance", {x[u], x[v], x["p"], x["eps"]});
-    };
-    Tensor positive = distance("anchor", "positive");
-    Tensor negative = distance("anchor", "negative");
-    if (x.flag("swap")) {
-      Tensor swapped = distance("positive", "negative");
-      negative = op("torch.minimum", {negative, swapped});
-    }
-    Tensor gap = positive - negative;
+    });
     return reduced_as(op("torch.clamp_min", {gap + x.real("margin"), 0}), x);
   }}, decomposed);
   // The same with the pairwise 2-distance (a distance function given is a Python callable: not here).
   define(t, {{"torch.nn.functional.triplet_margin_with_distance_loss"}, "anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False, reduction='mean'",
              [](const Args& x) -> Value {
     check(x.is_none("distance_function"), "triplet_margin_with_distance_loss with a distance_function is not supported", "NotImplementedError");
-    const Tensor& anchor = x.tensor("anchor");
-    check(anchor.ndim() == x.tensor("positive").ndim() && anchor.ndim() == x.tensor("negative").ndim(), [&] {
-      return str("The anchor, positive, and negative input tensors are expected to have the same number of dimensions, but got: anchor ", anchor.ndim(),
-                 "D, positive ", x.tensor("positive").ndim(), "D, and negative ", x.tensor("negative").ndim(), "D inputs");
-    });
+    Tensor gap = triplet_gap(x, "input tensors", [&](const char* u, const char* v) { return op("torch.nn.functional.pairwise_distance", {x[u], x[v]}); });
     double margin = x.real("margin");
     check(margin > 0, [&] { return str("triplet_margin_with_distance_loss: expected margin to be greater than 0, got ", margin, " instead"); }, "ValueError");
-    auto distance = [&](const char* u, const char* v) { return op("torch.nn.functional.pairwise_distance", {x[u], x[v]}); };
-    Tensor positive = distance("anchor", "positive");
-    Tensor negative = distance("anchor", "negative");
-    if (x.flag("swap")) {
-      Tensor swapped = distance("positive", "negative");
-      negative = op("torch.minimum", {negative, swapped});
-    }
-    Tensor gap = positive - negative;
     const std::string& reduction = x["reduction"].as_string();
     Tensor loss = op("torch.clamp_min", {gap + margin, 0});
     return reduced(loss, loss.dtype().strong(), reduction);
