@@ -18,7 +18,7 @@ A sample is
            them still passes when it is no farther from the program run in float64 than eager's
            own result is (Thunder's fallback, as check_plans applies it);
   refused  the front end raised CaptureError, or compile/run exited 1 with a message (no C++
-           backtrace); also a sample whose eager call itself fails;
+           backtrace);
   wrong    thundercc ran (exit 0) and its numbers, shapes or dtypes differ from eager's;
   crash    thundercc died by a signal, exited other than 0/1, printed a C++ backtrace or an
            internal error, or ran past the timeout (60 s); or the front end raised something other
@@ -26,8 +26,13 @@ A sample is
 Random results (the capture's eager run differs from a first eager run, or the op makes
 uninitialized memory) are compared by shape and dtype only.
 
+A sample whose eager call itself fails is left out (an op all of whose samples eager fails, such as
+the CUDA-only jiterator ops, is named under the table).
+
 An op is, per pass: pass (every sample passes), partial (some pass, the rest are refused),
-refused (every sample refused), wrong (any sample wrong), crash (any crash, none wrong).
+by name (every sample refused at capture as a call whose result depends on tensor data: nonzero,
+unique, ...; covered, as the user learns which call and line), refused (every sample refused),
+wrong (any sample wrong), crash (any crash, none wrong).
 
 Usage: /usr/bin/python3 scripts/opdb.py [--ops REGEX] [--limit-ops N]
            [--passes float32,bfloat16,float16,int64,bool,grad,modules,module_grads]
@@ -379,7 +384,7 @@ def capture_case(case: Case, prepared: Prepared, directory: Path, grads: bool, d
             first, copies = prepared.rerun()
         first_flat = flat_outputs(first)
     except Exception as e:  # noqa: BLE001  (whatever PyTorch raises)
-        case.status, case.cause = "refused", f"eager call fails ({type(e).__name__})"
+        case.status, case.cause = "eager fails", f"eager call fails ({type(e).__name__})"
         case.message = f"eager: {type(e).__name__}: {first_line(str(e))}"
         return False
     try:
@@ -876,7 +881,7 @@ def module_cases(modules, pass_name: str, directory: Path, limit: int) -> list[C
                         warnings.simplefilter("ignore")
                         module = info.module_cls(*c.args, **c.kwargs).to(dtype)
                 except Exception as e:  # noqa: BLE001
-                    case.status, case.cause = "refused", "eager call fails"
+                    case.status, case.cause = "eager fails", "eager call fails"
                     case.message = f"eager: constructing the module: {type(e).__name__}: {first_line(str(e))}"
                     cases.append(case)
                     continue
@@ -930,10 +935,17 @@ def run_pass(pass_name: str, ops, modules, workdir: Path, limit: int | None = No
 
 # Summaries ---------------------------------------------------------------------------------------
 
-COLUMNS = ["pass", "partial", "refused", "wrong", "crash"]
+COLUMNS = ["pass", "partial", "by name", "refused", "wrong", "crash"]
+# Samples left out of the op tables: this harness's own failures, and calls eager itself fails on
+# this machine (the jiterator ops are CUDA only).
+UNJUDGED = ("harness", "eager fails")
+# Capture's refusals of a call whose result depends on tensor data, by name: such an op is covered
+# (issue 40: a trace cannot depend on data, and the user learns which call and line).
+DATA_DEPENDENT = re.compile(r"gives a result whose shape depends on tensor values|reads tensor data, which a trace cannot depend on")
 
 
-def op_status(statuses: list[str]) -> str:
+def op_status(cases: list) -> str:
+    statuses = [c.status for c in cases]
     if "wrong" in statuses:
         return "wrong"
     if "crash" in statuses:
@@ -941,8 +953,13 @@ def op_status(statuses: list[str]) -> str:
     if all(s == "pass" for s in statuses):
         return "pass"
     if all(s == "refused" for s in statuses):
-        return "refused"
+        return "by name" if all(DATA_DEPENDENT.search(c.message) for c in cases) else "refused"
     return "partial"
+
+
+def covered_percent(counts: dict, of: int) -> str:
+    covered = counts["pass"] + counts["partial"] + counts["by name"]
+    return f"{100.0 * covered / of:.1f}" if of else "-"
 
 
 def summarize(cases_by_pass: dict) -> dict:
@@ -950,17 +967,20 @@ def summarize(cases_by_pass: dict) -> dict:
     for pass_name, cases in cases_by_pass.items():
         by_op = defaultdict(list)
         for c in cases:
-            if c.status != "harness":
+            if c.status not in UNJUDGED:
                 by_op[c.op].append(c)
-        ops = {op: op_status([c.status for c in cs]) for op, cs in by_op.items()}
+        ops = {op: op_status(cs) for op, cs in by_op.items()}
         frontend_only = sorted(op for op, cs in by_op.items() if ops[op] == "crash" and
                                all(c.frontend_error for c in cs if c.status == "crash"))
+        counts = {k: sum(1 for s in ops.values() if s == k) for k in COLUMNS}
         summary[pass_name] = {
             "ops": ops,
-            "counts": {k: sum(1 for s in ops.values() if s == k) for k in COLUMNS},
+            "counts": counts,
             "of": len(ops),
-            "samples": dict(Counter(c.status for c in cases if c.status != "harness")),
+            "covered_percent": covered_percent(counts, len(ops)),
+            "samples": dict(Counter(c.status for c in cases if c.status not in UNJUDGED)),
             "harness_errors": sum(1 for c in cases if c.status == "harness"),
+            "eager_fails_ops": sorted({c.op for c in cases if c.status == "eager fails"} - set(ops)),
             "frontend_error_ops": frontend_only,
             "metadata_only_samples": sum(1 for c in cases if c.metadata_only and c.status == "pass"),
             "via_reference64_samples": sum(1 for c in cases if c.via_reference64 and c.status == "pass"),
@@ -970,11 +990,13 @@ def summarize(cases_by_pass: dict) -> dict:
 
 
 def report(cases_by_pass: dict, summary: dict, seconds: dict) -> str:
-    lines = ["| pass | " + " | ".join(COLUMNS) + " | of |", "|---" * (len(COLUMNS) + 2) + "|"]
+    lines = ["| pass | " + " | ".join(COLUMNS) + " | of | covered % |", "|---" * (len(COLUMNS) + 3) + "|"]
     for pass_name, s in summary.items():
-        lines.append(f"| {ROW_TITLES.get(pass_name, pass_name)} | " + " | ".join(str(s["counts"][k]) for k in COLUMNS) + f" | {s['of']} |")
-    lines += ["", "Samples (not ops):", "", "| pass | " + " | ".join(COLUMNS[:1] + COLUMNS[2:]) + " | of | seconds |",
-              "|---" * (len(COLUMNS) + 2) + "|"]
+        lines.append(f"| {ROW_TITLES.get(pass_name, pass_name)} | " + " | ".join(str(s["counts"][k]) for k in COLUMNS)
+                     + f" | {s['of']} | {s['covered_percent']} |")
+    lines += ["", '"by name": every sample refused at capture, by name, as a call whose result depends on tensor data; '
+              'covered = pass + partial + by name.', "", "Samples (not ops):", "", "| pass | pass | refused | wrong | crash | of | seconds |",
+              "|---" * 7 + "|"]
     for pass_name, s in summary.items():
         n = s["samples"]
         lines.append(f"| {ROW_TITLES.get(pass_name, pass_name)} | " + " | ".join(str(n.get(k, 0)) for k in ["pass", "refused", "wrong", "crash"])
@@ -982,6 +1004,8 @@ def report(cases_by_pass: dict, summary: dict, seconds: dict) -> str:
     lines.append("")
     for pass_name, s in summary.items():
         notes = []
+        if s["eager_fails_ops"]:
+            notes.append(f"{len(s['eager_fails_ops'])} ops left out: eager itself fails every sample here: {', '.join(s['eager_fails_ops'])}")
         if s["frontend_error_ops"]:
             notes.append(f"{len(s['frontend_error_ops'])} of the crash ops crash only in the front end "
                          f"(not CaptureError): {', '.join(s['frontend_error_ops'])}")

@@ -326,6 +326,8 @@ class _Recorder(TorchFunctionMode):
                                                        "torch.Tensor.detach", [], where)
                 call_args = base + call_args[1:]
             call_args, kwargs = self.capture._specialized_sizes(symbol_id, call_args, kwargs, display, where)
+            if symbol_id == "torch.Tensor.to":
+                call_args, kwargs = _without_transfer_flags(call_args, kwargs)
             self.capture._record(symbol_id, call_args, kwargs, result, where, mutated)
         except CaptureError as e:
             e.result = result  # the call ran: capture --check must not run it again
@@ -344,6 +346,16 @@ class _Recorder(TorchFunctionMode):
 
 
 _INDEXING = ("__getitem__", "__setitem__")
+
+
+def _without_transfer_flags(args, kwargs):
+    """Tensor.to(device, dtype, non_blocking, copy) as Thunder's to(a, device, dtype, copy=copy): the
+    positional flags after the device and dtype, non_blocking dropped (it changes no value)."""
+    flags = [a for a in args[1:] if isinstance(a, bool)]
+    kwargs = {k: v for k, v in kwargs.items() if k != "non_blocking"}
+    if len(flags) == 2:
+        kwargs["copy"] = flags[1]
+    return [a for a in args if not isinstance(a, bool)], kwargs
 
 
 def _wrap_tensor_indexing(getitem, setitem) -> None:

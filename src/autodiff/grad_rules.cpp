@@ -537,6 +537,52 @@ void register_indexing_rules() {
         put_grad(x["value"], w.along ? ltorch::op("torch.gather", {g, dim, index}) : prims::take(g, index, dim));
       return out;
     });
+  // scatter_reduce (autograd's formulas): a sum passes g to a and reads it back for src; a mean
+  // divides g by how many values met at each place; amax and amin share g among the values equal
+  // to the result (a's counted even where include_self leaves it out, as autograd counts it).
+  // Without include_self, a's value at a place written to takes no gradient. The
+  // product's gradient is refused by name (no rule).
+  register_grad("torch.scatter_reduce", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    const Tensor& a = x.tensor("a");
+    const Tensor& index = x.tensor("index");
+    const Tensor& src = x.tensor("src");
+    const std::string& reduce = x["reduce"].as_string();
+    check(reduce != "prod", "the gradient of torch.scatter_reduce with reduce='prod' is not supported yet", "NotImplementedError");
+    int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim"));
+    bool include_self = x.flag("include_self");
+    Tensor src_read = src;
+    for (int64_t d = 0; d < src.ndim(); ++d)
+      if (index.shape()[d] < src.shape()[d]) src_read = ltorch::narrow(src_read, d, 0, index.shape()[d]);
+    Tensor grad_a = g, grad_src;
+    if (reduce == "sum") {
+      grad_src = ltorch::op("torch.gather", {g, dim, index});
+    } else if (reduce == "mean") {
+      Tensor ones = ltorch::full(index.shape(), 1, g.device(), g.dtype());
+      Tensor counts = prims::scatter_add(ltorch::full(a.shape(), include_self ? 1 : 0, g.device(), g.dtype()), index, ones, dim);
+      Tensor divisors = ltorch::where(ltorch::eq(counts, 0), 1, counts);
+      grad_a = g / divisors;
+      grad_src = ltorch::op("torch.gather", {grad_a, dim, index});
+    } else {
+      Tensor reached = ltorch::op("torch.gather", {out, dim, index});
+      Tensor a_is_result = ltorch::to(ltorch::eq(a, out), g.dtype());
+      Tensor src_is_result = ltorch::to(ltorch::eq(src_read, reached), g.dtype());
+      Tensor sharing = prims::scatter_add(a_is_result, index, src_is_result, dim);
+      Tensor shared = g / sharing;
+      grad_a = a_is_result * shared;
+      grad_src = src_is_result * ltorch::op("torch.gather", {shared, dim, index});
+    }
+    if (!include_self) grad_a = prims::scatter(grad_a, index, ltorch::full(index.shape(), 0, g.device(), g.dtype()), dim);
+    if (wants_grad(x["a"])) put_grad(x["a"], grad_a);
+    if (wants_grad(x["src"])) {
+      Dims widths;  // pad's pairs, last dimension first
+      for (int64_t d = src.ndim() - 1; d >= 0; --d) widths.insert(widths.end(), {0, src.shape()[d] - index.shape()[d]});
+      bool whole = src.shape() == index.shape();
+      put_grad(x["src"], whole ? grad_src : ltorch::op("torch.nn.functional.pad", {grad_src, Value::ints(widths)}));
+    }
+    return out;
+  });
   register_grad("prims.embedding", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

@@ -174,6 +174,15 @@ void register_creation(SymbolTable& t) {
     Tensor values = where(lt(i, static_cast<double>(steps / 2)), from_start, from_end);
     return computation == d ? values : to(values, d);
   }});
+  // base ** linspace(start, end, steps): the exponents in a float dtype, truncated to an integer dtype
+  // after the power as ATen's kernel does.
+  define(t, {{"torch.logspace"}, "start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False", [](const Args& x) -> Value {
+    DType d = optional_dtype(x["dtype"]).value_or(dtypes::float32);
+    DType computation = d.is_inexact() ? d : dtypes::float64;
+    Tensor exponents = op("torch.linspace", {x["start"], x["end"], x["steps"]}, {{"dtype", Value(computation)}, {"device", x["device"]}});
+    Tensor powers = pow(x["base"], exponents);
+    return computation == d ? powers : to(powers, d);
+  }}, {kRunsDecomposed});
   define(t, {{"torch.hann_window"}, "window_length, periodic=True, *, dtype=None, device=None, requires_grad=False",
              [](const Args& x) -> Value { return cosine_window(x, 0.5, 0.5); }});
   define(t, {{"torch.hamming_window"},

@@ -239,6 +239,30 @@ void register_elementwise(SymbolTable& t) {
            }}, {"ELEMENTWISE_OP"});
   }
 
+  // round(a, decimals=d) as ATen's kernel: a * 10^d rounded half to even and divided back (a / 10^-d
+  // multiplied back for d < 0), in the computation dtype.
+  define(t, {{"torch.round", "torch.Tensor.round"}, "a, /, *, decimals=0", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    int64_t decimals = x.integer("decimals");
+    if (decimals == 0) return core::elementwise_unary(a, prims::round, Promotion::Default);
+    check(a.dtype().is_float(), [&] { return str("\"round_cpu\" not implemented for '", a.dtype().torch_name(), "'"); }, "RuntimeError");
+    DType computation = core::computation_dtype(a.dtype());
+    Tensor wide = core::convert(a, computation);
+    double scale = std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals));
+    Tensor scaled = decimals > 0 ? prims::mul(wide, scale) : prims::div(wide, scale);
+    Tensor rounded = prims::round(scaled);
+    Tensor back = decimals > 0 ? prims::div(rounded, scale) : prims::mul(rounded, scale);
+    return core::convert(back, a.dtype().strong());
+  }});
+  // The regularized lower and upper incomplete gamma functions: ATen's kernels.
+  for (const auto& ids : {std::initializer_list<const char*>{"torch.igamma", "torch.Tensor.igamma", "torch.special.gammainc"},
+                          std::initializer_list<const char*>{"torch.igammac", "torch.Tensor.igammac", "torch.special.gammaincc"}})
+    define(t, {ids, "a, b, /", [](const Args& x) -> Value {
+      DType d = core::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default).result;
+      check(d.is_float(), [&] { return str("\"igamma_cpu\" not implemented for '", d.torch_name(), "'"); });
+      Shape shape = langs::broadcast_shapes({x.tensor("a").shape(), x.tensor("b").shape()});
+      return Tensor::make(shape, d, x.tensor("a").device());
+    }}, {kNoDecomposition});
   define(t, {{"torch.special.zeta"}, "a, b, /", [](const Args& x) -> Value {
     return core::elementwise_binary(x["a"], x["b"], prims::zeta, Promotion::IntToFloat);
   }}, {"ELEMENTWISE_OP"});

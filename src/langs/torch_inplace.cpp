@@ -113,7 +113,7 @@ void register_in_place(SymbolTable& t) {
   define_in_place(t, {"torch.Tensor.lerp_"}, "torch.lerp");
   define_in_place(t, {"torch.Tensor.polygamma_"}, "torch.Tensor.polygamma");  // (a, n), where torch.polygamma takes (n, a)
   define_in_place(t, {"torch.Tensor.fill_"}, "torch.full_like");
-  define_in_place(t, {"torch.Tensor.zero_"}, "torch.zeros_like");
+  define_in_place(t, {"torch.Tensor.zero_", "torch.zero_"}, "torch.zeros_like");
   define_in_place(t, {"torch.Tensor.copy_"}, "torch.copy");
   define_in_place(t, {"torch.Tensor.__setitem__"}, "torch.setitem");
 }

@@ -1189,6 +1189,29 @@ void register_nn(SymbolTable& t) {
   }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.linear"}, "a, w, /, bias=None",
              [](const Args& x) -> Value { return prims::linear(x.tensor("a"), x.tensor("w"), x["bias"]); }});
+  // x1^T W[o] x2 + b[o] for every output feature o, over the leading dimensions.
+  define(t, {{"torch.nn.functional.bilinear", "torch.bilinear"}, "x1, x2, weight, bias=None", [](const Args& x) -> Value {
+    const Tensor& x1 = x.tensor("x1");
+    const Tensor& x2 = x.tensor("x2");
+    const Tensor& w = x.tensor("weight");
+    check(x1.ndim() == x2.ndim(), [&] { return str("bilinear(): input dimensions do not match: got ", x1.ndim(), " and ", x2.ndim()); });
+    check(w.ndim() == 3, [&] { return str("bilinear(): weight must be three-dimensional, but got ", w.ndim(), " dimensions"); });
+    check(x1.ndim() >= 1 && Shape(x1.shape().begin(), x1.shape().end() - 1) == Shape(x2.shape().begin(), x2.shape().end() - 1),
+          "bilinear(): input batch dimensions do not match");
+    int64_t i = w.shape()[1], j = w.shape()[2], o = w.shape()[0];
+    check(x1.shape().back() == i, [&] { return str("bilinear(): input1 size does not match weight size: got ", x1.shape().back(), " but expected ", i); });
+    check(x2.shape().back() == j, [&] { return str("bilinear(): input2 size does not match weight size: got ", x2.shape().back(), " but expected ", j); });
+    int64_t n = numel(Shape(x1.shape().begin(), x1.shape().end() - 1));
+    Tensor rows1 = reshape(x1, {n, i});
+    Tensor rows2 = reshape(x2, {n, 1, j});
+    Tensor weights = reshape(permute(w, {1, 0, 2}), {i, o * j});
+    Tensor left = reshape(matmul(rows1, weights), {n, o, j});
+    Tensor y = sum(left * rows2, Dims{-1});
+    if (!x.is_none("bias")) y = y + x.tensor("bias");
+    Shape out(x1.shape().begin(), x1.shape().end() - 1);
+    out.push_back(o);
+    return reshape(y, out);
+  }});
   define(t, {{"torch.nn.functional.embedding"},
              "a, weight, /, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False",
              [](const Args& x) -> Value {

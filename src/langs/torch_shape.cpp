@@ -889,19 +889,68 @@ void register_shape_ops(SymbolTable& t) {
     const auto& index = x.tensor("index");
     return prims::scatter_add(a, index, read_part(x.tensor("src"), index), canonicalize_dim(a.ndim(), x.integer("dim")));
   }});
-  // scatter(a, dim, index, src) or scatter(a, dim, index, value=number); without reduce.
+  // scatter(a, dim, index, src) or scatter(a, dim, index, value=number); reduce='add' adds what it
+  // writes, 'multiply' multiplies by it (scatter_reduce's prod, a kept).
   define(t, {{"torch.scatter", "torch.Tensor.scatter"}, "a, /, dim, index, src=None, *, value=None, reduce=None",
              [](const Args& x) -> Value {
-               check(x.is_none("reduce"), "scatter: the reduce argument is not supported", "NotImplementedError");
                check(x.is_none("src") != x.is_none("value"), "scatter: give exactly one of src and value");
                const auto& a = x.tensor("a");
                const auto& index = x.tensor("index");
                int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
-               if (!x.is_none("src") && x["src"].is_tensor()) return prims::scatter(a, index, read_part(x.tensor("src"), index), dim);
-               const Value& number = x.is_none("src") ? x["value"] : x["src"];
-               Tensor values = prims::full(index.shape(), core::maybe_convert_to_dtype(number, a.dtype()), a.device(), a.dtype().strong());
-               return prims::scatter(a, index, values, dim);
+               Tensor values;
+               if (!x.is_none("src") && x["src"].is_tensor()) {
+                 values = read_part(x.tensor("src"), index);
+               } else {
+                 const Value& number = x.is_none("src") ? x["value"] : x["src"];
+                 values = prims::full(index.shape(), core::maybe_convert_to_dtype(number, a.dtype()), a.device(), a.dtype().strong());
+               }
+               if (x.is_none("reduce")) return prims::scatter(a, index, values, dim);
+               const std::string& reduce = x["reduce"].as_string();
+               check(reduce == "add" || reduce == "multiply", "reduce argument must be either add or multiply.");
+               if (reduce == "add") return prims::scatter_add(a, index, values, dim);
+               return op("torch.scatter_reduce", {a, dim, index, values, std::string("prod")});
              }});
+  // Reductions of what index sends to each place (and of a's own value there, with include_self):
+  // ATen's kernels (no prim reduces by max or product), gradients in autodiff/grad_rules.cpp.
+  define(t, {{"torch.scatter_reduce", "torch.Tensor.scatter_reduce"}, "a, /, dim, index, src, reduce, *, include_self=True",
+             [](const Args& x) -> Value {
+               const auto& a = x.tensor("a");
+               const auto& index = x.tensor("index");
+               const auto& src = x.tensor("src");
+               const std::string& reduce = x["reduce"].as_string();
+               check(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin", [&] {
+                 return str("reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);
+               });
+               check(index.dtype().type == ScalarType::Int64, "scatter_reduce(): Expected dtype int64 for index");
+               check(a.dtype().type == src.dtype().type, "scatter(): Expected self.dtype to be equal to src.dtype");
+               check(index.ndim() == a.ndim() && src.ndim() == a.ndim(), "Index tensor must have the same number of dimensions as self tensor");
+               int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+               for (int64_t d = 0; d < a.ndim(); ++d)
+                 check(index.shape()[d] <= src.shape()[d] && (d == dim || index.shape()[d] <= a.shape()[d]), [&] {
+                   return str("Size does not match at dimension ", d, " expected index ", shape_repr(index.shape()),
+                              " to be smaller than self ", shape_repr(a.shape()), " apart from dimension ", dim,
+                              " and to be smaller size than src ", shape_repr(src.shape()));
+                 });
+               return Tensor::make(a.shape(), a.dtype().strong(), a.device());
+             }}, {kNoDecomposition});
+  define(t, {{"torch.index_reduce", "torch.Tensor.index_reduce"}, "a, /, dim, index, source, reduce, *, include_self=True",
+             [](const Args& x) -> Value {
+               const auto& a = x.tensor("a");
+               const auto& index = x.tensor("index");
+               const auto& source = x.tensor("source");
+               const std::string& reduce = x["reduce"].as_string();
+               check(reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin", [&] {
+                 return str("index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got ", reduce, ".");
+               });
+               check(index.ndim() <= 1, "index_reduce_(): Index is supposed to be a vector");
+               check(index.dtype().type == ScalarType::Int64 || index.dtype().type == ScalarType::Int32,
+                     "index_reduce_(): Expected dtype int32/int64 for index");
+               check(a.dtype().type == source.dtype().type, "index_reduce_(): self and source must have the same scalar type");
+               int64_t dim = canonicalize_dim(a.ndim(), x.integer("dim"));
+               check(a.ndim() == 0 || (source.ndim() == a.ndim() && source.shape()[dim] == index.numel()),
+                     "index_reduce_(): Number of indices should be equal to source.size(dim)");
+               return Tensor::make(a.shape(), a.dtype().strong(), a.device());
+             }}, {kNoDecomposition});
   define(t, {{"torch.index_add", "torch.Tensor.index_add"}, "a, /, dim, index, source, *, alpha=1", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     const auto& index = x.tensor("index");
@@ -1082,11 +1131,17 @@ void register_shape_ops(SymbolTable& t) {
   define(t, {{"torch.Tensor.new_ones"}, "a, /, *size, dtype=None, device=None, requires_grad=False", constant_new(1)});
   // new_empty's contents are unspecified: zeros are as good as any (and reproducible).
   define(t, {{"torch.Tensor.new_empty"}, "a, /, *size, dtype=None, device=None, requires_grad=False", constant_new(0)});
+  // The strides are a layout, which the runtime chooses; the contents are unspecified as new_empty's.
+  define(t, {{"torch.Tensor.new_empty_strided"}, "a, /, size, stride, *, dtype=None, device=None, requires_grad=False", constant_new(0)},
+         {kRunsDecomposed});
   define(t, {{"torch.Tensor.new_full"}, "a, /, size, fill_value, *, dtype=None, device=None, requires_grad=False",
              constant_new(std::nullopt)});
   define(t, {{"torch.nn.functional.pad"}, "a, /, pad, mode='constant', value=None", [](const Args& x) -> Value {
     return pad_impl(x.tensor("a"), x.ints("pad"), x["mode"].as_string(), x["value"]);
   }});
+  define(t, {{"torch.constant_pad_nd"}, "a, pad, value=0", [](const Args& x) -> Value {
+    return op("torch.nn.functional.pad", {x["a"], x["pad"], std::string("constant"), x["value"]});
+  }}, {kRunsDecomposed});
   define(t, {{"torch.roll", "torch.Tensor.roll"}, "a, /, shifts, dims=()", [](const Args& x) -> Value {
     return roll_impl(x.tensor("a"), x.ints("shifts"), x.is_none("dims") ? std::vector<int64_t>{} : x.ints("dims"));
   }}, shape_op);
