@@ -786,25 +786,36 @@ PoolWindows pool_windows(const Args& x, const char* name, bool has_dilation, int
   return p;
 }
 
-Tensor max_pool_impl(const Args& x, int64_t spatial) {
+Value max_pool_impl(const Args& x, int64_t spatial) {
   const auto& a = x.tensor("a");
   std::string name = str("max_pool", spatial, "d");
-  check(!x.flag("return_indices"), [&] { return str(name, " with return_indices=True is not supported yet"); }, "NotImplementedError");
   check(a.dtype().is_float(), [&] { return str(name, ": only floating point inputs are supported"); }, "NotImplementedError");
   PoolWindows p = pool_windows(x, name.c_str(), true, spatial);
   double lowest = -std::numeric_limits<double>::infinity();
   Tensor windows = p.windows(a, lowest, lowest);
-  if (!a.requires_grad()) return prims::amax(windows, p.window_dims(windows));
+  bool with_indices = x.flag("return_indices");
+  if (!a.requires_grad() && !with_indices) return prims::amax(windows, p.window_dims(windows));
   // In training, the value is picked at each window's first maximum, so that the gradient goes
   // there alone, as PyTorch's max pooling routes it (amax's gradient would share it among ties,
-  // which 16-bit floats make common).
+  // which 16-bit floats make common). Its index in the input's spatial plane is read from a tensor
+  // of positions windowed alike (a window of -inf alone may name a padding position, -1).
   Shape flat_shape(windows.shape().begin(), windows.shape().end() - spatial);
   flat_shape.push_back(numel(Shape(windows.shape().end() - spatial, windows.shape().end())));
   Tensor flat = reshape(windows, flat_shape);
   const int64_t last = flat.ndim() - 1;
   Tensor first = unsqueeze(prims::argmax(flat, last), last);
   Tensor picked = prims::take_along_axis(flat, first, last);
-  return reshape(picked, Shape(flat_shape.begin(), flat_shape.end() - 1));
+  Shape out_shape(flat_shape.begin(), flat_shape.end() - 1);
+  Tensor values = reshape(picked, out_shape);
+  if (!with_indices) return values;
+  Shape plane(a.shape().end() - spatial, a.shape().end()), positioned(a.ndim() - spatial, 1);
+  positioned.insert(positioned.end(), plane.begin(), plane.end());
+  Tensor positions = reshape(prims::iota(numel(plane), 0, 1, a.device(), dtypes::int64), positioned);
+  Shape unbatched = flat_shape;
+  std::fill(unbatched.begin(), unbatched.begin() + (a.ndim() - spatial), 1);
+  Tensor position_windows = reshape(p.windows(positions, int64_t{-1}, int64_t{-1}), unbatched);
+  Tensor indices = prims::take_along_axis(expand(position_windows, flat_shape), first, last);
+  return Value::tuple({values, reshape(indices, out_shape)});
 }
 
 // The window sums over divisors: divisor_override, or how many of a window's elements lie in the
@@ -838,52 +849,132 @@ Tensor avg_pool_impl(const Args& x, int64_t spatial) {
   return divided(sums, sum(counted, plane_windows.window_dims(counted)));
 }
 
-// adaptive_avg_pool2d and adaptive_max_pool2d: the mean (maximum) of each window
-// [floor(i*H/oh), ceil((i+1)*H/oh)); when the sizes divide, one reshape and one reduction.
-Tensor adaptive_pool2d_impl(const Args& x, bool max) {
-  const char* name = max ? "adaptive_max_pool2d" : "adaptive_avg_pool2d";
+// adaptive_{avg,max}_pool{1,2,3}d: the mean (maximum) of each window [floor(i*n/o), ceil((i+1)*n/o))
+// of every spatial dimension; when the sizes divide, one reshape. A maximum is each window's first
+// (ATen's kernel keeps the first of equal values), which takes the whole gradient; with
+// return_indices, its flat index in the input's spatial plane too, read from a tensor of positions
+// pooled alike.
+Value adaptive_pool_impl(const Args& x, int64_t spatial, bool max) {
+  std::string name = str(max ? "adaptive_max_pool" : "adaptive_avg_pool", spatial, "d");
   const auto& a = x.tensor("a");
-  if (max) check(!x.flag("return_indices"), "adaptive_max_pool2d with return_indices=True is not supported yet", "NotImplementedError");
-  check(a.ndim() == 3 || a.ndim() == 4, [&] { return str(name, ": expected a 3D or 4D input, but got ", shape_repr(a.shape())); });
-  int64_t H = a.shape()[a.ndim() - 2], W = a.shape()[a.ndim() - 1];
-  std::vector<int64_t> size;
-  const auto& requested = x["output_size"];
-  check(requested.is_int_like() || (requested.is_sequence() && requested.items().size() == 2), [&] {
-    return str(name, ": output_size must be an int or a pair, but got ", py_repr(requested));
+  check(a.ndim() == spatial + 1 || a.ndim() == spatial + 2, [&] {
+    return str(name, ": expected a ", spatial + 1, "D or ", spatial + 2, "D input, but got ", shape_repr(a.shape()));
   });
-  if (requested.is_int_like()) size = {requested.as_int(), requested.as_int()};
-  else
-    for (size_t i = 0; i < 2; ++i) {
-      const auto& s = requested.items().at(i);
-      size.push_back(s.is_none() ? (i == 0 ? H : W) : s.as_int());
-    }
-  int64_t oh = size[0], ow = size[1];
-  check(oh > 0 && ow > 0 && oh < (int64_t{1} << 31) && ow < (int64_t{1} << 31), [&] { return str(name, ": output size must be positive and below 2^31"); });
-  auto reduce = [&](const Tensor& t, const Dims& dims, bool keepdim) { return max ? amax(t, dims, keepdim) : mean(t, dims, keepdim); };
-  Shape batch(a.shape().begin(), a.shape().end() - 2);
-  if (H % oh == 0 && W % ow == 0) {
-    Shape split = batch;
-    split.insert(split.end(), {oh, H / oh, ow, W / ow});
-    int64_t r = static_cast<int64_t>(split.size());
-    return reduce(reshape(a, split), Dims{r - 3, r - 1}, false);
+  Shape batch(a.shape().begin(), a.shape().end() - spatial), in(a.shape().end() - spatial, a.shape().end());
+  const auto& requested = x["output_size"];
+  check(requested.is_int_like() || (requested.is_sequence() && static_cast<int64_t>(requested.items().size()) == spatial), [&] {
+    return str(name, ": output_size must be an int or ", spatial, " of them, but got ", py_repr(requested));
+  });
+  Shape out;
+  for (int64_t i = 0; i < spatial; ++i) {
+    const Value& s = requested.is_int_like() ? requested : requested.items().at(i);
+    out.push_back(s.is_none() ? in[i] : s.as_int());
   }
-  // Uneven windows, one by one.
-  check(oh * ow <= 65536, [&] {
-    return str(name, ": output size (", oh, ", ", ow, ") does not divide the input size (", H, ", ", W,
-               ") and has more than 65536 windows, which are decomposed one by one");
-  }, "NotImplementedError");
-  std::vector<Tensor> rows;
-  int64_t hd = a.ndim() - 2, wd = a.ndim() - 1;
-  for (int64_t i = 0; i < oh; ++i) {
-    int64_t h0 = i * H / oh, h1 = ((i + 1) * H + oh - 1) / oh;
-    std::vector<Tensor> cols;
-    for (int64_t j = 0; j < ow; ++j) {
-      int64_t w0 = j * W / ow, w1 = ((j + 1) * W + ow - 1) / ow;
-      cols.push_back(reduce(narrow(narrow(a, hd, h0, h1 - h0), wd, w0, w1 - w0), Dims{hd, wd}, true));
+  check(std::all_of(out.begin(), out.end(), [](int64_t o) { return o > 0 && o < (int64_t{1} << 31); }),
+        [&] { return str(name, ": output size must be positive and below 2^31"); });
+  bool with_indices = max && x.flag("return_indices");
+  bool pick = max && (with_indices || a.requires_grad());
+  int64_t plane = numel(in);
+  Tensor positions = pick ? reshape(prims::iota(plane, 0, 1, a.device(), dtypes::int64), in) : Tensor();
+  // The windows of t (spatial dims last) as one trailing dimension, for sizes that divide.
+  auto even_windows = [&](const Tensor& t) {
+    Shape t_batch(t.shape().begin(), t.shape().end() - spatial), split = t_batch, merged = t_batch;
+    Dims order;
+    int64_t b = static_cast<int64_t>(t_batch.size());
+    for (int64_t d = 0; d < b; ++d) order.push_back(d);
+    for (int64_t i = 0; i < spatial; ++i) {
+      split.insert(split.end(), {out[i], in[i] / out[i]});
+      order.push_back(b + 2 * i);
+      merged.push_back(out[i]);
     }
-    rows.push_back(cat(cols, wd));
+    for (int64_t i = 0; i < spatial; ++i) order.push_back(b + 2 * i + 1);
+    merged.push_back(plane / numel(out));
+    return reshape(permute(reshape(t, split), order), merged);
+  };
+  // One window's reduction over its trailing dimension: (value, index) of a maximum, or the mean.
+  auto reduced = [&](const Tensor& w, const Tensor& w_positions) -> std::pair<Tensor, Tensor> {
+    int64_t last = w.ndim() - 1;
+    if (!max) return {mean(w, Dims{last}), Tensor()};
+    if (!pick) return {amax(w, {last}), Tensor()};
+    Tensor first = unsqueeze(prims::argmax(w, last), last);
+    Tensor value = squeeze(prims::take_along_axis(w, first, last), {last});
+    if (!with_indices) return {value, Tensor()};
+    Tensor everywhere = expand(w_positions, w.shape());
+    return {value, squeeze(prims::take_along_axis(everywhere, first, last), {last})};
+  };
+  bool divides = true;
+  for (int64_t i = 0; i < spatial; ++i) divides = divides && in[i] % out[i] == 0;
+  Tensor values, indices;
+  if (divides) {
+    std::tie(values, indices) = reduced(even_windows(a), pick ? even_windows(positions) : Tensor());
+  } else {
+    // Uneven windows, one by one, each flattened.
+    check(numel(out) <= 65536, [&] {
+      return str(name, ": output size ", shape_repr(out), " does not divide the input size ", shape_repr(in),
+                 " and has more than 65536 windows, which are decomposed one by one");
+    }, "NotImplementedError");
+    std::vector<Tensor> window_values, window_indices;
+    for (int64_t k = 0; k < numel(out); ++k) {
+      Tensor w = a, w_positions = positions;
+      for (int64_t i = spatial - 1, rest = k; i >= 0; rest /= out[i], --i) {
+        int64_t o = rest % out[i], start = o * in[i] / out[i], stop = ((o + 1) * in[i] + out[i] - 1) / out[i];
+        w = narrow(w, static_cast<int64_t>(batch.size()) + i, start, stop - start);
+        if (pick) w_positions = narrow(w_positions, i, start, stop - start);
+      }
+      Tensor flat = flatten(w, static_cast<int64_t>(batch.size()));
+      auto [value, index] = reduced(flat, pick ? flatten(w_positions) : Tensor());
+      window_values.push_back(value);
+      if (with_indices) window_indices.push_back(index);
+    }
+    Shape result = batch;
+    result.insert(result.end(), out.begin(), out.end());
+    values = reshape(op("torch.stack", {Value::list(Values(window_values.begin(), window_values.end())), -1}), result);
+    if (with_indices) indices = reshape(op("torch.stack", {Value::list(Values(window_indices.begin(), window_indices.end())), -1}), result);
   }
-  return cat(rows, hd);
+  if (!with_indices) return values;
+  return Value::tuple({values, indices});
+}
+
+// max_unpool{1,2,3}d: zeros of the output size, each value written where its index points in the
+// spatial plane (the maximum it came from). The output size, given or computed, within a stride of
+// (in - 1) * stride + kernel - 2 * padding as PyTorch requires.
+Tensor max_unpool_impl(const Args& x, int64_t spatial) {
+  std::string name = str("max_unpool", spatial, "d");
+  const auto& a = x.tensor("a");
+  const auto& indices = x.tensor("indices");
+  check(a.ndim() == spatial + 1 || a.ndim() == spatial + 2, [&] {
+    return str(name, ": expected a ", spatial + 1, "D or ", spatial + 2, "D input, but got ", shape_repr(a.shape()));
+  });
+  check(indices.shape() == a.shape(), [&] {
+    return str("Expected shape of indices to be same as that of the input tensor (", shape_repr(a.shape()), ") but got indices tensor with shape: ",
+               shape_repr(indices.shape()));
+  });
+  check(indices.dtype().type == ScalarType::Int64, "elements in indices should be type int64");
+  std::vector<int64_t> kernel = n_tuple(x["kernel_size"], spatial, "kernel_size");
+  std::vector<int64_t> stride = x.is_none("stride") ? kernel : n_tuple(x["stride"], spatial, "stride");
+  std::vector<int64_t> padding = n_tuple(x["padding"], spatial, "padding");
+  Shape batch(a.shape().begin(), a.shape().end() - spatial), out;
+  for (int64_t i = 0; i < spatial; ++i) out.push_back((a.shape()[a.ndim() - spatial + i] - 1) * stride[i] + kernel[i] - 2 * padding[i]);
+  if (!x.is_none("output_size")) {
+    std::vector<int64_t> given = x.ints("output_size");
+    if (static_cast<int64_t>(given.size()) == spatial + 2) given.erase(given.begin(), given.begin() + 2);
+    check(static_cast<int64_t>(given.size()) == spatial, [&] {
+      return str("output_size should be a sequence containing ", spatial, " or ", spatial + 2, " elements, but it has a length of '", given.size(), "'");
+    }, "ValueError");
+    for (int64_t i = 0; i < spatial; ++i)
+      check(given[i] > out[i] - stride[i] && given[i] < out[i] + stride[i], [&] {
+        return str("invalid output_size \"", shape_repr(given), "\" (dim ", i, " must be between ", out[i] - stride[i], " and ", out[i] + stride[i], ")");
+      }, "ValueError");
+    out = given;
+  }
+  Shape flat_in = batch, flat_out = batch, result = batch;
+  flat_in.push_back(numel(Shape(a.shape().end() - spatial, a.shape().end())));
+  flat_out.push_back(numel(out));
+  result.insert(result.end(), out.begin(), out.end());
+  Tensor zeros = full(flat_out, 0, a.device(), a.dtype().strong());
+  Tensor values = reshape(a, flat_in);
+  Tensor placed = prims::scatter(zeros, reshape(indices, flat_in), values, static_cast<int64_t>(flat_in.size()) - 1);
+  return reshape(placed, result);
 }
 
 // interpolate, nearest, (bi/tri)linear and bicubic over the trailing spatial dimensions
@@ -898,7 +989,8 @@ Tensor interpolate_impl(const Args& x) {
   check(spatial >= 1 && spatial <= 3, [&] { return str("interpolate: expected a 3D, 4D or 5D input, but got ", shape_repr(a.shape())); });
   bool linear = mode == "linear" || mode == "bilinear" || mode == "trilinear";
   bool cubic = mode == "bicubic";
-  check(mode == "nearest" || linear || cubic, [&] { return str("interpolate: mode '", mode, "' is not supported yet"); }, "NotImplementedError");
+  bool area = mode == "area";
+  check(mode == "nearest" || linear || cubic || area, [&] { return str("interpolate: mode '", mode, "' is not supported yet"); }, "NotImplementedError");
   check(!cubic || spatial == 2, [&] { return str("Got ", a.ndim(), "D input, but bicubic mode needs 4D input"); }, "NotImplementedError");
   check(!linear || mode == std::vector<std::string>{"linear", "bilinear", "trilinear"}[spatial - 1], [&] {
     return str("Got ", a.ndim(), "D input, but ", mode, " mode needs ", mode == "linear" ? 3 : mode == "bilinear" ? 4 : 5, "D input");
@@ -921,6 +1013,8 @@ Tensor interpolate_impl(const Args& x) {
     check(out_size.back() > 0, "interpolate: the output size must be positive");
     if (static_cast<int64_t>(scales.size()) <= d) scales.push_back(static_cast<double>(in) / static_cast<double>(out_size.back()));
   }
+  // 'area' is adaptive average pooling to the output size.
+  if (area) return op(str("torch.nn.functional.adaptive_avg_pool", spatial, "d"), {a, Value::ints(out_size)});
   const bool weighted = linear || cubic;
   bool align = weighted && x["align_corners"].kind() == Value::Kind::Bool && x.flag("align_corners");
   // Linear and cubic modes weigh in float32 for float16 and bfloat16 (as ATen's kernels do), rounding once.
@@ -1352,15 +1446,23 @@ void register_nn(SymbolTable& t) {
   }});
   for (int64_t n : {2, 3}) {
     std::string max_pool = str("torch.nn.functional.max_pool", n, "d"), avg_pool = str("torch.nn.functional.avg_pool", n, "d");
-    define(t, {{max_pool.c_str(), str("torch.max_pool", n, "d").c_str()},
+    define(t, {{max_pool.c_str(), str("torch.max_pool", n, "d").c_str(), str(max_pool, "_with_indices").c_str()},
                "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
                [n](const Args& x) -> Value { return max_pool_impl(x, n); }});
     define(t, {{avg_pool.c_str()},
                "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
                [n](const Args& x) -> Value { return avg_pool_impl(x, n); }});
   }
-  define(t, {{"torch.nn.functional.adaptive_max_pool2d"}, "a, /, output_size, return_indices=False",
-             [](const Args& x) -> Value { return adaptive_pool2d_impl(x, true); }});
+  for (int64_t n : {1, 2, 3}) {
+    std::string max_pool = str("torch.nn.functional.adaptive_max_pool", n, "d"), avg_pool = str("torch.nn.functional.adaptive_avg_pool", n, "d");
+    std::string with_indices = max_pool + "_with_indices", torch_avg_pool = str("torch.adaptive_avg_pool", n, "d");
+    define(t, {{max_pool.c_str(), with_indices.c_str()}, "a, /, output_size, return_indices=False",
+               [n](const Args& x) -> Value { return adaptive_pool_impl(x, n, true); }});
+    define(t, {{avg_pool.c_str(), torch_avg_pool.c_str()}, "a, /, output_size", [n](const Args& x) -> Value { return adaptive_pool_impl(x, n, false); }});
+    std::string max_unpool = str("torch.nn.functional.max_unpool", n, "d");
+    define(t, {{max_unpool.c_str()}, "a, indices, kernel_size, stride=None, padding=0, output_size=None",
+               [n](const Args& x) -> Value { return max_unpool_impl(x, n); }}, {kRunsDecomposed});
+  }
   // The 1-d poolings: the 2-d ones over a height of 1 (kernel, stride, padding and dilation of the
   // height: 1, 1, 0, 1), `extra` being the arguments after padding.
   auto pool1d = [](const char* pool2d, std::vector<std::pair<const char*, int64_t>> extra) {
@@ -1374,17 +1476,15 @@ void register_nn(SymbolTable& t) {
       return squeeze(out, {out.ndim() - 2});
     };
   };
-  define(t, {{"torch.nn.functional.max_pool1d", "torch.max_pool1d"},
+  // (With indices, the windows of the one spatial dimension directly: they index its length.)
+  define(t, {{"torch.nn.functional.max_pool1d", "torch.max_pool1d", "torch.nn.functional.max_pool1d_with_indices"},
              "a, /, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False",
-             pool1d("torch.nn.functional.max_pool2d", {{"dilation", 1}, {"ceil_mode", -1}, {"return_indices", -1}})});
+             [as_2d = pool1d("torch.nn.functional.max_pool2d", {{"dilation", 1}, {"ceil_mode", -1}, {"return_indices", -1}})](const Args& x) -> Value {
+               return x.flag("return_indices") ? max_pool_impl(x, 1) : as_2d(x);
+             }});
   define(t, {{"torch.nn.functional.avg_pool1d", "torch.avg_pool1d"},
              "a, /, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
              pool1d("torch.nn.functional.avg_pool2d", {{"ceil_mode", -1}, {"count_include_pad", -1}})});
-  define(t, {{"torch.nn.functional.adaptive_avg_pool1d", "torch.adaptive_avg_pool1d"}, "a, /, output_size", [](const Args& x) -> Value {
-    const auto& a = x.tensor("a");
-    Tensor out = op("torch.nn.functional.adaptive_avg_pool2d", {unsqueeze(a, -2), Value::ints({1, n_tuple(x["output_size"], 1, "output_size")[0]})});
-    return squeeze(out, {out.ndim() - 2});
-  }});
   define(t, {{"torch.nn.functional.interpolate"},
              "a, /, size=None, scale_factor=None, mode='nearest', align_corners=None, recompute_scale_factor=None, antialias=False",
              [](const Args& x) -> Value { return interpolate_impl(x); }}, {kRunsDecomposed});
@@ -1415,8 +1515,6 @@ void register_nn(SymbolTable& t) {
     result.insert(result.end(), {C / (r * r), H * r, W * r});
     return reshape(permute(reshape(a, split), order), result);
   }});
-  define(t, {{"torch.nn.functional.adaptive_avg_pool2d"}, "a, /, output_size",
-             [](const Args& x) -> Value { return adaptive_pool2d_impl(x, false); }});
 }
 
 void register_torch_language_groups(SymbolTable& t) {

@@ -1051,6 +1051,12 @@ void register_torch_language_kernels(KernelRegistry& r) {
     r.add(str("torch:torch.nn.functional.max_pool", spatial, "d"), [spatial](KernelCall& c) {
       auto kernel = c.arg(1).ints();
       auto stride = c.arg(2).is_none() ? std::vector<int64_t>{} : c.arg(2).ints();
+      if (c.num_outputs() == 2) {  // return_indices
+        auto pool = spatial == 2 ? at::max_pool2d_with_indices : at::max_pool3d_with_indices;
+        auto [values, indices] = pool(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag());
+        c.set_output(0, values);
+        return c.set_output(1, indices);
+      }
       auto pool = spatial == 2 ? fast_max_pool2d : at::max_pool3d;
       c.set_output(0, pool(c.arg(0).tensor(), kernel, stride, c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
     });
@@ -1379,26 +1385,42 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, at::flip(c.arg(0).tensor(), c.arg(1).ints()));
   });
   // An adaptive pool's output_size: an int, or a pair where None keeps the input's size.
-  auto adaptive_size = [](const Tensor& a, const Value& size) {
-    if (size.is_int_like()) return std::vector<int64_t>{size.as_int(), size.as_int()};
-    std::vector<int64_t> out;
-    for (size_t i = 0; i < 2; ++i) out.push_back(size.items().at(i).is_none() ? a.size(a.dim() - 2 + static_cast<int64_t>(i)) : size.items().at(i).as_int());
-    return out;
-  };
-  r.add("torch:torch.nn.functional.adaptive_max_pool2d", [adaptive_size](KernelCall& c) {
-    const Tensor& a = c.arg(0).tensor();
-    c.set_output(0, std::get<0>(at::adaptive_max_pool2d(a, adaptive_size(a, c.arg(1).value()))));
-  });
+  // The adaptive poolings' output size: one int for every spatial dim, or one each (None: the input's).
+  for (int64_t n : {1, 2, 3}) {
+    auto output_size = [n](const Tensor& a, const Value& size) {
+      std::vector<int64_t> out;
+      for (int64_t i = 0; i < n; ++i) {
+        const Value& s = size.is_int_like() ? size : size.items().at(static_cast<size_t>(i));
+        out.push_back(s.is_none() ? a.size(a.dim() - n + i) : s.as_int());
+      }
+      return out;
+    };
+    r.add(str("torch:torch.nn.functional.adaptive_max_pool", n, "d"), [n, output_size](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      std::vector<int64_t> size = output_size(a, c.arg(1).value());
+      auto [values, indices] = n == 1 ? at::adaptive_max_pool1d(a, size) : n == 2 ? at::adaptive_max_pool2d(a, size) : at::adaptive_max_pool3d(a, size);
+      c.set_output(0, values);
+      if (c.num_outputs() == 2) c.set_output(1, indices);
+    });
+    r.add(str("torch:torch.nn.functional.adaptive_avg_pool", n, "d"), [n, output_size](KernelCall& c) {
+      const Tensor& a = c.arg(0).tensor();
+      std::vector<int64_t> size = output_size(a, c.arg(1).value());
+      c.set_output(0, n == 1 ? at::adaptive_avg_pool1d(a, size) : n == 2 ? at::adaptive_avg_pool2d(a, size) : at::adaptive_avg_pool3d(a, size));
+    });
+  }
   // An empty or absent stride is the kernel size, in ATen as in PyTorch.
   auto pool_stride = [](ArgView v) { return v.is_none() ? std::vector<int64_t>{} : v.ints(); };
   r.add("torch:torch.nn.functional.max_pool1d", [pool_stride](KernelCall& c) {
-    c.set_output(0, at::max_pool1d(c.arg(0).tensor(), c.arg(1).ints(), pool_stride(c.arg(2)), c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
+    const Tensor& a = c.arg(0).tensor();
+    if (c.num_outputs() == 2) {  // return_indices
+      auto [values, indices] = at::max_pool1d_with_indices(a, c.arg(1).ints(), pool_stride(c.arg(2)), c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag());
+      c.set_output(0, values);
+      return c.set_output(1, indices);
+    }
+    c.set_output(0, at::max_pool1d(a, c.arg(1).ints(), pool_stride(c.arg(2)), c.arg(3).ints(), c.arg(4).ints(), c.arg(5).flag()));
   });
   r.add("torch:torch.nn.functional.avg_pool1d", [pool_stride](KernelCall& c) {
     c.set_output(0, at::avg_pool1d(c.arg(0).tensor(), c.arg(1).ints(), pool_stride(c.arg(2)), c.arg(3).ints(), c.arg(4).flag(), c.arg(5).flag()));
-  });
-  r.add("torch:torch.nn.functional.adaptive_avg_pool1d", [](KernelCall& c) {
-    c.set_output(0, at::adaptive_avg_pool1d(c.arg(0).tensor(), c.arg(1).ints()));
   });
   r.add("torch:torch.nn.functional.group_norm", [](KernelCall& c) {
     c.set_output(0, at::group_norm(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).optional_tensor(), c.arg(3).optional_tensor(), c.arg(4).real()));
@@ -1437,10 +1459,6 @@ void register_torch_language_kernels(KernelRegistry& r) {
   add_unary(r, "torch:torch.nn.functional.softsign", [](const Tensor& a) { return a / (a.abs() + 1); });
   r.add("torch:torch.nn.functional.leaky_relu", [](KernelCall& c) { c.set_output(0, at::leaky_relu(c.arg(0).tensor(), c.arg(1).scalar())); });
   r.add("torch:torch.nn.functional.elu", [](KernelCall& c) { c.set_output(0, at::elu(c.arg(0).tensor(), c.arg(1).scalar())); });
-  r.add("torch:torch.nn.functional.adaptive_avg_pool2d", [adaptive_size](KernelCall& c) {
-    const Tensor& a = c.arg(0).tensor();
-    c.set_output(0, at::adaptive_avg_pool2d(a, adaptive_size(a, c.arg(1).value())));
-  });
 }
 
 }  // namespace
