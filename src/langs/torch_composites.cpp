@@ -121,6 +121,38 @@ Tensor trapezoid_terms(const Args& x, int64_t dim) {
 void register_composites(SymbolTable& t) {
   for (const auto& [alias, id] : kAliases) t.add_alias(id, alias);
   const std::vector<std::string> decomposed{kRunsDecomposed};
+  // itertools.combinations of a vector's elements: the index tuples are known from its length, so
+  // the result is one take per position of the tuple.
+  define(t, {{"torch.combinations"}, "a, /, r=2, with_replacement=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check(a.ndim() == 1, [&] { return str("Expect a 1D vector, but got shape ", shape_repr(a.shape())); });
+    int64_t r = x.integer("r"), n = a.shape()[0];
+    check(r >= 0, [&] { return str("Expect a non-negative number, but got ", r); });
+    bool repeats = x.flag("with_replacement");
+    std::vector<std::vector<int64_t>> columns(static_cast<size_t>(r));
+    std::vector<int64_t> tuple(static_cast<size_t>(r), 0);
+    // Tuples in lexicographic order, each index after the previous one (or equal to it, with replacement).
+    auto next = [&](auto&& self, size_t position, int64_t from) -> void {
+      if (position == tuple.size()) {
+        for (size_t i = 0; i < tuple.size(); ++i) columns[i].push_back(tuple[i]);
+        return;
+      }
+      for (int64_t i = from; i < n; ++i) {
+        tuple[position] = i;
+        self(self, position + 1, repeats ? i : i + 1);
+      }
+    };
+    if (r > 0) next(next, 0, 0);
+    int64_t count = r == 0 ? 0 : static_cast<int64_t>(columns[0].size());
+    check(count <= (int64_t{1} << 20), [&] { return str("combinations: ", count, " tuples are more than this decomposition writes out"); }, "NotImplementedError");
+    if (count == 0) return full({0, r}, 0, a.device(), a.dtype().strong());
+    std::vector<Tensor> picked;
+    for (const auto& column : columns) {
+      Tensor index = prims::tensor_from_sequence(Value::ints(column), a.device(), dtypes::int64);
+      picked.push_back(prims::take(a, index, 0));
+    }
+    return op("torch.stack", {Value::list(Values(picked.begin(), picked.end())), 1});
+  }}, decomposed);
   define(t, {{"torch.ravel", "torch.Tensor.ravel"}, "a, /", [](const Args& x) -> Value { return flatten(x.tensor("a")); }}, decomposed);
   define(t, {{"torch.fliplr", "torch.Tensor.fliplr"}, "a, /", [](const Args& x) -> Value {
     check(x.tensor("a").ndim() >= 2, "Input must be >= 2-d.");

@@ -134,13 +134,15 @@ Tensor cross_entropy_impl(const Args& x) {
   return nll_part + smooth_part;
 }
 
-Tensor attention_impl(const Args& x) {
+// The attention's output and its weights (after dropout): scaled_dot_product_attention, and
+// PyTorch 1.13's _scaled_dot_product_attention, which returns both (scale: 1/sqrt(E) by default).
+std::pair<Tensor, Tensor> attention_impl(const Args& x, std::optional<double> given_scale) {
   const auto& q = x.tensor("query");
   const auto& k = x.tensor("key");
   const auto& v = x.tensor("value");
   check(q.ndim() >= 2 && k.ndim() >= 2 && v.ndim() >= 2, "scaled_dot_product_attention expects inputs of at least 2 dimensions");
   int64_t L = q.shape()[q.ndim() - 2], S = k.shape()[k.ndim() - 2], E = q.shape().back();
-  double scale = x.is_none("scale") ? 1.0 / std::sqrt(static_cast<double>(E)) : x.real("scale");
+  double scale = given_scale.value_or(1.0 / std::sqrt(static_cast<double>(E)));
   Tensor scores = matmul(q, transpose(k, -2, -1)) * scale;
   const auto neg_inf = -std::numeric_limits<double>::infinity();
   if (x.flag("is_causal")) {
@@ -154,7 +156,7 @@ Tensor attention_impl(const Args& x) {
   Tensor weights = softmax(scores, -1);
   double p = x.real("dropout_p");
   if (p > 0.0) weights = dropout(weights, p, true);
-  return matmul(weights, v);
+  return {matmul(weights, v), weights};
 }
 
 // torch.einsum over letters (no ellipsis): operands are
@@ -1334,6 +1336,20 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return embedding_bag_impl(x); }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.layer_norm"}, "a, /, normalized_shape, weight=None, bias=None, eps=1e-05",
              [](const Args& x) -> Value { return layer_norm_impl(x); }});
+  // ATen's layer norm with its saved statistics: the mean and 1 / sqrt(var + eps) over the normalized
+  // dims, kept as dims of length 1; autograd gives the statistics no gradient.
+  define(t, {{"torch.native_layer_norm"}, "a, normalized_shape, weight, bias, eps", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    Tensor out = op("torch.nn.functional.layer_norm", {x["a"], x["normalized_shape"], x["weight"], x["bias"], x["eps"]});
+    int64_t k = static_cast<int64_t>(x.ints("normalized_shape").size());
+    Dims dims;
+    for (int64_t d = a.ndim() - k; d < a.ndim(); ++d) dims.push_back(d);
+    DType computation = core::computation_dtype(a.dtype());
+    Tensor detached = op("torch.Tensor.detach", {a});
+    auto [var, mean] = var_mean(core::convert(detached, computation), dims, 0, true);
+    Tensor rstd = rsqrt(var + x.real("eps"));
+    return Value::tuple({out, core::convert(mean, a.dtype().strong()), core::convert(rstd, a.dtype().strong())});
+  }}, {kRunsDecomposed});
   define(t, {{"torch.nn.functional.batch_norm"},
              "a, /, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05",
              [](const Args& x) -> Value { return batch_norm_impl(x); }});
@@ -1349,7 +1365,14 @@ void register_nn(SymbolTable& t) {
              [](const Args& x) -> Value { return cross_entropy_impl(x); }});
   define(t, {{"torch.nn.functional.scaled_dot_product_attention"},
              "query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None",
-             [](const Args& x) -> Value { return attention_impl(x); }}, {kRunsDecomposed});
+             [](const Args& x) -> Value {
+               return attention_impl(x, x.is_none("scale") ? std::nullopt : std::optional<double>(x.real("scale"))).first;
+             }}, {kRunsDecomposed, "RANDOM_OP"});
+  define(t, {{"torch.nn.functional._scaled_dot_product_attention"},
+             "query, key, value, attn_mask=None, dropout_p=0.0, need_attn_weights=False, is_causal=False", [](const Args& x) -> Value {
+               auto [out, weights] = attention_impl(x, std::nullopt);
+               return Value::tuple({out, weights});
+             }}, {kRunsDecomposed, "RANDOM_OP"});
   // Each element over the mean of the squares of `size` neighbouring channels (zeros beyond the
   // edges, counted), as PyTorch computes it with an average pooling.
   define(t, {{"torch.nn.functional.local_response_norm"}, "a, /, size, alpha=0.0001, beta=0.75, k=1.0", [](const Args& x) -> Value {

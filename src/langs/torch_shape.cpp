@@ -951,6 +951,42 @@ void register_shape_ops(SymbolTable& t) {
                      "index_reduce_(): Number of indices should be equal to source.size(dim)");
                return Tensor::make(a.shape(), a.dtype().strong(), a.device());
              }}, {kNoDecomposition});
+  // put: source written (or added) at flat indices of a, negative ones counted from the end.
+  define(t, {{"torch.put", "torch.Tensor.put"}, "a, /, index, source, accumulate=False", [](const Args& x) -> Value {
+    const auto& a = x.tensor("a");
+    const auto& index = x.tensor("index");
+    const auto& source = x.tensor("source");
+    check(index.dtype().type == ScalarType::Int64, "put_(): Expected a long tensor for index, but got " + std::string(index.dtype().torch_name()));
+    check(a.dtype().type == source.dtype().type, "put_(): self and source expected to have the same dtype");
+    check(index.numel() == source.numel(), [&] {
+      return str("put_(): Expected source and index to have the same number of elements, but got source.numel() = ", source.numel(),
+                 ", index.numel() = ", index.numel());
+    });
+    int64_t n = a.numel(), k = index.numel();
+    Tensor flat = reshape(a, {n});
+    Tensor flat_index = reshape(index, {k});
+    Tensor wrapped = where(lt(flat_index, 0), flat_index + n, flat_index);
+    Tensor values = reshape(source, {k});
+    Tensor written = x.flag("accumulate") ? prims::index_add(flat, wrapped, values, 0) : prims::index_copy(flat, wrapped, values, 0);
+    return reshape(written, a.shape());
+  }}, {kRunsDecomposed});
+  // masked_scatter: source's elements in order, at the places mask (broadcast with a) selects; each
+  // selected place's number among them is a running count of the mask.
+  define(t, {{"torch.masked_scatter", "torch.Tensor.masked_scatter"}, "a, /, mask, source", [](const Args& x) -> Value {
+    const auto& mask = x.tensor("mask");
+    const auto& source = x.tensor("source");
+    check(mask.dtype().is_bool(), "masked_scatter_ only supports boolean masks, but got mask with dtype " + std::string(mask.dtype().torch_name()));
+    check(x.tensor("a").dtype().type == source.dtype().type, "masked_scatter: expected self and source to have same dtypes");
+    Shape shape = langs::broadcast_shapes({x.tensor("a").shape(), mask.shape()});
+    Tensor a = x.tensor("a").shape() == shape ? x.tensor("a") : expand(x.tensor("a"), shape);
+    Tensor selected = mask.shape() == shape ? mask : expand(mask, shape);
+    int64_t n = numel(shape), available = source.numel();
+    if (n == 0 || available == 0) return where(selected, a, a);  // nothing to read (PyTorch checks the count at run time)
+    Tensor counts = prims::cumsum(to(reshape(selected, {n}), dtypes::int64), 0);
+    Tensor positions = op("torch.clamp", {counts - 1, 0, available - 1});
+    Tensor read = prims::take(reshape(source, {available}), positions, 0);
+    return where(selected, reshape(read, shape), a);
+  }}, {kRunsDecomposed});
   define(t, {{"torch.index_add", "torch.Tensor.index_add"}, "a, /, dim, index, source, *, alpha=1", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     const auto& index = x.tensor("index");
