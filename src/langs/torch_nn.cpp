@@ -865,7 +865,7 @@ Value adaptive_pool_impl(const Args& x, int64_t spatial, bool max) {
   Shape batch(a.shape().begin(), a.shape().end() - spatial), in(a.shape().end() - spatial, a.shape().end());
   const auto& requested = x["output_size"];
   check(requested.is_int_like() || (requested.is_sequence() && static_cast<int64_t>(requested.items().size()) == spatial), [&] {
-    return str(name, ": output_size must be an int or ", spatial, " of them, but got ", py_repr(requested));
+    return str(name, ": output_size must be an int or ", spatial == 2 ? std::string("a pair") : str("a tuple of ", spatial), ", but got ", py_repr(requested));
   });
   Shape out;
   for (int64_t i = 0; i < spatial; ++i) {
