@@ -959,6 +959,96 @@ void register_torch_rules() {
 
 }  // namespace
 
+// The transforms of langs/torch_fft.cpp (autograd's formulas). A transform's adjoint is the
+// inverse transform under the swapped normalization (no scaling and 1/n trade places); what the
+// forward cut or zero-padded along a dim, the gradient pads or cuts back; a real input takes the
+// real part. A real-to-complex transform's half spectrum is zero-padded to the whole length first;
+// a complex-to-real one's gradient is the real-to-complex transform of g, its bins with a mirror
+// image counted twice.
+enum class Fft { ComplexToComplex, RealToComplex, ComplexToReal };
+
+Value swapped_norm(const Value& norm) {
+  std::string n = norm.is_none() ? "backward" : norm.as_string();
+  return n == "backward" ? std::string("forward") : n == "forward" ? std::string("backward") : n;
+}
+
+// The transformed dims, as torch.fft reads dim and n or s.
+Dims fft_dims(const Args& x, const Tensor& a, bool one_d) {
+  if (one_d) return {langs::canonicalize_dim(a.ndim(), x.integer("dim"))};
+  if (!x.is_none("dim")) return langs::canonicalize_dims(a.ndim(), x["dim"].is_int_like() ? Dims{x.integer("dim")} : x.ints("dim"));
+  int64_t count = x.is_none("s") ? a.ndim() : static_cast<int64_t>(x.ints("s").size());
+  Dims dims;
+  for (int64_t d = a.ndim() - count; d < a.ndim(); ++d) dims.push_back(d);
+  return dims;
+}
+
+// t cut or zero-padded at the end of each of dims to `lengths`.
+Tensor fit_lengths(Tensor t, const Dims& dims, const std::vector<int64_t>& lengths) {
+  Dims widths(2 * t.ndim(), 0);  // pad's pairs, last dimension first
+  bool pads = false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t d = dims[i], have = t.shape()[d];
+    if (have > lengths[i]) t = ltorch::narrow(t, d, 0, lengths[i]);
+    if (have < lengths[i]) {
+      widths[2 * (t.ndim() - 1 - d) + 1] = lengths[i] - have;
+      pads = true;
+    }
+  }
+  return pads ? ltorch::op("torch.nn.functional.pad", {t, Value::ints(widths)}) : t;
+}
+
+void register_fft_rules() {
+  struct Transform {
+    const char* id;
+    Fft kind;
+    bool one_d;
+  };
+  for (Transform f : {Transform{"torch.fft.fft", Fft::ComplexToComplex, true}, Transform{"torch.fft.ifft", Fft::ComplexToComplex, true},
+                      Transform{"torch.fft.fft2", Fft::ComplexToComplex, false}, Transform{"torch.fft.ifft2", Fft::ComplexToComplex, false},
+                      Transform{"torch.fft.fftn", Fft::ComplexToComplex, false}, Transform{"torch.fft.ifftn", Fft::ComplexToComplex, false},
+                      Transform{"torch.fft.rfft", Fft::RealToComplex, true}, Transform{"torch.fft.rfft2", Fft::RealToComplex, false},
+                      Transform{"torch.fft.rfftn", Fft::RealToComplex, false}, Transform{"torch.fft.irfft", Fft::ComplexToReal, true},
+                      Transform{"torch.fft.irfft2", Fft::ComplexToReal, false}, Transform{"torch.fft.irfftn", Fft::ComplexToReal, false}}) {
+    declare_complex_rule(f.id);
+    register_grad(f.id, [f](const Args& x) -> Value {
+      Tensor out = forward(x).as_tensor();
+      Tensor g = get_grad(out);
+      const Tensor& a = x.tensor("a");
+      Dims dims = fft_dims(x, a, f.one_d);
+      std::vector<int64_t> out_lengths, in_lengths;
+      for (int64_t d : dims) {
+        out_lengths.push_back(out.shape()[d]);
+        in_lengths.push_back(a.shape()[d]);
+      }
+      bool inverse = std::string_view(f.id).substr(10, 1) == "i";
+      Value norm = swapped_norm(x["norm"]);
+      Tensor grad;
+      if (f.kind == Fft::ComplexToComplex) {
+        grad = ltorch::op(inverse ? "torch.fft.fftn" : "torch.fft.ifftn", {g, Value::ints(out_lengths), Value::ints(dims), norm});
+      } else if (f.kind == Fft::RealToComplex) {
+        std::vector<int64_t> whole = out_lengths;  // the transformed input's lengths
+        whole.back() = x.is_none(f.one_d ? "n" : "s") ? a.shape()[dims.back()] : (f.one_d ? x.integer("n") : x.ints("s").back());
+        Tensor spectrum = fit_lengths(g, {dims.back()}, {whole.back()});
+        grad = ltorch::op("torch.fft.ifftn", {spectrum, Value::ints(whole), Value::ints(dims), norm});
+      } else {
+        Tensor half = ltorch::op("torch.fft.rfftn", {g, Value::ints(out_lengths), Value::ints(dims), norm});
+        int64_t bins = half.shape()[dims.back()], mirrored = out_lengths.back() - bins;
+        if (mirrored > 0) {
+          std::vector<double> weights(static_cast<size_t>(bins), 1.0);
+          for (int64_t k = 1; k <= mirrored; ++k) weights[static_cast<size_t>(k)] = 2.0;
+          Shape weight_shape(half.ndim(), 1);
+          weight_shape[dims.back()] = bins;
+          Tensor doubling = prims::tensor_from_sequence(Value::list(Values(weights.begin(), weights.end())), half.device(), to_real_dtype(half.dtype()));
+          half = ltorch::mul(half, ltorch::reshape(doubling, weight_shape));
+        }
+        grad = half;
+      }
+      put_grad(a, in_dtype(fit_lengths(grad, dims, in_lengths), a.dtype().strong()));
+      return out;
+    });
+  }
+}
+
 void register_builtin_grad_rules() {
   for (const char* id : {"prims.complex", "prims.real", "prims.imag", "prims.abs", "prims.add", "prims.sub", "prims.neg",
                          "prims.mul", "prims.div", "prims.where", "prims.convert_element_type", "prims.device_put",
@@ -975,6 +1065,7 @@ void register_builtin_grad_rules() {
   register_collective_rules();
   register_torch_rules();
   register_lapack_rules();
+  register_fft_rules();
 }
 
 }  // namespace thundercc

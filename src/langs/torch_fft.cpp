@@ -1,6 +1,7 @@
 // torch.fft: the discrete Fourier transforms as torch ops with a meta function and no
-// decomposition (kNoDecomposition): ATen's pocketfft runs them. fftshift and ifftshift are rolls.
-// No gradient rules yet: a training step through a transform is refused by name.
+// decomposition (kNoDecomposition): ATen's pocketfft runs them; their gradients are autograd's
+// (autodiff/grad_rules.cpp). The Hermitian transforms are the real ones of the conjugate under the
+// other normalization; fftshift and ifftshift are rolls.
 #include "langs/torch_registry.h"
 
 namespace thundercc::ltorch {
@@ -88,13 +89,36 @@ void register_fft(SymbolTable& t) {
   const char* many = "a, /, s=None, dim=None, norm=None";
   for (Transform f : {Transform{"torch.fft.fft", Kind::ComplexToComplex, true, one}, Transform{"torch.fft.ifft", Kind::ComplexToComplex, true, one},
                       Transform{"torch.fft.rfft", Kind::RealToComplex, true, one}, Transform{"torch.fft.irfft", Kind::ComplexToReal, true, one},
-                      Transform{"torch.fft.hfft", Kind::ComplexToReal, true, one}, Transform{"torch.fft.ihfft", Kind::RealToComplex, true, one},
                       Transform{"torch.fft.fft2", Kind::ComplexToComplex, false, two}, Transform{"torch.fft.ifft2", Kind::ComplexToComplex, false, two},
                       Transform{"torch.fft.rfft2", Kind::RealToComplex, false, two}, Transform{"torch.fft.irfft2", Kind::ComplexToReal, false, two},
                       Transform{"torch.fft.fftn", Kind::ComplexToComplex, false, many}, Transform{"torch.fft.ifftn", Kind::ComplexToComplex, false, many},
                       Transform{"torch.fft.rfftn", Kind::RealToComplex, false, many}, Transform{"torch.fft.irfftn", Kind::ComplexToReal, false, many}})
     define(t, {{f.id}, f.signature, [f](const Args& x) -> Value { return transform(x, f.id + 10, f.kind, f.one_d); }}, aten);
   const std::vector<std::string> decomposed{kRunsDecomposed};
+  // hfft(x) = irfft(conj(x)) and ihfft(x) = conj(rfft(x)), each under the swapped normalization
+  // (no scaling becomes 1/n and the other way round).
+  auto swapped = [](const Value& norm) -> Value {
+    std::string n = norm.is_none() ? "backward" : norm.as_string();
+    return n == "backward" ? std::string("forward") : n == "forward" ? std::string("backward") : n;
+  };
+  struct Hermitian {
+    const char* id;
+    const char* real_id;
+    const char* signature;
+    const char* size;  // n or s
+  };
+  for (Hermitian h : {Hermitian{"torch.fft.hfft", "torch.fft.irfft", one, "n"}, Hermitian{"torch.fft.hfft2", "torch.fft.irfft2", two, "s"},
+                      Hermitian{"torch.fft.hfftn", "torch.fft.irfftn", many, "s"}})
+    define(t, {{h.id}, h.signature, [h, swapped](const Args& x) -> Value {
+      Tensor conjugated = op("torch.conj_physical", {x["a"]});
+      return op(h.real_id, {conjugated, x[h.size], x["dim"], swapped(x["norm"])});
+    }}, decomposed);
+  for (Hermitian h : {Hermitian{"torch.fft.ihfft", "torch.fft.rfft", one, "n"}, Hermitian{"torch.fft.ihfft2", "torch.fft.rfft2", two, "s"},
+                      Hermitian{"torch.fft.ihfftn", "torch.fft.rfftn", many, "s"}})
+    define(t, {{h.id}, h.signature, [h, swapped](const Args& x) -> Value {
+      Tensor spectrum = op(h.real_id, {x["a"], x[h.size], x["dim"], swapped(x["norm"])});
+      return op("torch.conj_physical", {spectrum});
+    }}, decomposed);
   define(t, {{"torch.fft.fftshift"}, "a, /, dim=None", [](const Args& x) -> Value { return shift(x, false); }}, decomposed);
   define(t, {{"torch.fft.ifftshift"}, "a, /, dim=None", [](const Args& x) -> Value { return shift(x, true); }}, decomposed);
 }

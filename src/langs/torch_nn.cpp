@@ -896,8 +896,7 @@ Value adaptive_pool_impl(const Args& x, int64_t spatial, bool max) {
   // One window's reduction over its trailing dimension: (value, index) of a maximum, or the mean.
   auto reduced = [&](const Tensor& w, const Tensor& w_positions) -> std::pair<Tensor, Tensor> {
     int64_t last = w.ndim() - 1;
-    if (!max) return {mean(w, Dims{last}), Tensor()};
-    if (!pick) return {amax(w, {last}), Tensor()};
+    if (!pick) return {max ? amax(w, {last}) : mean(w, Dims{last}), Tensor()};
     Tensor first = unsqueeze(prims::argmax(w, last), last);
     Tensor value = squeeze(prims::take_along_axis(w, first, last), {last});
     if (!with_indices) return {value, Tensor()};
@@ -907,8 +906,18 @@ Value adaptive_pool_impl(const Args& x, int64_t spatial, bool max) {
   bool divides = true;
   for (int64_t i = 0; i < spatial; ++i) divides = divides && in[i] % out[i] == 0;
   Tensor values, indices;
+  if (divides && !pick) {  // one reshape, reduced over each window's dims in place
+    Shape split = batch;
+    Dims window_dims;
+    for (int64_t i = 0; i < spatial; ++i) {
+      split.insert(split.end(), {out[i], in[i] / out[i]});
+      window_dims.push_back(static_cast<int64_t>(split.size()) - 1);
+    }
+    Tensor windows = reshape(a, split);
+    return max ? amax(windows, window_dims) : mean(windows, window_dims);
+  }
   if (divides) {
-    std::tie(values, indices) = reduced(even_windows(a), pick ? even_windows(positions) : Tensor());
+    std::tie(values, indices) = reduced(even_windows(a), even_windows(positions));
   } else {
     // Uneven windows, one by one, each flattened.
     check(numel(out) <= 65536, [&] {

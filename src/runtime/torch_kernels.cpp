@@ -1236,7 +1236,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
   auto norm_view = [](const std::string& norm) { return norm.empty() ? c10::optional<c10::string_view>() : c10::optional<c10::string_view>(norm); };
   using OneD = at::Tensor (*)(const at::Tensor&, c10::optional<int64_t>, int64_t, c10::optional<c10::string_view>);
   for (auto [id, fn] : std::initializer_list<std::pair<const char*, OneD>>{
-           {"fft", &at::fft_fft}, {"ifft", &at::fft_ifft}, {"rfft", &at::fft_rfft}, {"irfft", &at::fft_irfft}, {"hfft", &at::fft_hfft}, {"ihfft", &at::fft_ihfft}})
+           {"fft", &at::fft_fft}, {"ifft", &at::fft_ifft}, {"rfft", &at::fft_rfft}, {"irfft", &at::fft_irfft}})
     r.add(std::string("torch:torch.fft.") + id, [fn, norm_view](KernelCall& c) {
       const std::string norm = c.arg(3).is_none() ? "" : c.arg(3).string();
       c.set_output(0, fn(c.arg(0).tensor(), c.arg(1).optional_integer(), c.arg(2).integer(), norm_view(norm)));
