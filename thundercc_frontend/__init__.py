@@ -9,6 +9,9 @@ the user's source line.
     from thundercc_frontend import capture
     captured = capture(model, x)          # runs model(x) once, eagerly
     captured.save("trace.json")
+
+    fast = thundercc_frontend.compile(model, x)   # captured, compiled and loaded (compiled.py)
+    y = fast(x)
 """
 from __future__ import annotations
 
@@ -1020,3 +1023,4 @@ def _capture(fn, args, kwargs, check: bool) -> Capture:
 
 
 from thundercc_frontend.dynamic import capture_dynamic, specialize  # noqa: E402,F401  (dynamic.py builds on capture)
+from thundercc_frontend.compiled import Compiled, CompileError, compile  # noqa: E402,F401  (compiled.py too)

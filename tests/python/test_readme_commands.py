@@ -1,6 +1,7 @@
 """The README's command blocks run as written, as Rust's doctests do: the quick start from a
 checkout (after its set-up line, which CI has run) must end in outputs that match eager PyTorch's,
-and the two commands must name scripts that exist."""
+the Python API's example must print True (its result equals eager's), and the two commands must
+name scripts that exist."""
 import os
 import re
 import subprocess
@@ -17,7 +18,7 @@ def commands(block):
 
 
 def test_every_command_block_is_one_of_the_tested_ones():
-    assert len(BLOCKS) == 2, "a new command block in README.md needs a test here"
+    assert len(BLOCKS) == 3, "a new command block in README.md needs a test here"
 
 
 def test_the_two_commands_are_scripts_of_the_checkout():
@@ -36,3 +37,11 @@ def test_the_quick_start_runs_as_written(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "outputs match out/resnet18.expected.pt" in result.stdout
     assert (tmp_path / "out" / "resnet18.trace.py").exists()
+
+
+def test_the_python_example_runs_as_written(tmp_path):
+    (tmp_path / "thundercc_frontend").symlink_to(REPO / "thundercc_frontend")
+    (tmp_path / "build").symlink_to(Path(os.environ.get("THUNDERCC", REPO / "build" / "thundercc")).parent)
+    result = subprocess.run(["bash", "-euc", BLOCKS[2]], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"

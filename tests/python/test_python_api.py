@@ -1,0 +1,126 @@
+"""thundercc_frontend.compile: capture, compile and run in this process, as thunder.jit's callable.
+Results against eager PyTorch: inference, a training step's gradients through loss.backward(),
+the program's output structure, weights read at every call, and the errors a user meets."""
+import pytest
+import torch
+import torchvision
+
+import thundercc_frontend as tcc
+
+
+class Classifier(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.LayerNorm(16), torch.nn.Linear(16, 4))
+
+    def forward(self, x):
+        return torch.log_softmax(self.body(x), -1)
+
+
+@pytest.fixture(autouse=True)
+def seeded():
+    torch.manual_seed(0)
+
+
+def test_a_module_runs_in_process_as_eager_does(thundercc, tmp_path):
+    model = Classifier().eval()
+    x = torch.randn(5, 8)
+    with torch.no_grad():
+        fast = tcc.compile(model, x, workdir=tmp_path)
+        other = torch.randn(5, 8)
+        torch.testing.assert_close(fast(other), model(other))
+    assert fast.plan_path.exists() and fast.trace_path.exists()
+    assert "def computation" in fast.execution_trace() or "def " in fast.execution_trace()
+
+
+def test_a_torchvision_model(thundercc, tmp_path):
+    model = torchvision.models.resnet18(num_classes=10).eval()
+    x = torch.randn(2, 3, 64, 64)
+    with torch.no_grad():
+        fast = tcc.compile(model, x, workdir=tmp_path)
+        other = torch.randn(2, 3, 64, 64)
+        torch.testing.assert_close(fast(other), model(other), rtol=1e-4, atol=1e-4)
+
+
+def test_loss_backward_runs_the_plans_backward(thundercc, tmp_path):
+    model = Classifier()
+    eager_model = Classifier()
+    eager_model.load_state_dict(model.state_dict())
+    x, target = torch.randn(5, 8), torch.tensor([0, 3, 1, 2, 3])
+    fast = tcc.compile(model, x, workdir=tmp_path)
+    assert fast.plan.has_backward
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    eager_optimizer = torch.optim.SGD(eager_model.parameters(), lr=0.1)
+    for _ in range(3):  # steps of torch.optim on the parameters the plan reads at each call
+        other = torch.randn(5, 8)
+        for m, opt, call in ((model, optimizer, fast), (eager_model, eager_optimizer, eager_model)):
+            opt.zero_grad()
+            torch.nn.functional.nll_loss(call(other), target).backward()
+            opt.step()
+        for (name, p), q in zip(model.named_parameters(), eager_model.parameters()):
+            torch.testing.assert_close(p.grad, q.grad, msg=name)
+            torch.testing.assert_close(p, q, msg=name)
+
+
+def test_a_backward_after_another_call_is_refused_not_wrong(thundercc, tmp_path):
+    model = Classifier()
+    fast = tcc.compile(model, torch.randn(2, 8), workdir=tmp_path)
+    first = fast(torch.randn(2, 8)).sum()
+    fast(torch.randn(2, 8))
+    with pytest.raises(RuntimeError, match="later call replaced"):
+        first.backward()
+
+
+def test_a_modules_gradients_reach_its_parameters(thundercc, tmp_path):
+    model = Classifier()
+    x = torch.randn(3, 8, requires_grad=True)
+    fast = tcc.compile(model, x, workdir=tmp_path)
+    fast(x).pow(2).sum().backward()
+    grads = [p.grad.clone() for p in model.parameters()] + [x.grad.clone()]
+    model.zero_grad()
+    x.grad = None
+    model(x).pow(2).sum().backward()
+    for got, want in zip(grads, [p.grad for p in model.parameters()] + [x.grad]):
+        torch.testing.assert_close(got, want)
+
+
+def test_the_output_structure_is_the_programs(thundercc, tmp_path):
+    def program(x, y):
+        return {"sum": x + y, "pair": (x * y, None), "n": 3}
+
+    x, y = torch.randn(4), torch.randn(4)
+    fast = tcc.compile(program, x, y, workdir=tmp_path)
+    got = fast(y, x)
+    assert set(got) == {"sum", "pair", "n"} and got["n"] == 3 and got["pair"][1] is None
+    torch.testing.assert_close(got["sum"], y + x)
+    torch.testing.assert_close(got["pair"][0], y * x)
+
+
+def test_weights_are_read_at_every_call(thundercc, tmp_path):
+    model = Classifier().eval()
+    x = torch.randn(2, 8)
+    with torch.no_grad():
+        fast = tcc.compile(model, x, workdir=tmp_path)
+        model.body[0].weight.mul_(2)
+        torch.testing.assert_close(fast(x), model(x))
+
+
+def test_numbers_are_specialized_and_checked(thundercc, tmp_path):
+    def scaled(x, k):
+        return x * k
+
+    fast = tcc.compile(scaled, torch.ones(3), 2, workdir=tmp_path)
+    torch.testing.assert_close(fast(torch.ones(3), 2), torch.full((3,), 2.0))
+    with pytest.raises(ValueError, match="compiled for k=2"):
+        fast(torch.ones(3), 3)
+
+
+def test_a_tensor_of_another_shape_is_refused_by_name(thundercc, tmp_path):
+    fast = tcc.compile(lambda x: x.exp(), torch.ones(3), workdir=tmp_path)
+    with pytest.raises(RuntimeError, match="x"):
+        fast(torch.ones(4))
+
+
+def test_what_capture_refuses_is_a_capture_error(thundercc, tmp_path):
+    with pytest.raises(tcc.CaptureError, match="nonzero"):
+        tcc.compile(lambda x: torch.nonzero(x), torch.ones(3), workdir=tmp_path)
