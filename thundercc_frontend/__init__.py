@@ -101,8 +101,17 @@ class CaptureError(RuntimeError):
         self.consequence = consequence
 
 
+def _installed_binary():
+    """The command `cmake --install` put beside this package (its _installed.py), if it did."""
+    try:
+        from thundercc_frontend._installed import BINARY
+        return BINARY
+    except ImportError:
+        return None
+
+
 def thundercc_binary() -> str:
-    for candidate in (os.environ.get("THUNDERCC"), str(REPO / "build" / "thundercc"), shutil.which("thundercc")):
+    for candidate in (os.environ.get("THUNDERCC"), str(REPO / "build" / "thundercc"), _installed_binary(), shutil.which("thundercc")):
         if candidate and Path(candidate).exists():
             return candidate
     raise CaptureError("cannot find the thundercc binary: build it (scripts/setup.sh) or set THUNDERCC")

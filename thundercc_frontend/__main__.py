@@ -34,12 +34,18 @@ from thundercc_frontend import VERSION, CaptureError, capture, capture_dynamic, 
 
 
 def _package_version() -> str:
-    """The package's version: pyproject.toml's in a checkout, the installed metadata's otherwise."""
+    """The package's version: pyproject.toml's in a checkout, cmake --install's (_installed.py), or
+    pip's metadata."""
     pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
     if pyproject.exists():
         for line in pyproject.read_text().splitlines():
             if line.startswith("version = "):
                 return line.split('"')[1]
+    try:
+        from thundercc_frontend._installed import VERSION
+        return VERSION
+    except ImportError:
+        pass
     from importlib.metadata import version
     return version("thundercc-frontend")
 

@@ -34,9 +34,10 @@ class CompileError(RuntimeError):
 
 
 def _runtime():
-    """The runtime's Python extension, found beside the thundercc binary (build/python)."""
+    """The runtime's Python extension: the build's (build/python, beside the thundercc binary), or
+    the one installed beside this package."""
     binary = Path(thundercc_binary()).resolve()
-    for folder in (binary.parent / "python", binary.parent.parent / "lib" / "thundercc" / "python"):
+    for folder in (binary.parent / "python", Path(__file__).resolve().parent.parent):
         if any(folder.glob("_thundercc_runtime*.so")):
             if str(folder) not in sys.path:
                 sys.path.insert(0, str(folder))

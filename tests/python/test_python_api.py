@@ -1,6 +1,11 @@
 """thundercc_frontend.compile: capture, compile and run in this process, as thunder.jit's callable.
 Results against eager PyTorch: inference, a training step's gradients through loss.backward(),
 the program's output structure, weights read at every call, and the errors a user meets."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 import torchvision
@@ -124,3 +129,25 @@ def test_a_tensor_of_another_shape_is_refused_by_name(thundercc, tmp_path):
 def test_what_capture_refuses_is_a_capture_error(thundercc, tmp_path):
     with pytest.raises(tcc.CaptureError, match="nonzero"):
         tcc.compile(lambda x: torch.nonzero(x), torch.ones(3), workdir=tmp_path)
+
+
+def test_one_install_gives_the_cli_the_front_end_and_the_api(thundercc, tmp_path):
+    """cmake --install puts the command, the runtime, the front end and its extension under one
+    prefix; the installed front end finds its command with no THUNDERCC and no checkout."""
+    build = Path(os.environ["THUNDERCC"]).parent
+    prefix = tmp_path / "prefix"
+    subprocess.run(["cmake", "--install", build, "--prefix", prefix], check=True, capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("THUNDERCC", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(prefix / "lib" / "python3" / "dist-packages")
+    program = ("import torch, thundercc_frontend as tcc\n"
+               "m = torch.nn.Linear(3, 2)\n"
+               "with torch.no_grad():\n"
+               "    f = tcc.compile(m, torch.randn(4, 3))\n"
+               "    x = torch.randn(4, 3)\n"
+               "    print(tcc.thundercc_binary(), torch.allclose(f(x), m(x)))\n")
+    done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(prefix / "bin" / "thundercc"), "True"]
+    version = subprocess.run([sys.executable, "-m", "thundercc_frontend", "--version"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True)
+    assert version.stdout.startswith("thundercc_frontend 0.1.0"), version.stderr
