@@ -3,7 +3,7 @@
 input shapes of the bundled traces (`compile`); to their plans (`run`): every program's
 instructions (forward, backward, the optimizer's update, the batch-norm prologue), a dynamic plan's
 symbols and symbolic trace, FSDP's world size and shards, the update's parameters; and to training
-checkpoints (`checkpoint`: entries dropped, retyped, reshaped, step counts out of range, read by
+checkpoints (`checkpoint`: entries dropped, retyped, reshaped, sections replaced, step counts out of range, read by
 `run --resume`). Every run must end with exit code 0 or 1 (a clear error), never a crash, an
 internal error or a sanitizer report. Prints each failure found.
 
@@ -106,23 +106,30 @@ def mutate_plan(doc, rng):
         ins["free"] = [rng.randrange(max(program["slots"], 1))]
 
 
-def mutate_checkpoint(entries, rng):
-    """A checkpoint's tuple (parameters, optimizer state, steps done) changed as a careless user or an attacker would."""
+def mutate_checkpoint(checkpoint, rng):
+    """A checkpoint ({"model", "inputs", "optimizer", "step"}) changed as a careless user or an attacker would:
+    an entry dropped, retyped, reshaped, filled with NaN, a section replaced, or a step count out of range."""
     import torch
-    entries = list(entries)
-    k = rng.randrange(len(entries))
+    checkpoint = copy.deepcopy(checkpoint)
+    places = [(checkpoint["model"], k) for k in checkpoint["model"]]
+    places += [(state, k) for state in checkpoint["optimizer"]["state"].values() for k in state if state[k] is not None]
+    holder, key = rng.choice(places)
     r = rng.random()
-    if r < 0.2:
-        entries.pop(k)
-    elif r < 0.4:
-        entries[k] = entries[k].to(rng.choice([torch.float64, torch.int64, torch.bool, torch.float16]))
+    if r < 0.15:
+        del holder[key]
+    elif r < 0.3:
+        holder[key] = holder[key].to(rng.choice([torch.float64, torch.int64, torch.bool, torch.float16]))
+    elif r < 0.45:
+        holder[key] = holder[key].reshape(-1)[: max(holder[key].numel() - 1, 0)]
     elif r < 0.6:
-        entries[k] = entries[k].reshape(-1)[: max(entries[k].numel() - 1, 0)]
-    elif r < 0.8:
-        entries[-1] = torch.tensor(rng.choice([-1, -(2**63), 2**62, 2**63 - 1]))
+        checkpoint["step"] = rng.choice([-1, -(2**63), 2**62, 2**63 - 1, 1.5, "7"])
+    elif r < 0.75:
+        checkpoint[rng.choice(["model", "inputs", "optimizer"])] = rng.choice([None, [], 3, {"x": torch.zeros(2)}])
+    elif r < 0.9:
+        holder[key] = holder[key].clone().fill_(float("nan")) if holder[key].is_floating_point() else holder[key]
     else:
-        entries[k] = entries[k].clone().fill_(float("nan")) if entries[k].is_floating_point() else entries[k].t() if entries[k].dim() == 2 else None
-    return tuple(entries)
+        holder[key] = rng.choice([None, "weight", 1.0, (torch.zeros(1),)])
+    return checkpoint
 
 
 def plan_sources(thundercc, work):

@@ -5,7 +5,8 @@
 // (BUILD below a tensor, found by the pt_reader fuzzer) frees memory it never allocated. So the
 // pickle is first run on a model of the pickle machine that knows only what torch.save writes for
 // tensors in a tuple, list or dict: the opcodes of protocol 2 it uses, the globals it names (the
-// tensor and parameter rebuilders, the storage classes, OrderedDict), and the kinds of values
+// tensor and parameter rebuilders, the storage classes, OrderedDict, and LibTorch's type tags of
+// the dicts and lists of a training checkpoint), and the kinds of values
 // each opcode takes from the stack. Anything else is refused with its offset.
 #include "runtime/pickle_check.h"
 
@@ -43,7 +44,8 @@ struct Rewrite {
 
 const std::set<std::string>& allowed_globals() {
   static const std::set<std::string> globals = [] {
-    std::set<std::string> g{"torch._utils _rebuild_tensor_v2", "torch._utils _rebuild_parameter", "collections OrderedDict"};
+    std::set<std::string> g{"torch._utils _rebuild_tensor_v2", "torch._utils _rebuild_parameter", "collections OrderedDict",
+                            "torch.jit._pickle restore_type_tag"};
     for (const char* s : {"Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte", "Bool", "ComplexFloat",
                           "ComplexDouble"})
       g.insert(std::string("torch ") + s + "Storage");
@@ -231,6 +233,14 @@ class PickleMachine {
       if (f.size() < 6 || f[0] != Kind::Storage || f[1] != Kind::Int || f[2] != Kind::Tuple || f[3] != Kind::Tuple || f[4] != Kind::Bool)
         fail("_rebuild_tensor_v2 with arguments of the wrong kinds");
       return Kind::Tensor;
+    }
+    if (callable.global == "torch.jit._pickle restore_type_tag") {
+      // LibTorch's own pickler tags its typed dicts and lists (a training checkpoint): the type,
+      // which LibTorch's unpickler parses, only among those thundercc writes.
+      static const std::set<std::string> types{"Dict[str, Tensor]", "Dict[str, Any]", "Dict[int, Any]", "List[Any]"};
+      if (f.size() != 2 || (f[0] != Kind::Dict && f[0] != Kind::List) || f[1] != Kind::Str || !types.count(args.field_texts[1]))
+        fail("restore_type_tag of something other than a dict or list and one of thundercc's checkpoint types");
+      return f[0];
     }
     if (callable.global == "collections OrderedDict") {
       // A state_dict: LibTorch 1.13 makes None of OrderedDict(), so it is given an empty dict.

@@ -17,6 +17,7 @@
 #include <iostream>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -178,9 +179,13 @@ std::vector<size_t> carried_inputs(Plan& plan) {
   return out;
 }
 
-// A training checkpoint (run --checkpoint, --resume): a tuple of the carried inputs, the
-// optimizer's state, then the number of steps done (an int64 0-d tensor), each checked against
-// the plan.
+// A training checkpoint (run --checkpoint, --resume), as PyTorch's own are saved:
+//   {"model": the module's parameters and buffers by state_dict key (model.load_state_dict takes it),
+//    "inputs": the other carried inputs (they require grad without being a module's), by name,
+//    "optimizer": torch.optim's state_dict() of the plan's optimizer (SGD: a momentum buffer per
+//                 parameter; AdamW: two averages and the step count), its load_state_dict takes it,
+//    "step": the steps done}
+// Sharded tensors (FSDP) are whole, so that a checkpoint does not depend on the world size.
 constexpr int64_t kMostSteps = int64_t{1} << 40;  // --steps and a checkpoint's count: no sum of two overflows
 
 struct Checkpoint {
@@ -196,15 +201,150 @@ std::vector<InputSpec> checkpoint_specs(Plan& plan, const std::vector<size_t>& c
   return specs;
 }
 
-// Sharded tensors (FSDP) are whole in a checkpoint, so that it does not depend on the world size.
+// Where the optimizer's state input k (optimizer_step.cpp's order: per parameter, SGD's momentum
+// buffer or AdamW's two averages; then AdamW's one step count) lives in torch.optim's state: the
+// parameter's number (-1: every parameter's) and the key.
+std::pair<int64_t, std::string> optimizer_state_key(Plan& plan, size_t k) {
+  if (plan.optimizer().starts_with("torch.optim.SGD")) return {static_cast<int64_t>(k), "momentum_buffer"};
+  if (k == 2 * plan.parameters().size()) return {-1, "step"};
+  return {static_cast<int64_t>(k / 2), k % 2 == 0 ? "exp_avg" : "exp_avg_sq"};
+}
+
+// torch.optim's param_groups entry for the plan's optimizer, read off its description
+// (Optimizer::describe: "torch.optim.AdamW(lr=0.001, betas=(0.9, 0.999), eps=1e-08, weight_decay=0.01)"),
+// with PyTorch 1.13's other defaults.
+c10::impl::GenericDict param_group(Plan& plan) {
+  const std::string& text = plan.optimizer();
+  std::map<std::string, std::vector<double>> values;
+  auto open = text.find('('), close = text.rfind(')');
+  std::string args = text.substr(open + 1, close - open - 1);
+  for (size_t at = 0; at < args.size();) {
+    auto equals = args.find('=', at);
+    std::string key = args.substr(at, equals - at);
+    key.erase(0, key.find_first_not_of(", "));
+    size_t end = args[equals + 1] == '(' ? args.find(')', equals) + 1 : std::min(args.find(',', equals), args.size());
+    std::string value = args.substr(equals + 1, end - equals - 1);
+    std::erase(value, '(');
+    std::erase(value, ')');
+    std::stringstream numbers(value);
+    for (std::string number; std::getline(numbers, number, ',');) values[key].push_back(std::stod(number));
+    at = end;
+  }
+  c10::impl::GenericDict group(c10::StringType::get(), c10::AnyType::get());
+  auto number = [&](const char* key) { return values.at(key).at(0); };
+  bool sgd = text.starts_with("torch.optim.SGD");
+  group.insert("lr", number("lr"));
+  if (sgd) {
+    group.insert("momentum", number("momentum"));
+    group.insert("dampening", int64_t{0});
+    group.insert("weight_decay", number("weight_decay"));
+    group.insert("nesterov", false);
+    group.insert("maximize", false);
+    group.insert("foreach", c10::IValue());
+    group.insert("differentiable", false);
+  } else {
+    group.insert("betas", c10::ivalue::Tuple::create({values.at("betas").at(0), values.at("betas").at(1)}));
+    group.insert("eps", number("eps"));
+    group.insert("weight_decay", number("weight_decay"));
+    group.insert("amsgrad", false);
+    group.insert("foreach", c10::IValue());
+    group.insert("maximize", false);
+    group.insert("capturable", false);
+  }
+  c10::impl::GenericList params(c10::AnyType::get());  // (a List[int] would need one more global to be read back)
+  for (size_t k = 0; k < plan.parameters().size(); ++k) params.push_back(static_cast<int64_t>(k));
+  group.insert("params", params);
+  return group;
+}
+
+void write_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried, const std::vector<at::Tensor>& inputs,
+                      const std::vector<at::Tensor>& state, int64_t steps) {
+  std::vector<at::Tensor> tensors;
+  for (size_t i : carried) tensors.push_back(inputs[i]);
+  tensors.insert(tensors.end(), state.begin(), state.end());
+  tensors = wholes(checkpoint_specs(plan, carried), std::move(tensors));
+  c10::impl::GenericDict model(c10::StringType::get(), c10::TensorType::get()), named(c10::StringType::get(), c10::TensorType::get());
+  for (size_t k = 0; k < carried.size(); ++k) {
+    const InputSpec& spec = plan.inputs()[carried[k]];
+    for (const std::string& key : spec.fqn) model.insert(key, as_stored(tensors[k]));  // a tied weight under each of its keys
+    if (spec.fqn.empty()) named.insert(spec.name, as_stored(tensors[k]));
+  }
+  c10::impl::GenericDict per_parameter(c10::IntType::get(), c10::AnyType::get());
+  for (size_t k = 0; k < plan.parameters().size(); ++k) {
+    c10::impl::GenericDict entry(c10::StringType::get(), c10::AnyType::get());
+    // SGD without momentum keeps None there, as torch.optim does.
+    if (plan.optimizer().starts_with("torch.optim.SGD")) entry.insert("momentum_buffer", c10::IValue());
+    per_parameter.insert(static_cast<int64_t>(k), entry);
+  }
+  for (size_t k = 0; k < state.size(); ++k) {
+    auto [parameter, key] = optimizer_state_key(plan, k);
+    at::Tensor value = as_stored(tensors[carried.size() + k]);
+    // AdamW's one step count becomes each parameter's own tensor, as torch.optim increments each.
+    for (size_t p = 0; p < plan.parameters().size(); ++p)
+      if (parameter < 0 || static_cast<size_t>(parameter) == p)
+        per_parameter.at(static_cast<int64_t>(p)).toGenericDict().insert_or_assign(key, parameter < 0 ? value.clone() : value);
+  }
+  c10::impl::GenericDict optimizer(c10::StringType::get(), c10::AnyType::get());
+  optimizer.insert("state", per_parameter);
+  c10::impl::GenericList groups(c10::AnyType::get());
+  groups.push_back(param_group(plan));
+  optimizer.insert("param_groups", groups);
+  c10::impl::GenericDict checkpoint(c10::StringType::get(), c10::AnyType::get());
+  checkpoint.insert("model", model);
+  checkpoint.insert("inputs", named);
+  checkpoint.insert("optimizer", optimizer);
+  checkpoint.insert("step", steps);
+  write_pickled(path, checkpoint);
+}
+
+// The checkpoint's tensors in checkpoint_specs' order, each found by its key or name.
+std::vector<at::Tensor> named_checkpoint_tensors(const c10::impl::GenericDict& file, const std::string& path, Plan& plan,
+                                                 const std::vector<size_t>& carried) {
+  auto entry = [&](const c10::impl::GenericDict& dict, const std::string& where, const c10::IValue& key) -> c10::IValue {
+    auto found = dict.find(key);
+    if (found == dict.end())
+      throw LoadError(thundercc::str(path, ": the checkpoint has no ", where, " ", key.isString() ? "'" + key.toStringRef() + "'" : std::to_string(key.toInt()),
+                                     ", which this plan trains"));
+    return found->value();
+  };
+  auto section = [&](const char* name) {
+    c10::IValue v = entry(file, "section", std::string(name));
+    if (!v.isGenericDict()) throw LoadError(thundercc::str(path, ": the checkpoint's '", name, "' is not a dict"));
+    return v.toGenericDict();
+  };
+  std::vector<at::Tensor> tensors;
+  auto tensor = [&](const c10::IValue& v, const std::string& what) {
+    if (!v.isTensor()) throw LoadError(thundercc::str(path, ": the checkpoint's ", what, " is not a tensor"));
+    tensors.push_back(v.toTensor());
+  };
+  c10::impl::GenericDict model = section("model"), named = section("inputs");
+  for (size_t i : carried) {
+    const InputSpec& spec = plan.inputs()[i];
+    if (spec.fqn.empty()) tensor(entry(named, "input", spec.name), "input '" + spec.name + "'");
+    else tensor(entry(model, "state_dict key", spec.fqn.front()), "'" + spec.fqn.front() + "'");
+  }
+  c10::impl::GenericDict optimizer = section("optimizer");
+  c10::IValue per_parameter = entry(optimizer, "optimizer entry", std::string("state"));
+  for (size_t k = 0; k < plan.optimizer_state().size(); ++k) {
+    auto [parameter, key] = optimizer_state_key(plan, k);
+    c10::IValue state = per_parameter.isGenericDict() ? entry(per_parameter.toGenericDict(), "optimizer state of parameter", std::max<int64_t>(parameter, 0))
+                                                      : c10::IValue();
+    if (!state.isGenericDict()) throw LoadError(thundercc::str(path, ": the checkpoint's optimizer state is not torch.optim's"));
+    tensor(entry(state.toGenericDict(), "optimizer state", key), "optimizer state '" + key + "'");
+  }
+  c10::IValue steps = entry(file, "entry", std::string("step"));
+  if (!steps.isInt()) throw LoadError(thundercc::str(path, ": the checkpoint's step is not a whole number"));
+  tensors.push_back(at::scalar_tensor(steps.toInt(), at::kLong));
+  return tensors;
+}
+
 Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried) {
   const std::vector<InputSpec> entries = checkpoint_specs(plan, carried);
   const std::vector<InputSpec> specs = as_given(entries);
-  std::vector<at::Tensor> tensors = read_tensor_file(path, specs);
-  if (tensors.size() != specs.size())
-    throw LoadError(thundercc::str(path, ": a checkpoint of this plan holds ", specs.size(), " tensors (", carried.size(),
-                                   " parameters and buffers, ", specs.size() - carried.size() - 1, " of the optimizer's state, the steps done), not ",
-                                   tensors.size()));
+  c10::IValue file = read_pickled(path);
+  if (!file.isGenericDict())
+    throw LoadError(thundercc::str(path, ": not a training checkpoint (run --checkpoint writes a dict of model, inputs, optimizer and step)"));
+  std::vector<at::Tensor> tensors = named_checkpoint_tensors(file.toGenericDict(), path, plan, carried);
   check_tensors(tensors, specs, [&](size_t k) {
     return thundercc::str(path, ": checkpoint entry ", k, " (", specs[k].name, ") was written for another plan: it");
   });
@@ -216,15 +356,6 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
   if (out.steps < 0 || out.steps > kMostSteps)
     throw LoadError(thundercc::str(path, ": the checkpoint says ", out.steps, " steps were done; a count from 0 to ", kMostSteps, " was expected"));
   return out;
-}
-
-void write_checkpoint(const std::string& path, Plan& plan, const std::vector<size_t>& carried, const std::vector<at::Tensor>& inputs,
-                      const std::vector<at::Tensor>& state, int64_t steps) {
-  std::vector<at::Tensor> tensors;
-  for (size_t i : carried) tensors.push_back(inputs[i]);
-  tensors.insert(tensors.end(), state.begin(), state.end());
-  tensors.push_back(at::scalar_tensor(steps, at::kLong));
-  write_tensor_file(path, wholes(checkpoint_specs(plan, carried), std::move(tensors)));
 }
 
 // run --weights: a state_dict's tensors, by key, into the inputs that are the module's parameters
@@ -436,20 +567,28 @@ int run(const RunOptions& o) {
   if (o.steps) {
     std::vector<at::Tensor> state = resumed ? resumed->state : fill_inputs(plan.optimizer_state(), "zeros", 0);
     const bool batches = o.inputs_path.find("{step}") != std::string::npos;
+    std::vector<double> step_ms;
     for (int64_t s = first_step; s < first_step + o.steps; ++s) {
       if (batches && s != first_step) read_batch(s);
+      auto started = std::chrono::steady_clock::now();
       synchronize_buffers();
       outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);
       plan.update(inputs, grads, state);
-      // The loss: the first output, where it is one number.
+      wait_for_devices(plan.inputs());
+      step_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+      // The loss: the first output, where it is one number; then the step's time (its batch's reading aside).
       if (!outputs.empty() && outputs[0].defined() && outputs[0].numel() == 1)
-        std::printf("step %lld: loss %.9g\n", static_cast<long long>(s), outputs[0].item<double>());
+        std::printf("step %lld: loss %.9g, %.3f ms\n", static_cast<long long>(s), outputs[0].item<double>(), step_ms.back());
       else
-        std::printf("step %lld\n", static_cast<long long>(s));
+        std::printf("step %lld: %.3f ms\n", static_cast<long long>(s), step_ms.back());
       std::fflush(stdout);
     }
     if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, plan, carried, inputs, state, first_step + o.steps);
-    std::printf("%s: %lld steps of %s\n", o.plan_path.c_str(), static_cast<long long>(o.steps), plan.optimizer().c_str());
+    std::vector<double> sorted = step_ms;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("%s: %lld steps of %s: %.3f ms per step (median; min %.3f, max %.3f), %.3f s in all\n", o.plan_path.c_str(),
+                static_cast<long long>(o.steps), plan.optimizer().c_str(), sorted[sorted.size() / 2], sorted.front(), sorted.back(),
+                std::accumulate(step_ms.begin(), step_ms.end(), 0.0) / 1e3);
     return finish(plan, o, inputs, outputs, grads);
   }
   // A program that modifies its inputs gets them as given at every run, so runs agree.

@@ -293,13 +293,20 @@ std::vector<at::Tensor> read_optional_tensor_file(const std::string& path) {
   return out;
 }
 
+at::Tensor as_stored(const at::Tensor& t) { return t.cpu().resolve_conj().resolve_neg(); }
+
 void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors) {
   std::vector<c10::IValue> items;
-  // Files hold CPU tensors, and values: LibTorch's pickler drops a lazy conjugate or negation.
-  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(t.cpu().resolve_conj().resolve_neg()) : c10::IValue());
-  auto bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(items)));
+  for (const auto& t : tensors) items.push_back(t.defined() ? c10::IValue(as_stored(t)) : c10::IValue());
+  write_pickled(path, c10::ivalue::Tuple::create(std::move(items)));
+}
+
+void write_pickled(const std::string& path, const c10::IValue& value) {
+  auto bytes = torch::jit::pickle_save(value);
   write_file_atomically(path, std::string(bytes.begin(), bytes.end()));
 }
+
+c10::IValue read_pickled(const std::string& path) { return unpickle(path); }
 
 std::pair<double, double> default_tolerances(at::ScalarType t) {
   switch (t) {

@@ -29,6 +29,20 @@ def thundercc():
     return run
 
 
+def assert_same_checkpoints(a, b):
+    """Two training checkpoints (run --checkpoint) equal bit for bit: parameters, buffers, the
+    optimizer's state and the steps done."""
+    assert a["step"] == b["step"] and a["optimizer"]["param_groups"] == b["optimizer"]["param_groups"]
+    for section in ("model", "inputs"):
+        assert a[section].keys() == b[section].keys()
+        for key in a[section]:
+            assert torch.equal(a[section][key], b[section][key]), (section, key)
+    for k, state in a["optimizer"]["state"].items():
+        for name, value in state.items():
+            other = b["optimizer"]["state"][k][name]
+            assert (value is None and other is None) or torch.equal(value, other), (k, name)
+
+
 def build_against_installed_package(tmp_path, example):
     """The README's recipe for a program using thundercc as a package: `cmake --install` the build
     into tmp_path/prefix, then configure and build examples/EXAMPLE with find_package(thundercc).

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from conftest import capture, saveable
+from conftest import assert_same_checkpoints, capture, saveable
 
 TORCHRUN = shutil.which("torchrun")
 pytestmark = pytest.mark.skipif(TORCHRUN is None, reason="torchrun (python3-torch) is not installed")
@@ -200,7 +200,7 @@ def rank_losses(stdout, ranks):
     for line in stdout.splitlines():
         prefix, _, rest = line.partition("]:")
         if rest.startswith("step ") and prefix.startswith("[default"):
-            losses[int(prefix[len("[default"):])].append(float(rest.split()[-1]))
+            losses[int(prefix[len("[default"):])].append(float(rest.split("loss ")[1].split(",")[0]))
     return losses
 
 
@@ -254,8 +254,8 @@ def test_training_follows_pytorch_distributed_data_parallel(distributed, optimiz
         torch.testing.assert_close(torch.tensor(ours[rank], dtype=torch.float64), torch.load(tmp_path / f"pytorch_losses.{rank}.pt"),
                                    rtol=1e-4, atol=1e-5)
         checkpoint, theirs = torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"pytorch_state.{rank}.pt")
-        for name, value in zip(names if optimizer == "sgd" else [], checkpoint):
-            torch.testing.assert_close(value, theirs[name], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {name}")
+        for name in names if optimizer == "sgd" else []:
+            torch.testing.assert_close(checkpoint["model"][name], theirs[name], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {name}")
 
     half = steps // 2
     first = torchrun(ranks, tmp_path, *run, "--steps", half, "--checkpoint", tmp_path / "half.{rank}.pt")
@@ -265,8 +265,7 @@ def test_training_follows_pytorch_distributed_data_parallel(distributed, optimiz
     assert rest.returncode == 0, rest.stdout[-3000:] + rest.stderr[-3000:]
     assert rank_losses(rest.stdout, ranks) == {rank: losses[half:] for rank, losses in ours.items()}
     for rank in range(ranks):
-        for a, b in zip(torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"resumed.{rank}.pt")):
-            assert torch.equal(a, b)
+        assert_same_checkpoints(torch.load(tmp_path / f"whole.{rank}.pt"), torch.load(tmp_path / f"resumed.{rank}.pt"))
 
 
 class NormalizedClassifier(torch.nn.Module):
@@ -311,8 +310,8 @@ def test_ddp_broadcasts_buffers_as_distributed_data_parallel_does(tmp_path, thun
         checkpoint = torch.load(tmp_path / f"ours.{rank}.pt")
         theirs = torch.load(tmp_path / f"pytorch_state.{rank}.pt")
         assert sorted(carried) == sorted(theirs)
-        for key, value in zip(carried, checkpoint):
-            torch.testing.assert_close(value, theirs[key], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {key}")
+        for key in carried:
+            torch.testing.assert_close(checkpoint["model"][key], theirs[key], rtol=1e-4, atol=1e-5, msg=f"rank {rank}: {key}")
 
 
 def fsdp_step(tmp_path, thundercc, ranks, *compile_options):

@@ -4,7 +4,7 @@ checkpoint that --resume continues bit for bit, and clear errors."""
 import pytest
 import torch
 
-from conftest import capture, saveable
+from conftest import assert_same_checkpoints, capture, saveable
 
 STEPS = 20
 
@@ -67,7 +67,8 @@ class LossOf(torch.nn.Module):
 
 
 def losses_of(stdout):
-    return [float(line.split()[-1]) for line in stdout.splitlines() if line.startswith("step ")]
+    """The losses of `run --steps`' lines, `step S: loss L, T ms`."""
+    return [float(line.split("loss ")[1].split(",")[0]) for line in stdout.splitlines() if line.startswith("step ")]
 
 
 @pytest.mark.parametrize("flags,make_optimizer", [
@@ -88,11 +89,17 @@ def test_steps_follow_torch_optim(flags, make_optimizer, tmp_path, thundercc):
     theirs = torch_optim_losses(model, data, make_optimizer)
     assert len(ours) == STEPS
     torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-4, atol=1e-5)
-    # The parameters after the last step, as the checkpoint holds them, equal torch.optim's.
+    # The checkpoint is PyTorch's: the state_dict after the last step equals torch.optim's, and
+    # torch.optim loads the optimizer's state.
     saved = torch.load(tmp_path / "end.pt")
-    for ours_p, theirs_p in zip(saved, model.parameters()):
-        torch.testing.assert_close(ours_p, theirs_p.detach(), rtol=1e-4, atol=1e-5)
-    assert saved[-1].item() == STEPS
+    assert saved["step"] == STEPS
+    assert set(saved["model"]) == set(model.state_dict())
+    for key, theirs_p in model.state_dict().items():
+        torch.testing.assert_close(saved["model"][key], theirs_p, rtol=1e-4, atol=1e-5)
+    make_optimizer(model.parameters()).load_state_dict(saved["optimizer"])
+    # Each step's time, and a summary.
+    assert all(line.endswith(" ms") for line in result.stdout.splitlines() if line.startswith("step "))
+    assert " ms per step (median; min " in result.stdout
 
 
 @pytest.mark.parametrize("flags", [["--optimizer", "sgd", "--lr", "0.05", "--momentum", "0.9"], ["--optimizer", "adamw"]],
@@ -107,8 +114,28 @@ def test_a_resumed_run_equals_an_uninterrupted_one(flags, tmp_path, thundercc):
     # The resumed run takes the batches from step 7 on and prints their numbers; parameters and state equal bit for bit.
     assert rest.stdout.splitlines()[0].startswith("step 7: loss ")
     assert losses_of(rest.stdout) == losses_of(whole.stdout)[7:]
-    for a, b in zip(torch.load(tmp_path / "whole.pt"), torch.load(tmp_path / "resumed.pt")):
-        assert torch.equal(a, b)
+    whole, resumed = torch.load(tmp_path / "whole.pt"), torch.load(tmp_path / "resumed.pt")
+    assert whole["step"] == STEPS
+    assert_same_checkpoints(whole, resumed)
+
+
+@pytest.mark.parametrize("flags,make_optimizer", [
+    (["--optimizer", "sgd", "--lr", "0.05", "--momentum", "0.9"], lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9)),
+    (["--optimizer", "adamw"], lambda p: torch.optim.AdamW(p)),
+], ids=["sgd_momentum", "adamw"])
+def test_pytorch_continues_from_a_checkpoint(flags, make_optimizer, tmp_path, thundercc):
+    """A checkpoint is what PyTorch saves: load_state_dict takes its model and optimizer, and the
+    steps torch.optim then takes are the ones thundercc takes after --resume."""
+    model, data = prepared(tmp_path, thundercc, *flags)
+    plan, batch = tmp_path / "clf.plan.json", tmp_path / "batch.{step}.pt"
+    thundercc("run", plan, "--inputs", batch, "--steps", 7, "--checkpoint", tmp_path / "part.pt")
+    ours = losses_of(thundercc("run", plan, "--inputs", batch, "--steps", STEPS - 7, "--resume", tmp_path / "part.pt").stdout)
+    checkpoint = torch.load(tmp_path / "part.pt")
+    model.load_state_dict(checkpoint["model"])
+    optimizer = make_optimizer(model.parameters())
+    optimizer.load_state_dict(checkpoint["optimizer"])
+    theirs = torch_optim_losses(model, data[7:], lambda _: optimizer)
+    torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-4, atol=1e-5)
 
 
 def test_optimizer_errors(tmp_path, thundercc):
@@ -139,7 +166,7 @@ def test_optimizer_errors(tmp_path, thundercc):
     # A checkpoint of another optimizer's plan is refused.
     thundercc("run", tmp_path / "sgd" / "clf.plan.json", "--inputs", batch, "--steps", 1, "--checkpoint", tmp_path / "sgd.pt")
     thundercc("compile", tmp_path / "clf.json", "-o", tmp_path / "adamw", "--optimizer", "adamw")
-    assert "a checkpoint of this plan holds" in fails("run", tmp_path / "adamw" / "clf.plan.json", "--inputs", batch, "--steps", 1,
+    assert "the checkpoint has no optimizer state 'exp_avg', which this plan trains" in fails("run", tmp_path / "adamw" / "clf.plan.json", "--inputs", batch, "--steps", 1,
                                                       "--resume", tmp_path / "sgd.pt")
 
 

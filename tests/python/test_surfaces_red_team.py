@@ -223,9 +223,9 @@ def test_step_counts_are_checked(thundercc, trained, steps):
 
 
 def test_a_checkpoint_with_a_negative_step_count_is_refused(tmp_path, thundercc, trained):
-    checkpoint = list(torch.load(trained / "ck.pt"))
-    checkpoint[-1] = torch.tensor(-3)
-    torch.save(tuple(checkpoint), tmp_path / "negative.pt")
+    checkpoint = torch.load(trained / "ck.pt")  # saved again by Python, as a user would edit one
+    checkpoint["step"] = -3
+    torch.save(checkpoint, tmp_path / "negative.pt")
     fails(thundercc("run", trained / "clf.plan.json", "--inputs", trained / "batch.0.pt", "--steps", 1, "--resume",
                     tmp_path / "negative.pt", check=False), "the checkpoint says -3 steps were done")
 

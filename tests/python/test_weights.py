@@ -124,7 +124,7 @@ def test_weights_then_training_steps(order, tmp_path, thundercc):
     given = (x, y) if order == "batch_only" else (x, y, *[torch.zeros_like(p) for p in other.parameters()])
     torch.save(given, tmp_path / "b.pt")
     result = thundercc("run", tmp_path / "s.plan.json", "--weights", tmp_path / "w.pt", "--inputs", tmp_path / "b.pt", "--steps", 3)
-    ours = [float(line.split()[-1]) for line in result.stdout.splitlines() if line.startswith("step ")]
+    ours = [float(line.split("loss ")[1].split(",")[0]) for line in result.stdout.splitlines() if line.startswith("step ")]
     optimizer = torch.optim.SGD(other.parameters(), lr=0.1)
     theirs = []
     for _ in range(3):

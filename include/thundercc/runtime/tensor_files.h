@@ -43,6 +43,12 @@ std::vector<std::pair<std::string, at::Tensor>> read_state_dict(const std::strin
 std::vector<at::Tensor> read_optional_tensor_file(const std::string& path);
 // Writes tensors (undefined ones as None) as a tuple, for torch.load.
 void write_tensor_file(const std::string& path, const std::vector<at::Tensor>& tensors);
+// A tensor as files hold it: on the CPU, its values (LibTorch's pickler drops a lazy conjugate or negation).
+at::Tensor as_stored(const at::Tensor& t);
+// Any value torch.load reads (dicts, lists, tuples, numbers, tensors as_stored), written in one
+// step; and a torch.save file read whole, checked as every file is (LoadError naming it).
+void write_pickled(const std::string& path, const c10::IValue& value);
+c10::IValue read_pickled(const std::string& path);
 // Thunder's assert_close tolerances (rtol, atol) for a dtype; (0, 0) for exact dtypes.
 std::pair<double, double> default_tolerances(at::ScalarType t);
 // Compares outputs as torch.testing.assert_close does (Thunder's tolerances by dtype unless given);
