@@ -3,7 +3,8 @@
 # compile them, run the plans with LibTorch and compare with PyTorch eager.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh >/dev/null
+# Only what the demo runs: the CLI, the runtime it loads (scripts/test.sh builds the rest).
+scripts/setup.sh thundercc thundercc_runtime
 BUILD_DIR=${BUILD_DIR:-build}
 OUT=${OUT:-out}
 mkdir -p "$OUT"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs thundercc's dependencies from Debian's packages (idempotent), then configures and builds.
+# Installs thundercc's dependencies from Debian's packages (idempotent), then configures and builds:
+# every target, or only the targets named (scripts/setup.sh thundercc thundercc_runtime).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,8 @@ scripts/install_packages.sh setup "${PACKAGES[@]}"
 
 BUILD_DIR=${BUILD_DIR:-build}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo}
+  echo "setup: configuring $BUILD_DIR"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-RelWithDebInfo} >/dev/null
 fi
-cmake --build "$BUILD_DIR"
+echo "setup: building ${*:-every target} in $BUILD_DIR (a fresh build takes minutes: each runtime file compiles LibTorch's headers)"
+cmake --build "$BUILD_DIR" ${*:+--target "$@"}
