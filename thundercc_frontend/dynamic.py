@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -97,11 +98,18 @@ def capture_dynamic(fn, args, dims, kwargs=None) -> Capture:
     after_base = _random_state()
     snapshot = [t.detach().clone() for t in base.input_values]
     documents = [base.to_json()]
+    # On a terminal, a line in place says which capture runs (each is a whole run of the program).
+    progress = sys.stderr.isatty()
     try:
-        for point in points[1:]:
+        for k, point in enumerate(points[1:], 2):
+            if progress:
+                sizes_text = ", ".join(f"{name}={size}" for name, size in point.items())
+                print(f"\r\033[Kcapture --dynamic: capture {k} of {len(points)} ({sizes_text})", end="", file=sys.stderr, flush=True)
             documents.append(_sample(fn, args, kwargs, symbols, point, random_state, base, snapshot))
     finally:
         _set_random_state(after_base)
+        if progress:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
     merged = _Fit(symbols, sizes, points, documents[0]).merge(documents, ())
     base.inputs, base.bound_symbols, base.output = merged["inputs"], merged["bound_symbols"], merged["output"]
     base.symbols = [{"name": s.name, "input": name, "dim": dim, "min": s.low, "max": s.high, "hint": s.hint}

@@ -30,6 +30,7 @@
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/delta_debugging.h"
 #include "thundercc/support/files.h"
+#include "thundercc/support/progress.h"
 #include "thundercc/support/subprocess.h"
 
 namespace fs = std::filesystem;
@@ -443,11 +444,16 @@ void reduce_file(const std::string& path, const ReduceOptions& options) {
   spdlog::info("{}: {}: {}", path, failure_name(options.until), shown);
 
   const double least_excess = std::max(1.0, first.excess / 10);
+  ProgressLine progress(!spdlog::should_log(spdlog::level::info));
+  size_t smallest = original.bound_symbols.size();
   auto same = [&](const Trace& candidate, const std::string& what) {
+    progress.show(str("reduce: test ", oracle.tests() + 1, ", trying ", candidate.bound_symbols.size(), " of ", original.bound_symbols.size(),
+                      " statements; the smallest that fails so far has ", smallest));
     Outcome o = oracle.test(candidate);
     bool kept = o.failed && (!options.expect_error.empty()        ? o.output.find(failure) != std::string::npos
                              : options.until == Failure::Differs ? o.excess >= least_excess
                                                                   : o.signature == failure);
+    if (kept) smallest = std::min(smallest, candidate.bound_symbols.size());
     spdlog::info("test {}: {} statement(s), {} input(s): {}", oracle.tests(), candidate.bound_symbols.size(),
                  candidate.inputs.size(), kept ? "fails the same way (" + what + ")" : o.failed ? "fails otherwise: " + o.signature : "passes");
     return kept;

@@ -29,6 +29,26 @@ def thundercc():
     return run
 
 
+def run_on_a_terminal(command, **kwargs):
+    """Runs command with its stderr on a pseudo-terminal (stdout piped); returns the finished
+    process and every byte the terminal received."""
+    import pty
+    parent, child = pty.openpty()
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=child, **kwargs)
+    os.close(child)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(parent, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(parent)
+    return done, shown
+
+
 def assert_same_checkpoints(a, b):
     """Two training checkpoints (run --checkpoint) equal bit for bit: parameters, buffers, the
     optimizer's state and the steps done."""

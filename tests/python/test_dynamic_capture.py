@@ -12,7 +12,7 @@ import torch
 import torch.nn.functional as F
 import torchvision
 
-from conftest import REPO
+from conftest import REPO, run_on_a_terminal
 from thundercc_frontend import CaptureError, capture, capture_dynamic, specialize
 from thundercc_frontend.dynamic import evaluate
 
@@ -261,3 +261,13 @@ def test_training_leaves_the_state_a_single_capture_leaves():
     captured.output_values[0].backward()
     for a, b in zip(once.parameters(), dynamic.parameters()):
         assert torch.equal(a.grad, b.grad)
+
+
+def test_capture_dynamic_shows_its_captures_on_a_terminal(tmp_path):
+    """Each capture's sizes, in place on a terminal's stderr, the line cleared at the end."""
+    program = ("import torch\nfrom thundercc_frontend import capture_dynamic\n"
+               "capture_dynamic(torch.nn.Linear(4, 2), (torch.randn(3, 4),), ['input:0:1:16'])\n")
+    done, shown = run_on_a_terminal([sys.executable, "-c", program], cwd=REPO)
+    assert done.returncode == 0, shown
+    assert b"capture --dynamic: capture 2 of " in shown and b"(s0=" in shown
+    assert shown.endswith(b"\r\x1b[K")

@@ -3,6 +3,7 @@ kernel that returns the wrong shape, one that computes the wrong values) shrink 
 that causes them; the reduced trace still fails the same way, and its eager PyTorch script runs and
 gives the inputs and outputs that show the difference against eager."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import sys
 import pytest
 import torch
 
-from conftest import REPO, save_case
+from conftest import REPO, run_on_a_terminal, save_case
 from test_plugins import plugin
 
 TRACES = REPO / "traces"
@@ -149,3 +150,19 @@ def test_compile_options_after_a_double_dash_go_to_every_candidate(tmp_path, thu
     assert "#   thundercc compile mlp.reduced.json --optimizer sgd --lr 0.1" in (tmp_path / "mlp.reduced.py").read_text()
     refused = reduce(thundercc, bad, tmp_path, "--until", "compile-fails", "--", "--bogus", check=False)
     assert refused.returncode == 1 and "compile refuses the options given after --: The following argument was not expected: --bogus" in refused.stderr
+
+
+def test_progress_shows_on_a_terminal_and_nowhere_else(tmp_path, thundercc):
+    """On a terminal (stderr a pty) reduce says which test it runs, in place, and clears the line;
+    piped, its stderr stays quiet."""
+    trace = json.loads((TRACES / "llama_block.json").read_text())
+    trace["bound_symbols"][40]["output"]["tensor"]["shape"][-1] += 1
+    bad = tmp_path / "llama_block.json"
+    bad.write_text(json.dumps(trace))
+    done, shown = run_on_a_terminal([os.environ["THUNDERCC"], "reduce", bad, "-o", tmp_path / "tty", "--until", "compile-fails"])
+    assert done.returncode == 0
+    assert re.search(rb"reduce: test \d+, trying 61 of 61 statements; the smallest that fails so far has 61", shown)
+    assert b"trying 1 of 61 statements" in shown
+    assert shown.endswith(b"\r\x1b[K")  # the line cleared, before the result on stdout
+    piped = reduce(thundercc, bad, tmp_path / "piped", "--until", "compile-fails")
+    assert piped.stderr == ""
