@@ -301,7 +301,7 @@ int main(int argc, char** argv) {
   std::string transform;
   auto* compile_cmd = app.add_subcommand("compile", "write the execution trace (NAME.trace.py) and the plan (NAME.plan.json)");
   compile_cmd->add_option("traces", compile_paths, "trace.json files")->required();
-  compile_cmd->add_option("-o,--output-dir", compile_options.out_dir, "where to write (default: the current folder)");
+  CLI::Option* compile_out_option = compile_cmd->add_option("-o,--output-dir", compile_options.out_dir, "where to write (default: the current folder)");
   std::string executor_names;  // empty: the default list
   compile_cmd->add_option("--executors", executor_names, "executors in priority order, comma separated (default: plugins', then fuser, then torch)");
   compile_cmd->add_option("--plugin", plugins, "a plugin library to load (repeatable)");
@@ -441,6 +441,9 @@ int main(int argc, char** argv) {
         return 2;
       }
       compile_options.executors = executor_list(executor_names);
+      // Writing into the current folder is the default, but not a silent one.
+      if (!compile_out_option->count())
+        std::fprintf(stderr, "thundercc compile: writing into the current folder (-o DIR writes elsewhere)\n");
       return compile(compile_paths, compile_options);
     }
     if (*print_cmd) return print(print_path, depth, print_names);

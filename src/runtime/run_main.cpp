@@ -661,7 +661,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   const CLI::Validator path = cli::non_empty_path();
   app.add_option("plan", o.plan_path, "a plan.json written by thundercc compile")->required();
   auto* inputs = app.add_option("--inputs", o.inputs_path, "inputs saved by torch.save: a list in signature order, or a dict by name")->check(path);
-  app.add_option("--fill", o.fill, "without --inputs: random, zeros or ones")
+  app.add_option("--fill", o.fill, "without --inputs: random (the default: seeded by --seed, or 0), zeros or ones")
       ->check(CLI::IsMember({"random", "zeros", "ones"}))->excludes(inputs);
   // Tolerances: finite and not negative (NaN would make every comparison match).
   const CLI::Validator non_negative = cli::finite_number_from(0);
