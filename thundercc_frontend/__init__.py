@@ -1032,4 +1032,4 @@ def _capture(fn, args, kwargs, check: bool) -> Capture:
 
 
 from thundercc_frontend.dynamic import capture_dynamic, specialize  # noqa: E402,F401  (dynamic.py builds on capture)
-from thundercc_frontend.compiled import Compiled, CompileError, compile  # noqa: E402,F401  (compiled.py too)
+from thundercc_frontend.compiled import Compiled, CompileError, Loaded, compile, load  # noqa: E402,F401  (compiled.py too)

@@ -67,6 +67,35 @@ def compile(fn, *args, workdir=None, executors: str | None = None, options=(), *
     return Compiled(fn, captured, runtime.Plan.load(str(plan_path)), trace_path, plan_path)
 
 
+def load(path, weights=None) -> "Loaded":
+    """A plan (NAME.plan.json) or a package (thundercc package: the plan and its weights) as a
+    callable: positional arguments are the plan's inputs that are not the module's weights, in
+    order, keywords name them. A plan.json's weights come from `weights` (a state_dict); a
+    package holds its own."""
+    plan = _runtime().Plan.load(str(path))
+    if weights is not None:
+        plan.set_weights(list(weights.items()))
+    return Loaded(plan, Path(path))
+
+
+class Loaded:
+    """A loaded plan or package: call it with the inputs that are not weights (inference)."""
+
+    def __init__(self, plan, path: Path):
+        self.plan = plan
+        self.path = path
+        self.input_names = [name for name, keys, _ in plan.inputs if not keys]
+
+    def __call__(self, *args, **kwargs):
+        if len(args) > len(self.input_names):
+            raise TypeError(f"{self.path} takes {len(self.input_names)} inputs ({', '.join(self.input_names)}), not {len(args)}")
+        given = dict(zip(self.input_names, args))
+        given.update(kwargs)
+        with torch.no_grad():
+            outputs = self.plan.run(given)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
 class _PlanStep(torch.autograd.Function):
     """The plan's forward as one autograd node, whose backward is the plan's backward."""
 

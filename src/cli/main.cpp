@@ -223,8 +223,9 @@ int look_up_op(const std::string& name) {
 
 }  // namespace
 
-// `thundercc run ...` is served by libthundercc_runtime (LibTorch), loaded only for it.
-int run_with_runtime(int argc, char** argv) {
+// `thundercc run ...` and `thundercc package ...` are served by libthundercc_runtime (LibTorch),
+// loaded only for them; `entry` is the runtime's function for the command.
+int run_with_runtime(const char* entry, int argc, char** argv) {
   auto dir = std::filesystem::read_symlink("/proc/self/exe").parent_path();
   std::string library = (dir / "libthundercc_runtime.so").string();
   if (!std::filesystem::exists(library))  // installed: bin/thundercc, LIBDIR/libthundercc_runtime.so
@@ -235,12 +236,12 @@ int run_with_runtime(int argc, char** argv) {
     return 1;
   }
   using Main = int (*)(int, char**);
-  auto run_main = reinterpret_cast<Main>(dlsym(handle, "thundercc_run_main"));
-  if (!run_main) {
-    std::fprintf(stderr, "error: %s has no thundercc_run_main\n", library.c_str());
+  auto command_main = reinterpret_cast<Main>(dlsym(handle, entry));
+  if (!command_main) {
+    std::fprintf(stderr, "error: %s has no %s\n", library.c_str(), entry);
     return 1;
   }
-  return run_main(argc, argv);
+  return command_main(argc, argv);
 }
 
 // A validator for an option naming one of `choices`: it turns the name into the value for CLI11 to
@@ -263,14 +264,16 @@ CLI::Validator one_of(const std::map<std::string, T>& choices) {
 int main(int argc, char** argv) {
   // Ctrl-C leaves no temporary file and no child behind.
   install_interrupt_handlers(argc >= 2 && std::string_view(argv[1]) == "reduce");
-  if (argc >= 2 && std::string_view(argv[1]) == "run") return run_with_runtime(argc - 1, argv + 1);
+  if (argc >= 2 && std::string_view(argv[1]) == "run") return run_with_runtime("thundercc_run_main", argc - 1, argv + 1);
+  if (argc >= 2 && std::string_view(argv[1]) == "package") return run_with_runtime("thundercc_package_main", argc - 1, argv + 1);
 
   auto logger = spdlog::stderr_color_st("thundercc");
   logger->set_pattern("%^%l%$: %v");
   spdlog::set_default_logger(logger);
 
   CLI::App app{"thundercc: a trace compiler for PyTorch programs, in the style of Lightning Thunder"};
-  app.footer("thundercc run PLAN [options]: execute a plan with LibTorch (thundercc run --help)");
+  app.footer("thundercc run PLAN [options]: execute a plan with LibTorch (thundercc run --help)\n"
+             "thundercc package PLAN --weights STATE_DICT.pt -o FILE.tcc: the plan and its weights in one file (thundercc package --help)");
   app.require_subcommand(1);
   // The formats' versions beside the program's: what a plan or trace of this build must say.
   app.set_version_flag("--version", str("thundercc ", THUNDERCC_VERSION, " (trace format ", kTraceFormatVersion, ", plan format ",

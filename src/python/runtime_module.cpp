@@ -1,5 +1,5 @@
-// thundercc's runtime as a Python extension, for thundercc_frontend.compile: a plan loaded and run
-// in the Python process. Tensors pass between PyTorch and the runtime without copies (both use the
+// thundercc's runtime as a Python extension, for thundercc_frontend.compile and .load: a plan (or a
+// package) loaded and run in the Python process. Tensors pass between PyTorch and the runtime without copies (both use the
 // same LibTorch); runs release the GIL.
 #include <torch/extension.h>
 
@@ -41,5 +41,12 @@ PYBIND11_MODULE(_thundercc_runtime, m) {
       .def("backward", [](Plan& p, const std::vector<at::Tensor>& cotangents) {
              py::gil_scoped_release released;
              return p.backward(cotangents);
-           }, py::arg("cotangents"));
+           }, py::arg("cotangents"))
+      // The embedding API: weights by state_dict key, held; then the other inputs by name.
+      .def("set_weights", [](Plan& p, const std::vector<std::pair<std::string, at::Tensor>>& state_dict) { p.set_weights(state_dict); },
+           py::arg("state_dict"))
+      .def("run", [](Plan& p, const std::map<std::string, at::Tensor>& inputs) {
+             py::gil_scoped_release released;
+             return p.run(inputs);
+           }, py::arg("inputs"));
 }

@@ -16,6 +16,7 @@
 #include "thundercc/extend.h"
 #include "thundercc/plan/memory_plan.h"
 #include "thundercc/plan/plan_codec.h"
+#include "thundercc/runtime/package.h"
 #include "thundercc/plan/plan.h"
 #include "thundercc/driver/specialize.h"
 #include "thundercc/support/files.h"
@@ -305,7 +306,11 @@ std::vector<std::string> names_of(const std::vector<InputSpec>& specs) {
 
 std::unique_ptr<Plan> Plan::load(const std::string& path, KernelOptions kernels) {
   register_builtin_kernels();
-  return std::make_unique<Plan>(plan::read_plan_file(path), path, kernels);
+  PlanFile file = read_plan_or_package(path);
+  if (file.packaged && kernels.trust_kernels) throw LoadError(path + ": a package holds no kernels to trust: its plan's are built here");
+  auto plan = std::make_unique<Plan>(file.plan, path, kernels);
+  if (file.packaged) plan->set_weights(file.weights, path);
+  return plan;
 }
 
 Plan::Plan(const plan::Plan& plan, const std::string& where, KernelOptions options)

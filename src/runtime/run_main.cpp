@@ -26,6 +26,7 @@
 #include "runtime/process_group.h"
 #include "thundercc/errors.h"
 #include "thundercc/plan/plan_codec.h"
+#include "thundercc/runtime/package.h"
 #include "thundercc/plugin.h"
 #include "thundercc/runtime/plan_runner.h"
 #include "thundercc/serialize/schema.h"
@@ -360,8 +361,8 @@ Checkpoint read_checkpoint(const std::string& path, Plan& plan, const std::vecto
 
 // run --weights: a state_dict's tensors, by key, into the inputs that are the module's parameters
 // and buffers (Plan::set_weights: strict).
-void load_weights(const std::string& path, Plan& plan, std::vector<at::Tensor>& inputs) {
-  plan.set_weights(read_state_dict(path), path);
+void load_weights(const StateDict& state_dict, const std::string& where, Plan& plan, std::vector<at::Tensor>& inputs) {
+  plan.set_weights(state_dict, where);
   for (size_t i = 0; i < inputs.size(); ++i)
     if (plan.weights()[i].defined()) inputs[i] = plan.weights()[i];
 }
@@ -442,7 +443,11 @@ int run(const RunOptions& o) {
   // What the run writes can be written: checked before the work (every step), not after it.
   for (const std::string* written : {&o.outputs_path, &o.grads_out_path, &o.checkpoint_path, &o.profile_json_path})
     if (!written->empty()) check_output_path(*written);
-  plan::Plan decoded = plan::read_plan_file(o.plan_path);
+  // A plan.json, or a package of a plan and the module's weights (thundercc package).
+  PlanFile file = read_plan_or_package(o.plan_path);
+  if (file.packaged && o.trust_kernels)
+    throw LoadError(o.plan_path + ": a package holds no kernels to trust: run builds them from its plan (leave out --trust-kernels)");
+  const plan::Plan& decoded = file.plan;
   for (const auto& plugin : o.plugins) load_plugin(plugin, &KernelRegistry::global());
   if (decoded.world_size && decoded.world_size != world_size())
     throw LoadError(thundercc::str(o.plan_path, ": the plan shards its parameters over ", decoded.world_size,
@@ -508,10 +513,13 @@ int run(const RunOptions& o) {
     }
     check_inputs(path, "");
   };
-  if (resumed || !o.weights_path.empty()) {
+  // The module's weights: --weights, else a package's own.
+  const std::string weights_from = !o.weights_path.empty() ? o.weights_path : file.packaged ? o.plan_path : "";
+  if (resumed || !weights_from.empty()) {
     inputs = fill_inputs(given_specs, "zeros", 0);
-    if (!o.weights_path.empty()) load_weights(o.weights_path, plan, inputs);
-    cut_shards(plan.inputs(), inputs, o.weights_path);
+    if (!weights_from.empty())
+      load_weights(!o.weights_path.empty() ? read_state_dict(o.weights_path) : file.weights, weights_from, plan, inputs);
+    cut_shards(plan.inputs(), inputs, weights_from);
     if (resumed)
       for (size_t k = 0; k < carried.size(); ++k) inputs[carried[k]] = resumed->carried[k];
     read_batch(first_step);

@@ -112,7 +112,7 @@ class PlanRunner {
 class Plan {
  public:
   // Reads, checks and binds a plan.json (kernels built for this machine, or loaded from beside it
-  // with `kernels.trust_kernels`). The plugin executors it needs must have been loaded
+  // with `kernels.trust_kernels`), or a package (thundercc package), whose weights it then holds. The plugin executors it needs must have been loaded
   // (thundercc/plugin.h). Throws LoadError naming the file and the problem.
   static std::unique_ptr<Plan> load(const std::string& path, KernelOptions kernels = {});
   // Binds a decoded plan; throws LoadError naming `where`, the plan file's path (with
