@@ -12,6 +12,11 @@ chains of fused multiply-adds on registers, at the same threads, the best of fiv
 2048 x 2048 x 2048 float32 matrix product on oneDNN (a thundercc plan of one torch.matmul) is shown
 beside it as the share a large GEMM reaches.
 
+The three sides are timed interleaved (issue 42): each round runs thundercc, eager and TorchScript
+one after the other, each a median of a few runs, so that a 2-core machine's load swings fall on
+all three alike; each figure is the median over the rounds, and each ratio's range over the rounds
+is printed beside it.
+
 Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary; fma_peak lies beside it)
 Prints the figures; it asserts nothing about them."""
 import os
@@ -80,6 +85,27 @@ def median_of(output):
     return float(re.search(r"median ([0-9.]+) ms", output).group(1))
 
 
+def interleaved(sides: dict, rounds: int) -> dict:
+    """Each side (a name and a function timing it once, in ms) run in turn, round after round: the
+    per-round figures of each."""
+    figures = {name: [] for name in sides}
+    for _ in range(rounds):
+        for name, time_once in sides.items():
+            figures[name].append(time_once())
+    return figures
+
+
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def ratio_range(ours, theirs):
+    """The ratio of the medians, and its least and greatest value over the rounds."""
+    ratios = [a / b for a, b in zip(ours, theirs)]
+    return f"{median(ours) / median(theirs):.2f}x, {min(ratios):.2f}-{max(ratios):.2f} over rounds"
+
+
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     thundercc = os.environ.get("THUNDERCC", str(REPO / "build" / "thundercc"))
@@ -109,19 +135,24 @@ def main():
                   f"{re.search(r'isa (.+)', fma).group(1)}) {peak:.1f} GFLOP/s; a 2048^3 matmul on oneDNN {gemm:.1f} GFLOP/s "
                   f"({100 * gemm / peak:.0f}% of it)")
             for name in PROGRAMS:
-                ours = median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
-                                                 "--warmup", "1", "--repeat", str(rounds), *threading],
-                                                check=True, capture_output=True, text=True, env=env).stdout)
-                peers = {}
-                for kind in ("eager", "torchscript"):
-                    out = subprocess.run([sys.executable, __file__, "--peer", kind, name, str(rounds), str(threads)], check=True,
+                def ours_once(name=name):
+                    return median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
+                                                     "--warmup", "1", "--repeat", "3", *threading],
+                                                    check=True, capture_output=True, text=True, env=env).stdout)
+
+                def peer_once(kind, name=name):
+                    out = subprocess.run([sys.executable, __file__, "--peer", kind, name, "3", str(threads)], check=True,
                                          capture_output=True, text=True, env=env).stdout
-                    peers[kind] = float(out.split()[-1])
+                    return float(out.split()[-1])
+                figures = interleaved({"thundercc": ours_once, "eager": lambda: peer_once("eager"),
+                                       "torchscript": lambda: peer_once("torchscript")}, rounds)
+                ours, eager, script = (median(figures[k]) for k in ("thundercc", "eager", "torchscript"))
                 flops = multiply_add_flops(name)
                 share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
                 print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of FMA peak)   "
-                      f"eager (OpenBLAS) {peers['eager']:8.1f} ms ({ours / peers['eager']:.2f}x)   "
-                      f"TorchScript frozen {peers['torchscript']:8.1f} ms ({ours / peers['torchscript']:.2f}x, {share(peers['torchscript']):4.0f}%)")
+                      f"eager (OpenBLAS) {eager:8.1f} ms ({ratio_range(figures['thundercc'], figures['eager'])})   "
+                      f"TorchScript frozen {script:8.1f} ms ({ratio_range(figures['thundercc'], figures['torchscript'])}, "
+                      f"{share(script):4.0f}%)")
 
 
 if __name__ == "__main__":
