@@ -697,7 +697,8 @@ Tensor eigh_backward(const Tensor& l, const Tensor& v, const Tensor& gl, const T
   Tensor vh = adjoint(v);
   Tensor vhgv = ltorch::matmul(vh, gv);
   Tensor skew = ltorch::mul(ltorch::sub(vhgv, adjoint(vhgv)), 0.5);
-  Tensor gaps = ltorch::sub(ltorch::unsqueeze(l, -2), ltorch::unsqueeze(l, -1));
+  Tensor row = ltorch::unsqueeze(l, -2);
+  Tensor gaps = ltorch::sub(row, ltorch::unsqueeze(l, -1));
   Tensor mask = eye_mask(l.shape().back(), l);
   Tensor e = ltorch::where(mask, 1.0, gaps);
   Tensor off = ltorch::true_divide(skew, e);
@@ -715,7 +716,8 @@ Tensor svd_backward(const Tensor& u, const Tensor& s, const Tensor& vh, const Te
   Tensor vhgv_raw = ltorch::matmul(vh, adjoint(gvh));
   Tensor vhgv = ltorch::sub(vhgv_raw, adjoint(vhgv_raw));
   Tensor s2 = ltorch::mul(s, s);
-  Tensor gaps = ltorch::sub(ltorch::unsqueeze(s2, -2), ltorch::unsqueeze(s2, -1));
+  Tensor row = ltorch::unsqueeze(s2, -2);
+  Tensor gaps = ltorch::sub(row, ltorch::unsqueeze(s2, -1));
   Tensor e = ltorch::where(eye_mask(s.shape().back(), s), 1.0, gaps);
   Tensor left = ltorch::mul(uhgu, ltorch::unsqueeze(s, -2));
   Tensor right = ltorch::mul(ltorch::unsqueeze(s, -1), vhgv);

@@ -414,8 +414,10 @@ void register_linalg(SymbolTable& t) {
   define(t, {{"torch.triangular_solve", "torch.Tensor.triangular_solve"}, "b, A, /, upper=True, transpose=False, unitriangular=False", [](const Args& x) -> Value {
     const Tensor& b = x.tensor("b");
     const Tensor& a = x.tensor("A");
-    for (const auto& [t, name] : {std::pair{b, "b"}, std::pair{a, "A"}})
-      check(t.ndim() >= 2, [&] { return str("torch.triangular_solve: Expected ", name, " to have at least 2 dimensions, but it has ", t.ndim(), " dimensions instead"); });
+    for (const auto& operand : {std::pair{b, "b"}, std::pair{a, "A"}})
+      check(operand.first.ndim() >= 2, [&] {
+        return str("torch.triangular_solve: Expected ", operand.second, " to have at least 2 dimensions, but it has ", operand.first.ndim(), " dimensions instead");
+      });
     int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
     check(m == n, [&] { return str("A must be batches of square matrices, but they are ", m, " by ", n, " matrices"); });
     check(a.dtype().strong() == b.dtype().strong(), [&] { return str("Expected b and A to have the same dtype, but found b of type ", b.dtype().torch_name(), " and A of type ", a.dtype().torch_name(), " instead."); });
@@ -501,7 +503,8 @@ void register_linalg(SymbolTable& t) {
     if (rtol.is_none() && atol.is_tensor()) rtol = where(gt(atol, int64_t{0}), 0.0, default_rtol);
     else if (rtol.is_none()) rtol = !atol.is_none() && atol.as_float() > 0 ? 0.0 : default_rtol;
     if (atol.is_none()) atol = 0.0;
-    Tensor relative = mul(as_column(rtol), to(largest, dtypes::float64));
+    Value relative_column = as_column(rtol);
+    Tensor relative = mul(relative_column, to(largest, dtypes::float64));
     Tensor tolerance = atol.is_tensor() ? maximum(as_column(atol), relative) : op("torch.clamp", {relative, atol});
     return sum(gt(s, tolerance), Dims{-1});
   }}, decomposed);
