@@ -703,14 +703,254 @@ void register_linear_algebra_rules() {
 // The conjugate transpose of a batch of matrices.
 Tensor adjoint(const Tensor& t) { return transpose_last(conjugate(t).as_tensor()); }
 
-// The factorizations of torch_linalg.cpp, which have no decomposition: autograd's formulas.
-void register_lapack_rules() {
-  register_grad("torch.linalg.inv", [](const Args& x) -> Value {
+Tensor eye_mask(int64_t n, const Tensor& like) {
+  return ltorch::op("torch.eye", {n}, {{"dtype", Value(dtypes::bool8)}, {"device", Value(like.device())}});
+}
+
+// X with half its diagonal taken off: on the diagonal of a Hermitian X + X^H that halves the real
+// part, on that of a skew-Hermitian X - X^H the imaginary part.
+Tensor halve_diagonal(const Tensor& x) {
+  Tensor diagonal = ltorch::op("torch.diagonal", {x, int64_t{0}, int64_t{-2}, int64_t{-1}});
+  Tensor half = ltorch::mul(ltorch::op("torch.diag_embed", {diagonal}), 0.5);
+  return ltorch::sub(x, half);
+}
+
+// pinv(A)'s gradient (autograd's pinv_backward), the products ordered for the smaller dimension.
+Tensor pinv_backward(const Tensor& g, const Tensor& pinv, const Tensor& a) {
+  int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
+  Tensor pinv_h = adjoint(pinv), g_h = adjoint(g);
+  if (m <= n) {
+    Tensor k = ltorch::matmul(g_h, pinv);
+    Tensor k_pinv_h = ltorch::matmul(k, pinv_h);
+    Tensor first = ltorch::neg(adjoint(ltorch::matmul(pinv, k)));
+    Tensor projected = ltorch::matmul(ltorch::matmul(a, pinv), k_pinv_h);
+    Tensor rest = ltorch::sub(g_h, ltorch::matmul(k, a));
+    Tensor last = ltorch::matmul(ltorch::matmul(pinv_h, pinv), rest);
+    return ltorch::add(ltorch::sub(ltorch::add(first, k_pinv_h), projected), last);
+  }
+  Tensor k = ltorch::matmul(pinv, g_h);
+  Tensor pinv_h_k = ltorch::matmul(pinv_h, k);
+  Tensor first = ltorch::neg(adjoint(ltorch::matmul(k, pinv)));
+  Tensor rest = ltorch::sub(g_h, ltorch::matmul(a, k));
+  Tensor second = ltorch::matmul(ltorch::matmul(rest, pinv), pinv_h);
+  Tensor projected = ltorch::matmul(ltorch::matmul(pinv_h_k, pinv), a);
+  return ltorch::sub(ltorch::add(ltorch::add(first, second), pinv_h_k), projected);
+}
+
+// A = V diag(L) V^H: gA = V G V^H, G the skew-Hermitian part of V^H gV divided by L_j - L_i off
+// the diagonal, gL on it (autograd's linalg_eig_backward for Hermitian A).
+Tensor eigh_backward(const Tensor& l, const Tensor& v, const Tensor& gl, const Tensor& gv) {
+  Tensor vh = adjoint(v);
+  Tensor vhgv = ltorch::matmul(vh, gv);
+  Tensor skew = ltorch::mul(ltorch::sub(vhgv, adjoint(vhgv)), 0.5);
+  Tensor row = ltorch::unsqueeze(l, -2);
+  Tensor gaps = ltorch::sub(row, ltorch::unsqueeze(l, -1));
+  Tensor mask = eye_mask(l.shape().back(), l);
+  Tensor e = ltorch::where(mask, 1.0, gaps);
+  Tensor off = ltorch::true_divide(skew, e);
+  Tensor diagonal = ltorch::op("torch.diag_embed", {in_dtype(gl, v.dtype())});
+  Tensor inner = ltorch::where(mask, diagonal, off);
+  return ltorch::matmul(v, ltorch::matmul(inner, vh));
+}
+
+// A = U diag(S) V^H (the thin factors): autograd's svd_backward.
+Tensor svd_backward(const Tensor& u, const Tensor& s, const Tensor& vh, const Tensor& gu, const Tensor& gs, const Tensor& gvh) {
+  int64_t m = u.shape()[u.ndim() - 2], n = vh.shape().back();
+  Tensor uh = adjoint(u);
+  Tensor uhgu_raw = ltorch::matmul(uh, gu);
+  Tensor uhgu = ltorch::sub(uhgu_raw, adjoint(uhgu_raw));
+  Tensor vhgv_raw = ltorch::matmul(vh, adjoint(gvh));
+  Tensor vhgv = ltorch::sub(vhgv_raw, adjoint(vhgv_raw));
+  Tensor s2 = ltorch::mul(s, s);
+  Tensor row = ltorch::unsqueeze(s2, -2);
+  Tensor gaps = ltorch::sub(row, ltorch::unsqueeze(s2, -1));
+  Tensor e = ltorch::where(eye_mask(s.shape().back(), s), 1.0, gaps);
+  Tensor left = ltorch::mul(uhgu, ltorch::unsqueeze(s, -2));
+  Tensor right = ltorch::mul(ltorch::unsqueeze(s, -1), vhgv);
+  Tensor inner = ltorch::true_divide(ltorch::add(left, right), e);
+  inner = ltorch::add(inner, ltorch::op("torch.diag_embed", {in_dtype(gs, u.dtype())}));
+  if (u.dtype().is_complex()) {
+    Tensor diagonal = ltorch::op("torch.diagonal", {uhgu, int64_t{0}, int64_t{-2}, int64_t{-1}});
+    Tensor scaled = ltorch::true_divide(diagonal, ltorch::mul(s, 2.0));
+    inner = ltorch::add(inner, ltorch::op("torch.diag_embed", {scaled}));
+  }
+  if (m > n) {  // gA = [U inner + (I - U U^H) gU S^-1] V^H
+    Tensor ga = ltorch::matmul(u, inner);
+    Tensor gu_sinv = ltorch::true_divide(gu, ltorch::unsqueeze(s, -2));
+    Tensor projected = ltorch::matmul(u, ltorch::matmul(uh, gu_sinv));
+    ga = ltorch::sub(ltorch::add(ga, gu_sinv), projected);
+    return ltorch::matmul(ga, vh);
+  }
+  if (m < n) {  // gA = U [inner V^H + S^-1 gV^H (I - V V^H)]
+    Tensor ga = ltorch::matmul(inner, vh);
+    Tensor sinv_gvh = ltorch::true_divide(gvh, ltorch::unsqueeze(s, -1));
+    Tensor projected = ltorch::matmul(ltorch::matmul(sinv_gvh, adjoint(vh)), vh);
+    ga = ltorch::sub(ltorch::add(ga, sinv_gvh), projected);
+    return ltorch::matmul(u, ga);
+  }
+  return ltorch::matmul(u, ltorch::matmul(inner, vh));
+}
+
+// More of autograd's formulas for the LAPACK ops of torch_linalg.cpp (register_lapack_rules's second half).
+void register_more_lapack_rules() {
+  // X = A^-1 B with A triangular: gB = A^-H g (a triangular solve again), gA = -gB X^H (-X^H gB
+  // for X A = B) on A's triangle (the diagonal left out for a unit triangle); batches summed back.
+  register_grad("torch.linalg.solve_triangular", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
-    Tensor inverse_h = adjoint(out);
-    put_grad(x.tensor("a"), ltorch::neg(ltorch::matmul(ltorch::matmul(inverse_h, get_grad(out)), inverse_h)));
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    bool upper = x.flag("upper"), left = x.flag("left"), unit = x.flag("unitriangular");
+    Tensor a_h = adjoint(a);
+    Tensor gb = ltorch::op("torch.linalg.solve_triangular", {a_h, get_grad(out)}, {{"upper", !upper}, {"left", left}, {"unitriangular", unit}});
+    if (wants_grad(x["a"])) {
+      Tensor solution_h = adjoint(out);
+      Tensor product = left ? ltorch::matmul(gb, solution_h) : ltorch::matmul(solution_h, gb);
+      Tensor negated = ltorch::neg(product);
+      Tensor triangle = ltorch::op(upper ? "torch.triu" : "torch.tril", {negated, upper ? int64_t{unit} : -int64_t{unit}});
+      put_grad(a, sum_to(triangle, a.shape()));
+    }
+    if (wants_grad(x["b"])) put_grad(b, sum_to(gb, b.shape()));
     return out;
   });
+  // d exp(A) applied to g: the top right block of exp([[A^H, g], [0, A^H]]).
+  register_grad("torch.linalg.matrix_exp", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const Tensor& a = x.tensor("a");
+    int64_t n = a.shape().back();
+    Tensor a_h = adjoint(a);
+    Tensor top = ltorch::cat({a_h, get_grad(out)}, -1);
+    Tensor bottom = ltorch::cat({ltorch::zeros_like(a_h), a_h}, -1);
+    Tensor block = ltorch::cat({top, bottom}, -2);
+    Tensor exponential = ltorch::op("torch.linalg.matrix_exp", {block});
+    Tensor rows = ltorch::narrow(exponential, -2, 0, n);
+    put_grad(a, ltorch::narrow(rows, -1, n, n));
+    return out;
+  });
+  register_grad("torch.linalg.eigh", [](const Args& x) -> Value {
+    Value out = forward(x);
+    Tensor l = out.items()[0].as_tensor(), v = out.items()[1].as_tensor();
+    put_grad(x.tensor("a"), eigh_backward(l, v, get_grad(l), get_grad(v)));
+    return out;
+  });
+  register_grad("torch.symeig", [](const Args& x) -> Value {
+    check(x.flag("eigenvectors"), "linalg_eig_backward: torch.symeig(A, eigenvectors=False) is not differentiable. Use torch.linalg.eigvalsh(A) instead.");
+    Value out = forward(x);
+    Tensor l = out.items()[0].as_tensor(), v = out.items()[1].as_tensor();
+    put_grad(x.tensor("a"), eigh_backward(l, v, get_grad(l), get_grad(v)));
+    return out;
+  });
+  // Full matrices: the columns of U and rows of V^H past min(m, n) carry no gradient.
+  register_grad("torch.linalg.svd", [](const Args& x) -> Value {
+    Value out = forward(x);
+    Tensor u = out.items()[0].as_tensor(), s = out.items()[1].as_tensor(), vh = out.items()[2].as_tensor();
+    Tensor gu = get_grad(u), gs = get_grad(s), gvh = get_grad(vh);
+    int64_t k = s.shape().back();
+    if (x.flag("full_matrices")) {
+      u = ltorch::narrow(u, -1, 0, k);
+      gu = ltorch::narrow(gu, -1, 0, k);
+      vh = ltorch::narrow(vh, -2, 0, k);
+      gvh = ltorch::narrow(gvh, -2, 0, k);
+    }
+    put_grad(x.tensor("a"), svd_backward(u, s, vh, gu, gs, gvh));
+    return out;
+  });
+  // A = Q R: with M = gR R^H - Q^H gQ, gA = (gQ + Q sym(triu(M))) R^-H for m >= n; for m < n,
+  // gA = [Q skew(tril(-M)) R1^-H, 0] + Q gR, R1 R's leading square (autograd's linalg_qr_backward).
+  register_grad("torch.linalg.qr", [](const Args& x) -> Value {
+    const std::string& mode = x["mode"].as_string();
+    check(mode != "r", "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
+    Value out = forward(x);
+    Tensor q = out.items()[0].as_tensor(), r = out.items()[1].as_tensor();
+    int64_t m = q.shape()[q.ndim() - 2], n = r.shape().back();
+    check(mode == "reduced" || m <= n, "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+    Tensor gq = get_grad(q), gr = get_grad(r);
+    Tensor r_part = ltorch::matmul(gr, adjoint(r));
+    Tensor mh = ltorch::sub(r_part, ltorch::matmul(adjoint(q), gq));
+    if (m >= n) {
+      Tensor upper = ltorch::op("torch.triu", {mh});
+      Tensor symmetric = halve_diagonal(ltorch::add(upper, adjoint(upper)));
+      Tensor b = ltorch::add(ltorch::matmul(q, symmetric), gq);
+      Tensor r_h = adjoint(r);
+      put_grad(x.tensor("a"), ltorch::op("torch.linalg.solve_triangular", {r_h, b}, {{"upper", false}, {"left", false}}));
+      return out;
+    }
+    Tensor negated = ltorch::neg(mh);
+    Tensor lower = ltorch::op("torch.tril", {ltorch::sub(negated, adjoint(negated))});
+    Tensor b = ltorch::matmul(q, halve_diagonal(lower));
+    Tensor leading_h = adjoint(ltorch::narrow(r, -1, 0, m));
+    Tensor solved = ltorch::op("torch.linalg.solve_triangular", {leading_h, b}, {{"upper", false}, {"left", false}});
+    Tensor padded = ltorch::op("torch.nn.functional.pad", {solved, Value::ints({0, n - m})});
+    put_grad(x.tensor("a"), ltorch::add(padded, ltorch::matmul(q, gr)));
+    return out;
+  });
+  // cholesky_solve and cholesky_inverse run as triangular solves, but autograd differentiates them
+  // as functions of the whole factor (A = L L^H, L's other triangle included): its formulas.
+  register_grad("torch.cholesky_solve", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const Tensor& b = x.tensor("b");
+    const Tensor& l = x.tensor("L");
+    bool upper = x.flag("upper");
+    Tensor gb = ltorch::op("torch.cholesky_solve", {get_grad(out), l}, {{"upper", upper}});
+    if (wants_grad(x["b"])) put_grad(b, sum_to(gb, b.shape()));
+    if (wants_grad(x["L"])) {
+      Tensor product = ltorch::matmul(gb, adjoint(out));
+      Tensor common = ltorch::add(product, adjoint(product));
+      Tensor gl = upper ? ltorch::matmul(l, common) : ltorch::matmul(common, l);
+      put_grad(l, sum_to(ltorch::neg(gl), l.shape()));
+    }
+    return out;
+  });
+  register_grad("torch.cholesky_inverse", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const Tensor& l = x.tensor("L");
+    Tensor g = get_grad(out);
+    Tensor hermitian = ltorch::add(g, adjoint(g));
+    Tensor common = ltorch::matmul(out, ltorch::matmul(hermitian, out));
+    Tensor gl = x.flag("upper") ? ltorch::matmul(l, common) : ltorch::matmul(common, l);
+    put_grad(l, ltorch::neg(gl));
+    return out;
+  });
+  register_grad("torch.linalg.pinv", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    put_grad(x.tensor("a"), pinv_backward(get_grad(out), out, x.tensor("a")));
+    return out;
+  });
+  // The solution's gradient through pinv(A) (autograd's linalg_lstsq_backward): X = pinv(A) B, so
+  // gB = pinv(A)^H gX and gA = pinv_backward(gX B^H); the residuals, rank and singular values carry none.
+  register_grad("torch.linalg.lstsq", [](const Args& x) -> Value {
+    Value out = forward(x);
+    Tensor solution = out.items()[0].as_tensor();
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    bool vector = b.ndim() == a.ndim() - 1;
+    Tensor g = get_grad(solution);
+    Tensor g_matrix = vector ? ltorch::unsqueeze(g, -1) : g;
+    Tensor b_matrix = vector ? ltorch::unsqueeze(b, -1) : b;
+    Tensor pinv = ltorch::op("torch.linalg.pinv", {a});
+    if (wants_grad(x["a"])) {
+      Tensor g_pinv = ltorch::matmul(g_matrix, adjoint(b_matrix));
+      put_grad(a, sum_to(pinv_backward(g_pinv, pinv, a), a.shape()));
+    }
+    if (wants_grad(x["b"])) {
+      Tensor gb = ltorch::matmul(adjoint(pinv), g_matrix);
+      put_grad(b, sum_to(vector ? ltorch::squeeze(gb, {-1}) : gb, b.shape()));
+    }
+    return out;
+  });
+}
+
+// The factorizations of torch_linalg.cpp, which have no decomposition: autograd's formulas.
+void register_lapack_rules() {
+  // The *_ex forms return LAPACK's info after the result: the rule of the result alone.
+  auto first = [](const Value& result) { return result.is_sequence() ? result.items()[0].as_tensor() : result.as_tensor(); };
+  for (const char* id : {"torch.linalg.inv", "torch.linalg.inv_ex"})
+    register_grad(id, [first](const Args& x) -> Value {
+      Value result = forward(x);
+      Tensor out = first(result);
+      Tensor inverse_h = adjoint(out);
+      put_grad(x.tensor("a"), ltorch::neg(ltorch::matmul(ltorch::matmul(inverse_h, get_grad(out)), inverse_h)));
+      return result;
+    });
   // d det = det tr(A^-1 dA), d log|det| = Re tr(A^-1 dA): the gradient is (scale A^-1)^H.
   auto scaled_inverse = [](const Tensor& a, const Tensor& scale) {
     Tensor inverse = ltorch::op("torch.linalg.inv", {a});
@@ -745,36 +985,41 @@ void register_lapack_rules() {
   });
   // A = L L^H: dA = L^-H Phi(L^H dL) L^-1, made Hermitian, Phi the lower triangle with half its
   // diagonal (upper: L = U^H, dL = dU^H).
-  register_grad("torch.linalg.cholesky", [](const Args& x) -> Value {
-    Tensor out = forward(x).as_tensor();
-    bool upper = x.flag("upper");
-    Tensor l = upper ? adjoint(out) : out;
-    Tensor dl = upper ? adjoint(get_grad(out)) : get_grad(out);
-    Tensor product = ltorch::matmul(adjoint(l), dl);
-    Tensor eye = ltorch::op("torch.eye", {l.shape().back()}, {{"dtype", Value(l.dtype())}, {"device", Value(l.device())}});
-    Tensor lower = ltorch::op("torch.tril", {product});
-    Tensor phi = ltorch::sub(lower, ltorch::mul(ltorch::mul(product, eye), 0.5));
-    Tensor inverse = ltorch::op("torch.linalg.inv", {l});
-    Tensor da = ltorch::matmul(ltorch::matmul(adjoint(inverse), phi), inverse);
-    put_grad(x.tensor("a"), ltorch::mul(ltorch::add(da, adjoint(da)), 0.5));
-    return out;
-  });
+  for (const char* id : {"torch.linalg.cholesky", "torch.linalg.cholesky_ex"})
+    register_grad(id, [first](const Args& x) -> Value {
+      Value result = forward(x);
+      Tensor out = first(result);
+      bool upper = x.flag("upper");
+      Tensor l = upper ? adjoint(out) : out;
+      Tensor dl = upper ? adjoint(get_grad(out)) : get_grad(out);
+      Tensor product = ltorch::matmul(adjoint(l), dl);
+      Tensor eye = ltorch::op("torch.eye", {l.shape().back()}, {{"dtype", Value(l.dtype())}, {"device", Value(l.device())}});
+      Tensor lower = ltorch::op("torch.tril", {product});
+      Tensor phi = ltorch::sub(lower, ltorch::mul(ltorch::mul(product, eye), 0.5));
+      Tensor inverse = ltorch::op("torch.linalg.inv", {l});
+      Tensor da = ltorch::matmul(ltorch::matmul(adjoint(inverse), phi), inverse);
+      put_grad(x.tensor("a"), ltorch::mul(ltorch::add(da, adjoint(da)), 0.5));
+      return result;
+    });
   // X = A^-1 B: dB = A^-H g, dA = -dB X^H (X A = B: dB = g A^-H, dA = -X^H dB), batches summed back.
-  register_grad("torch.linalg.solve", [](const Args& x) -> Value {
-    Tensor out = forward(x).as_tensor();
-    const Tensor& a = x.tensor("a");
-    const Tensor& b = x.tensor("b");
-    bool left = x.flag("left");
-    // (B a vector, or a batch of vectors matching A's batch, as the meta function reads it.)
-    bool vector = b.ndim() == 1 || (b.ndim() == a.ndim() - 1 && std::equal(b.shape().begin(), b.shape().end() - 1, a.shape().begin()));
-    Tensor db = ltorch::op("torch.linalg.solve", {adjoint(a), get_grad(out)}, {{"left", left}});
-    Tensor column = vector ? ltorch::unsqueeze(db, -1) : db;
-    Tensor solution = vector ? ltorch::unsqueeze(out, -1) : out;
-    Tensor da = left ? ltorch::neg(ltorch::matmul(column, adjoint(solution))) : ltorch::neg(ltorch::matmul(adjoint(solution), column));
-    if (wants_grad(x["b"])) put_grad(b, sum_to(db, b.shape()));
-    if (wants_grad(x["a"])) put_grad(a, sum_to(da, a.shape()));
-    return out;
-  });
+  for (const char* id : {"torch.linalg.solve", "torch.linalg.solve_ex"})
+    register_grad(id, [first](const Args& x) -> Value {
+      Value result = forward(x);
+      Tensor out = first(result);
+      const Tensor& a = x.tensor("a");
+      const Tensor& b = x.tensor("b");
+      bool left = x.flag("left");
+      // (B a vector, or a batch of vectors matching A's batch, as the meta function reads it.)
+      bool vector = b.ndim() == 1 || (b.ndim() == a.ndim() - 1 && std::equal(b.shape().begin(), b.shape().end() - 1, a.shape().begin()));
+      Tensor db = ltorch::op("torch.linalg.solve", {adjoint(a), get_grad(out)}, {{"left", left}});
+      Tensor column = vector ? ltorch::unsqueeze(db, -1) : db;
+      Tensor solution = vector ? ltorch::unsqueeze(out, -1) : out;
+      Tensor da = left ? ltorch::neg(ltorch::matmul(column, adjoint(solution))) : ltorch::neg(ltorch::matmul(adjoint(solution), column));
+      if (wants_grad(x["b"])) put_grad(b, sum_to(db, b.shape()));
+      if (wants_grad(x["a"])) put_grad(a, sum_to(da, a.shape()));
+      return result;
+    });
+  register_more_lapack_rules();
 }
 
 // softmax, log_softmax and layer_norm: one forward op, and a backward of a few ops.

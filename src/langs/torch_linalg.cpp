@@ -8,6 +8,7 @@
 
 #include "langs/torch_registry.h"
 #include "thundercc/ir/pyliteral.h"
+#include "thundercc/ir/trace.h"
 
 namespace thundercc::ltorch {
 namespace {
@@ -54,6 +55,86 @@ Shape with(Shape shape, std::initializer_list<int64_t> tail) {
 
 Tensor like(const Tensor& a, const Shape& shape, DType dtype) { return Tensor::make(shape, dtype, a.device()); }
 
+// An output autograd does not differentiate (a permutation, lstsq's residuals and rank): no gradient flows through it.
+Tensor constant_like(const Tensor& a, const Shape& shape, DType dtype) {
+  tracing::GradScope constant({});  // as if no input required grad
+  return like(a, shape, dtype);
+}
+
+// The int32 status of each matrix of a batch (LAPACK's info) that the *_ex ops return.
+Tensor info_of(const Tensor& a) { return like(a, batch_of(a), dtypes::int32); }
+
+std::string matrix_repr(const Tensor& t) { return str(t.shape()[t.ndim() - 2], "x", t.shape().back()); }
+
+// The result of a solver of A X = B (left) or X A = B for matrices B: the batches broadcast.
+Shape solution_shape(const Tensor& a, const Tensor& b) {
+  return with(langs::broadcast_shapes({batch_of(a), batch_of(b)}), {b.shape()[b.ndim() - 2], b.shape().back()});
+}
+
+// linalg.solve's checks and result shape (B a matrix or a vector, the batches broadcast).
+Tensor solve_meta(const Args& x) {
+  const Tensor& a = x.tensor("a");
+  const Tensor& b = x.tensor("b");
+  check_matrices("linalg.solve", a, true);
+  check(a.dtype().strong() == b.dtype().strong(), [&] { return str("linalg.solve: Expected A and B to have the same dtype, but found A of type ", a.dtype().torch_name(), " and B of type ", b.dtype().torch_name(), " instead"); });
+  int64_t n = a.shape().back();
+  bool vector = b.ndim() == 1 || (b.ndim() == a.ndim() - 1 && Shape(b.shape().begin(), b.shape().end() - 1) == batch_of(a));
+  check(x.flag("left") || !vector, "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False.");
+  check(b.shape()[b.ndim() - (vector ? 1 : (x.flag("left") ? 2 : 1))] == n, [&] {
+    return str("linalg.solve: Incompatible shapes of A and B for the equation ", x.flag("left") ? "AX = B" : "XA = B", " (", shape_repr(a.shape()), " and ", shape_repr(b.shape()), ")");
+  });
+  Shape b_batch = vector ? Shape(b.shape().begin(), b.shape().end() - 1) : batch_of(b);
+  Shape out = langs::broadcast_shapes({batch_of(a), b_batch});
+  if (vector) out.push_back(n);
+  else out.insert(out.end(), b.shape().end() - 2, b.shape().end());
+  return like(a, out, a.dtype().strong());
+}
+
+// The checks of a triangular or factored solve of A X = B (left) or X A = B: B a batch of
+// matrices, A square, one dtype.
+void check_solve(const char* name, const Tensor& a, const Tensor& b, bool left, const char* a_name = "A") {
+  check(b.ndim() >= 2, [&] { return str(name, ": The input tensor B must have at least 2 dimensions."); });
+  check(a.ndim() >= 2, [&] { return str(name, ": The input tensor ", a_name, " must have at least 2 dimensions."); });
+  check(a.shape().back() == a.shape()[a.ndim() - 2], [&] { return str(name, ": A must be batches of square matrices, but they are ", a.shape()[a.ndim() - 2], " by ", a.shape().back(), " matrices"); });
+  check(a.dtype().strong() == b.dtype().strong(), [&] { return str(name, ": Expected ", a_name, " and B to have the same dtype, but found ", a_name, " of type ", a.dtype().torch_name(), " and B of type ", b.dtype().torch_name(), " instead"); });
+  int64_t n = a.shape().back();
+  check(b.shape()[b.ndim() - (left ? 2 : 1)] == n, [&] {
+    return str(name, ": Incompatible shapes of A and B for the equation ", left ? "AX = B" : "XA = B", " (", matrix_repr(a), " and ", matrix_repr(b), ")");
+  });
+}
+
+// The pivots of an LU or LDL factorization: int32, one per row of the matrix.
+void check_pivots(const char* name, const Tensor& a, const Tensor& pivots) {
+  check(pivots.dtype() == dtypes::int32, [&] { return str(name, ": pivots should be a Tensor of scalar type torch.int32"); });
+  check(pivots.ndim() >= 1 && pivots.shape().back() == a.shape().back(), [&] { return str(name, ": Number of pivots per batch should be same as the dimension of the matrix"); });
+}
+
+Tensor adjoint(const Tensor& a) { return op("torch.adjoint", {a}); }
+
+Tensor solve_triangular(const Tensor& a, const Tensor& b, bool upper) {
+  return op("torch.linalg.solve_triangular", {a, b}, {{"upper", upper}});
+}
+
+// (L L^H)^-1 B, or (U^H U)^-1 B: two triangular solves (LAPACK's potrs).
+Tensor cholesky_solve(const Tensor& factor, const Tensor& b, bool upper) {
+  Tensor lower = upper ? adjoint(factor) : factor;
+  Tensor y = solve_triangular(lower, b, false);
+  Tensor lower_h = adjoint(lower);
+  return solve_triangular(lower_h, y, true);
+}
+
+void check_cholesky_solve_inputs(const Tensor& b, const Tensor& factor) {
+  check(b.ndim() >= 2, [&] { return str("b should have at least 2 dimensions, but has ", b.ndim(), " dimensions instead"); });
+  check(factor.ndim() >= 2, [&] { return str("u should have at least 2 dimensions, but has ", factor.ndim(), " dimensions instead"); });
+  check(b.dtype().strong() == factor.dtype().strong(), [&] { return str("Expected b and A to have the same dtype, but found b of type ", b.dtype().torch_name(), " and A of type ", factor.dtype().torch_name(), " instead."); });
+  int64_t m = factor.shape()[factor.ndim() - 2], n = factor.shape().back();
+  check(m == n, [&] { return str("A must be batches of square matrices, but they are ", m, " by ", n, " matrices"); });
+  check(b.shape()[b.ndim() - 2] == n, [&] { return str("Incompatible matrix sizes for cholesky_solve: each A matrix is ", m, " by ", n, " but each b matrix is ", b.shape()[b.ndim() - 2], " by ", b.shape().back()); });
+}
+
+// The matrix norm of each matrix of a batch (the matrix dims last).
+Tensor matrix_norm(const Tensor& a, const Value& ord) { return op("torch.linalg.matrix_norm", {a, ord}); }
+
 }  // namespace
 
 void register_linalg(SymbolTable& t) {
@@ -75,23 +156,9 @@ void register_linalg(SymbolTable& t) {
     return Value::tuple({like(a, batch_of(a), a.dtype().strong()), like(a, batch_of(a), to_real_dtype(a.dtype().strong()))});
   }}, lapack);
   // A X = B (left) or X A = B, B a matrix or a vector, the batches broadcast.
-  define(t, {{"torch.linalg.solve"}, "a, b, /, *, left=True", [](const Args& x) -> Value {
-    const Tensor& a = x.tensor("a");
-    const Tensor& b = x.tensor("b");
-    check_matrices("linalg.solve", a, true);
-    check(a.dtype().strong() == b.dtype().strong(), [&] { return str("linalg.solve: Expected A and B to have the same dtype, but found A of type ", a.dtype().torch_name(), " and B of type ", b.dtype().torch_name(), " instead"); });
-    int64_t n = a.shape().back();
-    bool vector = b.ndim() == 1 || (b.ndim() == a.ndim() - 1 && Shape(b.shape().begin(), b.shape().end() - 1) == batch_of(a));
-    check(x.flag("left") || !vector, "linalg.solve: Vector broadcasting of the left hand side is not supported for left=False.");
-    check(b.shape()[b.ndim() - (vector ? 1 : (x.flag("left") ? 2 : 1))] == n, [&] {
-      return str("linalg.solve: Incompatible shapes of A and B for the equation ", x.flag("left") ? "AX = B" : "XA = B", " (", shape_repr(a.shape()), " and ", shape_repr(b.shape()), ")");
-    });
-    Shape b_batch = vector ? Shape(b.shape().begin(), b.shape().end() - 1) : batch_of(b);
-    Shape batch = langs::broadcast_shapes({batch_of(a), b_batch});
-    Shape out = batch;
-    if (vector) out.push_back(n);
-    else out.insert(out.end(), b.shape().end() - 2, b.shape().end());
-    return like(a, out, a.dtype().strong());
+  define(t, {{"torch.linalg.solve"}, "a, b, /, *, left=True", [](const Args& x) -> Value { return solve_meta(x); }}, lapack);
+  define(t, {{"torch.linalg.solve_ex"}, "a, b, /, *, left=True, check_errors=False", [](const Args& x) -> Value {
+    return Value::tuple({solve_meta(x), info_of(x.tensor("a"))});
   }}, lapack);
   define(t, {{"torch.linalg.cholesky"}, "a, /, *, upper=False", [](const Args& x) -> Value {
     const Tensor& a = x.tensor("a");
@@ -141,7 +208,349 @@ void register_linalg(SymbolTable& t) {
     check(!x["atol"].is_tensor() && !x["rtol"].is_tensor(), "linalg.pinv with tensor tolerances is not supported yet", "NotImplementedError");
     return like(a, with(batch_of(a), {a.shape().back(), a.shape()[a.ndim() - 2]}), a.dtype().strong());
   }}, lapack);
+  define(t, {{"torch.linalg.inv_ex"}, "a, /, *, check_errors=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.inv_ex", a, true);
+    return Value::tuple({like(a, a.shape(), a.dtype().strong()), info_of(a)});
+  }}, lapack);
+  define(t, {{"torch.linalg.cholesky_ex"}, "a, /, *, upper=False, check_errors=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.cholesky_ex", a, true);
+    return Value::tuple({like(a, a.shape(), a.dtype().strong()), info_of(a)});
+  }}, lapack);
+  // P A = L U with partial pivoting: LU packed in one matrix and LAPACK's 1-based int32 pivots.
+  auto lu_factor = [](const Args& x, const char* name) {
+    const Tensor& a = x.tensor("a");
+    check_matrices(name, a, false);
+    check(x.flag("pivot") || !a.device().is_cpu(), [&] { return str(name, ": LU without pivoting is not implemented on the CPU"); });
+    int64_t k = std::min(a.shape()[a.ndim() - 2], a.shape().back());
+    return Values{like(a, a.shape(), a.dtype().strong()), like(a, with(batch_of(a), {k}), dtypes::int32)};
+  };
+  define(t, {{"torch.linalg.lu_factor"}, "a, /, *, pivot=True", [lu_factor](const Args& x) -> Value {
+    return Value::tuple(lu_factor(x, "linalg.lu_factor"));
+  }}, lapack);
+  define(t, {{"torch.linalg.lu_factor_ex"}, "a, /, *, pivot=True, check_errors=False", [lu_factor](const Args& x) -> Value {
+    Values out = lu_factor(x, "linalg.lu_factor_ex");
+    out.push_back(info_of(x.tensor("a")));
+    return Value::tuple(out);
+  }}, lapack);
+  // A = P L U: P m x m, L m x k (unit diagonal), U k x n.
+  define(t, {{"torch.linalg.lu"}, "a, /, *, pivot=True", [lu_factor](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    lu_factor(x, "linalg.lu");
+    int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = std::min(m, n);
+    DType d = a.dtype().strong();
+    return Value::tuple({constant_like(a, with(batch_of(a), {m, m}), d), like(a, with(batch_of(a), {m, k}), d), like(a, with(batch_of(a), {k, n}), d)});
+  }}, lapack);
+  // lu_factor's result unpacked: the permutation as a matrix (P), L and U; the parts not asked for empty.
+  define(t, {{"torch.lu_unpack"}, "LU_data, LU_pivots, unpack_data=True, unpack_pivots=True", [](const Args& x) -> Value {
+    const Tensor& lu = x.tensor("LU_data");
+    const Tensor& pivots = x.tensor("LU_pivots");
+    check(pivots.dtype() == dtypes::int32, "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                                           "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor");
+    check(lu.ndim() >= 2, "torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: " + shape_repr(lu.shape()) + " instead");
+    int64_t m = lu.shape()[lu.ndim() - 2], n = lu.shape().back(), k = std::min(m, n);
+    DType d = lu.dtype().strong();
+    Tensor empty = like(lu, {0}, d);
+    Shape p_batch(pivots.shape().begin(), pivots.shape().end() - 1);
+    return Value::tuple({x.flag("unpack_pivots") ? constant_like(lu, with(p_batch, {m, m}), d) : constant_like(lu, {0}, d),
+                         x.flag("unpack_data") ? like(lu, with(batch_of(lu), {m, k}), d) : empty,
+                         x.flag("unpack_data") ? like(lu, with(batch_of(lu), {k, n}), d) : empty});
+  }}, lapack);
+  // A X = B (or X A = B) solved with a factorization of A and its pivots (LU, or LDL with left only).
+  auto factored_solve = [](const char* name, const char* factors, bool sided) {
+    return [name, factors, sided](const Args& x) -> Value {
+      const Tensor& a = x.tensor(factors);
+      const Tensor& b = x.tensor("B");
+      check_solve(name, a, b, !sided || x.flag("left"), factors);
+      check_pivots(name, a, x.tensor("pivots"));
+      return like(a, solution_shape(a, b), a.dtype().strong());
+    };
+  };
+  define(t, {{"torch.linalg.lu_solve"}, "LU, pivots, B, /, *, left=True, adjoint=False", factored_solve("linalg.lu_solve", "LU", true)}, lapack);
+  define(t, {{"torch.linalg.solve_triangular"}, "a, b, /, *, upper, left=True, unitriangular=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    check_solve("linalg.solve_triangular", a, b, x.flag("left"));
+    return like(a, solution_shape(a, b), a.dtype().strong());
+  }}, lapack);
+  // Eigenvalues and eigenvectors of a general matrix: complex, whatever A's dtype.
+  define(t, {{"torch.linalg.eig"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.eig", a, true);
+    DType d = to_complex_dtype(a.dtype().strong());
+    return Value::tuple({like(a, with(batch_of(a), {a.shape().back()}), d), like(a, a.shape(), d)});
+  }}, lapack);
+  define(t, {{"torch.linalg.eigvals"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("linalg.eigvals", a, true);
+    return like(a, with(batch_of(a), {a.shape().back()}), to_complex_dtype(a.dtype().strong()));
+  }}, lapack);
+  // The deprecated eigh: eigenvectors optional (empty when not asked for), the upper triangle by default.
+  define(t, {{"torch.symeig", "torch.Tensor.symeig"}, "a, /, eigenvectors=False, upper=True", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check_matrices("symeig", a, true);
+    DType d = a.dtype().strong();
+    return Value::tuple({like(a, with(batch_of(a), {a.shape().back()}), to_real_dtype(d)), x.flag("eigenvectors") ? like(a, a.shape(), d) : like(a, {0}, d)});
+  }}, lapack);
+  // QR as LAPACK keeps it: R above the diagonal, the Householder reflectors below it and their scales tau.
+  define(t, {{"torch.geqrf", "torch.Tensor.geqrf"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check(a.ndim() >= 2, "torch.geqrf: input must have at least 2 dimensions.");
+    check(a.dtype().is_inexact(), [&] { return str("torch.geqrf: Expected a floating point or complex tensor as input. Got ", a.dtype().torch_name()); });
+    int64_t k = std::min(a.shape()[a.ndim() - 2], a.shape().back());
+    return Value::tuple({like(a, a.shape(), a.dtype().strong()), like(a, with(batch_of(a), {k}), a.dtype().strong())});
+  }}, lapack);
+  // The product of the Householder reflectors (geqrf's Q, its first n columns).
+  define(t, {{"torch.linalg.householder_product", "torch.orgqr", "torch.Tensor.orgqr"}, "a, tau, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& tau = x.tensor("tau");
+    const char* name = "torch.linalg.householder_product";
+    check(a.ndim() >= 2, [&] { return str(name, ": input must have at least 2 dimensions."); });
+    check(a.shape()[a.ndim() - 2] >= a.shape().back(), [&] { return str(name, ": input.shape[-2] must be greater than or equal to input.shape[-1]"); });
+    check(a.shape().back() >= tau.shape().back() || tau.ndim() == 0, [&] { return str(name, ": input.shape[-1] must be greater than or equal to tau.shape[-1]"); });
+    check(a.ndim() - tau.ndim() == 1, [&] { return str(name, ": Expected tau to have one dimension less than input, but got tau.ndim equal to ", tau.ndim(), " and input.ndim is equal to ", a.ndim()); });
+    check(Shape(tau.shape().begin(), tau.shape().end() - 1) == batch_of(a), [&] { return str(name, ": Expected batch dimensions of tau to be equal to input.shape[:-2], but got ", shape_repr(Shape(tau.shape().begin(), tau.shape().end() - 1))); });
+    check(a.dtype() == tau.dtype(), [&] { return str(name, ": tau dtype ", tau.dtype().torch_name(), " does not match input dtype ", a.dtype().torch_name()); });
+    return like(a, a.shape(), a.dtype().strong());
+  }}, lapack);
+  // other multiplied by geqrf's Q (or its adjoint), from the left or the right.
+  define(t, {{"torch.ormqr", "torch.Tensor.ormqr"}, "a, tau, other, /, left=True, transpose=False", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& tau = x.tensor("tau");
+    const Tensor& other = x.tensor("other");
+    check(a.ndim() >= 2, "torch.ormqr: input must have at least 2 dimensions.");
+    check(other.ndim() >= 2, "torch.ormqr: other must have at least 2 dimensions.");
+    int64_t side = x.flag("left") ? -2 : -1;
+    check(other.ndim() == a.ndim(), [&] { return str("torch.ormqr: Expected other to have the same number of dimensions as input, but got other.ndim equal to ", other.ndim(), " and input.ndim is equal to ", a.ndim()); });
+    check(tau.ndim() == a.ndim() - 1, [&] { return str("torch.ormqr: Expected tau to have one dimension less than input, but got tau.ndim equal to ", tau.ndim(), " and input.ndim is equal to ", a.ndim()); });
+    check(tau.shape().back() <= a.shape().back(), "torch.ormqr: tau.shape[-1] must be less than or equal to input.shape[-1]");
+    check(other.shape()[other.ndim() + side] == a.shape()[a.ndim() - 2], [&] { return str("torch.ormqr: other.shape[", side, "] must be equal to input.shape[-2]"); });
+    check(a.dtype() == other.dtype() && a.dtype() == tau.dtype(), "torch.ormqr: Expected input, tau and other to have the same dtype");
+    return like(a, other.shape(), a.dtype().strong());
+  }}, lapack);
+  // A = L D L^T (or L D L^H) with Bunch-Kaufman pivoting, LD packed, pivots as LAPACK's sytrf gives them.
+  auto ldl_factor = [](const Args& x) {
+    const Tensor& a = x.tensor("a");
+    check_matrices("torch.linalg.ldl_factor_ex", a, true);
+    return Values{like(a, a.shape(), a.dtype().strong()), like(a, with(batch_of(a), {a.shape().back()}), dtypes::int32)};
+  };
+  define(t, {{"torch.linalg.ldl_factor"}, "a, /, *, hermitian=False", [ldl_factor](const Args& x) -> Value {
+    return Value::tuple(ldl_factor(x));
+  }}, lapack);
+  define(t, {{"torch.linalg.ldl_factor_ex"}, "a, /, *, hermitian=False, check_errors=False", [ldl_factor](const Args& x) -> Value {
+    Values out = ldl_factor(x);
+    out.push_back(info_of(x.tensor("a")));
+    return Value::tuple(out);
+  }}, lapack);
+  define(t, {{"torch.linalg.ldl_solve"}, "LD, pivots, B, /, *, hermitian=False", factored_solve("torch.linalg.ldl_solve", "LD", false)}, lapack);
+  // Least squares: (solution, residuals, rank, singular_values), which of the last three the
+  // driver computes (gelsy, the CPU default, gives the rank; gelsd and gelss the rank and the
+  // singular values; all but gelsy the residuals of a tall A). B a matrix, or a vector with one
+  // dimension less than A; the batches broadcast, rank and singular values have A's.
+  define(t, {{"torch.linalg.lstsq"}, "a, b, /, rcond=None, *, driver=None", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    const char* name = "torch.linalg.lstsq";
+    check(a.ndim() >= 2, [&] { return str(name, ": input must have at least 2 dimensions."); });
+    check(b.ndim() >= 1, [&] { return str(name, ": other must have at least 1 dimension."); });
+    check(a.dtype().is_inexact(), [&] { return str(name, ": Expected input and other to have the same dtype, but got input's dtype ", a.dtype().torch_name(), " and other's dtype ", b.dtype().torch_name()); });
+    check(a.dtype().strong() == b.dtype().strong(), [&] { return str(name, ": Expected input and other to have the same dtype, but got input's dtype ", a.dtype().torch_name(), " and other's dtype ", b.dtype().torch_name()); });
+    int64_t lead = a.ndim() - b.ndim();
+    check(lead == 0 || lead == 1, [&] { return str(name, ": input.dim() must be greater or equal to other.dim() and (input.dim() - other.dim()) <= 1"); });
+    bool vector = lead == 1;
+    int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
+    check(b.shape()[b.ndim() - (vector ? 1 : 2)] == m, [&] { return str(name, ": input.size(-2) should match other.size(", vector ? "-1" : "-2", ")"); });
+    std::string driver = x.is_none("driver") ? (a.device().is_cpu() ? "gelsy" : "gels") : x["driver"].as_string();
+    check(driver == "gels" || driver == "gelsy" || driver == "gelsd" || driver == "gelss", [&] { return str(name, ": parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"); });
+    Shape b_batch(b.shape().begin(), b.shape().end() - (vector ? 1 : 2));
+    Shape batch = langs::broadcast_shapes({batch_of(a), b_batch});
+    int64_t columns = vector ? 1 : b.shape().back();
+    DType d = a.dtype().strong(), real = to_real_dtype(d);
+    Shape solution = vector ? with(batch, {n}) : with(batch, {n, columns});
+    Tensor residuals = constant_like(a, m > n && driver != "gelsy" ? with(batch, {columns}) : Shape{0}, real);
+    Tensor rank = constant_like(a, driver == "gels" ? Shape{0} : batch_of(a), dtypes::int64);
+    bool singular = driver == "gelsd" || driver == "gelss";
+    Tensor singular_values = constant_like(a, singular ? with(batch_of(a), {std::min(m, n)}) : Shape{0}, real);
+    return Value::tuple({like(a, solution, d), residuals, rank, singular_values});
+  }}, lapack);
+  define(t, {{"torch.linalg.matrix_exp", "torch.matrix_exp", "torch.Tensor.matrix_exp"}, "a, /", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check(a.ndim() >= 2, "linalg.matrix_exp: The input tensor A must have at least 2 dimensions.");
+    check(a.dtype().is_inexact(), [&] { return str("matrix_exp: Expected a floating point or complex tensor as input. Got ", a.dtype().torch_name()); });
+    check(a.shape().back() == a.shape()[a.ndim() - 2], [&] { return str("linalg.matrix_exp: A must be batches of square matrices, but they are ", a.shape()[a.ndim() - 2], " by ", a.shape().back(), " matrices"); });
+    return like(a, a.shape(), a.dtype().strong());
+  }}, lapack);
   // Decompositions over the factorizations above.
+  // The old names of the factorizations above, as PyTorch 1.13 defines them through the new ones.
+  define(t, {{"torch.lu", "torch.Tensor.lu"}, "a, /, pivot=True, get_infos=False, out=None", [](const Args& x) -> Value {
+    check(x.is_none("out"), "lu: out= is not supported in a trace", "NotImplementedError");
+    Value factors = call("torch.linalg.lu_factor_ex", {x["a"]}, {{"pivot", x["pivot"]}});
+    if (x.flag("get_infos")) return factors;
+    return Value::tuple({factors.items()[0], factors.items()[1]});
+  }}, decomposed);
+  define(t, {{"torch.lu_solve", "torch.Tensor.lu_solve"}, "b, LU_data, LU_pivots, /", [](const Args& x) -> Value {
+    return op("torch.linalg.lu_solve", {x["LU_data"], x["LU_pivots"], x["b"]});
+  }}, decomposed);
+  define(t, {{"torch.qr", "torch.Tensor.qr"}, "a, /, some=True", [](const Args& x) -> Value {
+    return call("torch.linalg.qr", {x["a"], std::string(x.flag("some") ? "reduced" : "complete")});
+  }}, decomposed);
+  // A = U diag(S) V^H, V returned (not V^H); without compute_uv, U and V are zeros (m x m, n x n).
+  define(t, {{"torch.svd", "torch.Tensor.svd"}, "a, /, some=True, compute_uv=True", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check(a.ndim() >= 2, [&] { return str("linalg.svd: input should have at least 2 dimensions, but has ", a.ndim(), " dimensions instead"); });
+    if (x.flag("compute_uv")) {
+      Value factors = call("torch.linalg.svd", {a, !x.flag("some")});
+      Tensor v = adjoint(factors.items()[2].as_tensor());
+      return Value::tuple({factors.items()[0], factors.items()[1], v});
+    }
+    Tensor s = op("torch.linalg.svdvals", {a});
+    int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
+    Tensor u = full(with(batch_of(a), {m, m}), int64_t{0}, a.device(), a.dtype().strong());
+    Tensor v = full(with(batch_of(a), {n, n}), int64_t{0}, a.device(), a.dtype().strong());
+    return Value::tuple({u, s, v});
+  }}, decomposed);
+  // Solves A X = b (A^T X = b with transpose) for a triangular A; also returns A broadcast to the batch.
+  define(t, {{"torch.triangular_solve", "torch.Tensor.triangular_solve"}, "b, A, /, upper=True, transpose=False, unitriangular=False", [](const Args& x) -> Value {
+    const Tensor& b = x.tensor("b");
+    const Tensor& a = x.tensor("A");
+    for (const auto& operand : {std::pair{b, "b"}, std::pair{a, "A"}})
+      check(operand.first.ndim() >= 2, [&] {
+        return str("torch.triangular_solve: Expected ", operand.second, " to have at least 2 dimensions, but it has ", operand.first.ndim(), " dimensions instead");
+      });
+    int64_t m = a.shape()[a.ndim() - 2], n = a.shape().back();
+    check(m == n, [&] { return str("A must be batches of square matrices, but they are ", m, " by ", n, " matrices"); });
+    check(a.dtype().strong() == b.dtype().strong(), [&] { return str("Expected b and A to have the same dtype, but found b of type ", b.dtype().torch_name(), " and A of type ", a.dtype().torch_name(), " instead."); });
+    check(b.shape()[b.ndim() - 2] == n, [&] { return str("Incompatible matrix sizes for triangular_solve: each A matrix is ", m, " by ", n, " but each b matrix is ", b.shape()[b.ndim() - 2], " by ", b.shape().back()); });
+    bool transpose = x.flag("transpose");
+    Tensor coefficients = transpose ? ltorch::transpose(a, -2, -1) : a;
+    Tensor solution = op("torch.linalg.solve_triangular", {coefficients, b}, {{"upper", x.flag("upper") != transpose}, {"unitriangular", x["unitriangular"]}});
+    Tensor broadcast = expand(a, with(langs::broadcast_shapes({batch_of(a), batch_of(b)}), {n, n}));
+    Tensor cloned = op("torch.clone", {broadcast});
+    return Value::tuple({solution, cloned});
+  }}, decomposed);
+  define(t, {{"torch.cholesky_solve", "torch.Tensor.cholesky_solve"}, "b, L, /, upper=False", [](const Args& x) -> Value {
+    check_cholesky_solve_inputs(x.tensor("b"), x.tensor("L"));
+    return cholesky_solve(x.tensor("L"), x.tensor("b"), x.flag("upper"));
+  }}, decomposed);
+  // (L L^H)^-1 from the Cholesky factor: the identities solved for.
+  define(t, {{"torch.cholesky_inverse", "torch.Tensor.cholesky_inverse"}, "L, /, upper=False", [](const Args& x) -> Value {
+    const Tensor& l = x.tensor("L");
+    check_matrices("cholesky_inverse", l, true);
+    Tensor eye = op("torch.eye", {l.shape().back()}, {{"dtype", Value(l.dtype().strong())}, {"device", Value(l.device())}});
+    Tensor identities = l.ndim() == 2 ? eye : expand(eye, l.shape());
+    return cholesky_solve(l, identities, x.flag("upper"));
+  }}, decomposed);
+  // The condition number: the ratio of extreme singular values (p None or +-2), the sum of them
+  // times the sum of their reciprocals ('nuc'), else norm(A) norm(A^-1), infinite where A is singular.
+  define(t, {{"torch.linalg.cond"}, "a, /, p=None", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    const Value& p = x["p"];
+    check(a.ndim() >= 2, "linalg.cond: The input tensor must have at least 2 dimensions.");
+    bool named = p.kind() == Value::Kind::String;
+    double order = p.is_none() ? 2.0 : (named ? 0.0 : p.as_float());
+    check(named ? (p.as_string() == "fro" || p.as_string() == "nuc") : (std::abs(order) == 1.0 || std::abs(order) == 2.0 || std::isinf(order)),
+          [&] { return str("linalg.cond got an invalid norm type: ", named ? p.as_string() : py_repr(p)); });
+    bool extremes = !named && std::abs(order) == 2.0;
+    check(extremes || a.shape().back() == a.shape()[a.ndim() - 2], [&] {
+      return str("linalg.cond(ord=", named ? p.as_string() : py_repr(p), "): A must be batches of square matrices, but they are ", a.shape()[a.ndim() - 2], " by ", a.shape().back(), " matrices");
+    });
+    if (a.numel() == 0) return full(batch_of(a), int64_t{0}, a.device(), to_real_dtype(a.dtype().strong()));
+    if (extremes || (named && p.as_string() == "nuc")) {
+      Tensor s = op("torch.linalg.svdvals", {a});
+      if (!extremes) {
+        Tensor total = sum(s, Dims{-1});
+        Tensor reciprocals = reciprocal(s);
+        return total * sum(reciprocals, Dims{-1});
+      }
+      Tensor largest = narrow(s, -1, 0, 1);
+      Tensor smallest = narrow(s, -1, s.shape().back() - 1, 1);
+      Tensor ratio = order > 0 ? largest / smallest : smallest / largest;
+      return squeeze(ratio, {-1});
+    }
+    Value inverted = call("torch.linalg.inv_ex", {a});
+    Tensor info = unsqueeze(unsqueeze(inverted.items()[1].as_tensor(), -1), -1);
+    Tensor singular = gt(info, int64_t{0});
+    Tensor inverse = where(singular, std::numeric_limits<double>::infinity(), inverted.items()[0]);
+    Tensor norm_a = matrix_norm(a, p);
+    Tensor product = norm_a * matrix_norm(inverse, p);
+    double inf = std::numeric_limits<double>::infinity();
+    return op("torch.nan_to_num", {product, inf, inf, -inf});
+  }}, decomposed);
+  // The number of singular values (absolute eigenvalues when hermitian) above max(atol, rtol * the
+  // largest), the tolerances compared in float64 as ATen's; rtol defaults to eps * max(m, n) unless
+  // atol > 0. The old form's tol is an atol.
+  define(t, {{"torch.linalg.matrix_rank"}, "a, /, tol=None, hermitian=False, *, atol=None, rtol=None", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    check(a.ndim() >= 2, "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.");
+    check(a.dtype().is_inexact(), "This function doesn't handle types other than float and double");
+    Value atol = x.is_none("tol") ? x["atol"] : x["tol"];
+    Value rtol = x.is_none("tol") ? x["rtol"] : Value(0.0);
+    if (a.numel() == 0) return full(batch_of(a), int64_t{0}, a.device(), dtypes::int64);
+    Tensor s, largest;
+    if (x.flag("hermitian")) {
+      Tensor w = op("torch.linalg.eigvalsh", {a});
+      s = abs(w);
+      largest = amax(s, {-1}, true);
+    } else {
+      s = op("torch.linalg.svdvals", {a});
+      largest = narrow(s, -1, 0, 1);
+    }
+    DType real = to_real_dtype(a.dtype().strong());
+    double eps = real == dtypes::float64 ? std::numeric_limits<double>::epsilon() : static_cast<double>(std::numeric_limits<float>::epsilon());
+    double default_rtol = eps * static_cast<double>(std::max(a.shape().back(), a.shape()[a.ndim() - 2]));
+    auto as_column = [](const Value& v) -> Value { return v.is_tensor() ? Value(unsqueeze(to(v.as_tensor(), dtypes::float64), -1)) : v; };
+    if (rtol.is_none() && atol.is_tensor()) rtol = where(gt(atol, int64_t{0}), 0.0, default_rtol);
+    else if (rtol.is_none()) rtol = !atol.is_none() && atol.as_float() > 0 ? 0.0 : default_rtol;
+    if (atol.is_none()) atol = 0.0;
+    Value relative_column = as_column(rtol);
+    Tensor relative = mul(relative_column, to(largest, dtypes::float64));
+    Tensor tolerance = atol.is_tensor() ? maximum(as_column(atol), relative) : op("torch.clamp", {relative, atol});
+    return sum(gt(s, tolerance), Dims{-1});
+  }}, decomposed);
+  // The inverse of A as a map of its first ind dimensions onto the rest: a matrix inverse, reshaped.
+  define(t, {{"torch.linalg.tensorinv"}, "a, /, ind=2", [](const Args& x) -> Value {
+    const Tensor& a = x.tensor("a");
+    int64_t ind = x.integer("ind");
+    check(ind > 0, [&] { return str("Expected a strictly positive integer for 'ind', but got ", ind); });
+    auto split = a.shape().begin() + std::min(ind, a.ndim());
+    Shape start(a.shape().begin(), split), end(split, a.shape().end());
+    int64_t rows = thundercc::numel(start), columns = thundercc::numel(end);
+    check(rows == columns, [&] { return str("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got ", columns, " != ", rows); });
+    Tensor inverse = op("torch.linalg.inv", {reshape(a, {rows, rows})});
+    end.insert(end.end(), start.begin(), start.end());
+    return reshape(inverse, end);
+  }}, decomposed);
+  // Solves tensordot(A, X, X.ndim) = B: dims of A moved last, then one matrix solve.
+  define(t, {{"torch.linalg.tensorsolve"}, "a, b, /, dims=None", [](const Args& x) -> Value {
+    Tensor a = x.tensor("a");
+    const Tensor& b = x.tensor("b");
+    if (!x.is_none("dims")) {
+      std::vector<int64_t> dims = x.ints("dims"), last;
+      for (size_t i = 0; i < dims.size(); ++i) last.push_back(a.ndim() - static_cast<int64_t>(dims.size() - i));
+      a = op("torch.movedim", {a, Value::ints(dims), Value::ints(last)});
+    }
+    Shape result(a.shape().begin() + std::min(b.ndim(), a.ndim()), a.shape().end());
+    int64_t n = thundercc::numel(result), rhs = b.numel();
+    check(n == rhs, [&] { return str("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), but got ", n, " != ", rhs); });
+    Tensor solution = op("torch.linalg.solve", {reshape(a, {n, n}), flatten(b)});
+    return reshape(solution, result);
+  }}, decomposed);
+  // Powers x^0 .. x^(N-1) along a new last dimension: ones, then the running product.
+  define(t, {{"torch.linalg.vander"}, "x, /, *, N=None", [](const Args& x) -> Value {
+    const Tensor& v = x.tensor("x");
+    check(!v.dtype().is_bool(), "linalg.vander supports floating point, complex, and integer tensors, but got Bool");
+    Tensor column = v.ndim() == 0 ? unsqueeze(v, -1) : v;
+    Shape shape = column.shape();
+    int64_t n = x.is_none("N") ? shape.back() : x.integer("N");
+    check(n > 1, "N must be greater than 1.");
+    shape.push_back(n - 1);
+    Tensor repeated = expand(unsqueeze(column, -1), shape);
+    Tensor powers = op("torch.cumprod", {repeated, -1});
+    shape.back() = 1;
+    Tensor ones = full(shape, int64_t{1}, v.device(), powers.dtype());
+    return cat({ones, powers}, -1);
+  }}, decomposed);
   define(t, {{"torch.linalg.matrix_power", "torch.matrix_power", "torch.Tensor.matrix_power"}, "a, n, /", [](const Args& x) -> Value {
     Tensor a = x.tensor("a");
     int64_t n = x.integer("n");

@@ -258,8 +258,16 @@ void register_reductions(SymbolTable& t) {
   define(t, {{"torch.norm", "torch.Tensor.norm"}, "a, /, p='fro', dim=None, keepdim=False, out=None, dtype=None", [](const Args& x) -> Value {
     check(x.is_none("out"), "norm: out= is not supported in a trace", "NotImplementedError");
     const Value& p = x["p"];
-    check(p.is_none() || p.is_number() || p.as_string() == "fro", [&] { return str("norm: p='", p.as_string(), "' is not supported"); },
-          "NotImplementedError");
+    check(p.is_none() || p.is_number() || p.as_string() == "fro" || p.as_string() == "nuc",
+          [&] { return str("only valid string values are 'fro' and 'nuc', found ", p.as_string()); });
+    // The nuclear norm: the sum of the singular values over two dims (both of a matrix by default).
+    if (!p.is_none() && !p.is_number() && p.as_string() == "nuc") {
+      const Tensor& a = x.tensor("a");
+      check(x.is_none("dtype"), "dtype argument is not supported in nuclear norm", "ValueError");
+      check(!x.is_none("dim") || a.ndim() == 2, [&] { return str("Expected a tensor with 2 dimensions, but got a tensor with ", a.ndim(), " dimensions instead."); });
+      Value dims = x.is_none("dim") ? Value::ints({0, 1}) : x["dim"];
+      return op("torch.linalg.matrix_norm", {a, std::string("nuc"), dims, x["keepdim"]});
+    }
     double order = p.is_number() ? p.as_float() : 2.0;
     return vector_norm_impl(x.tensor("a"), order, optional_dims(x["dim"]), x.flag("keepdim"), optional_dtype(x["dtype"]));
   }}, tags);

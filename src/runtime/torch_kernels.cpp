@@ -674,6 +674,8 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
   r.add("torch:torch.norm", [](KernelCall& c) {
     auto dims = optional_dims(c.arg(2));
+    if (c.arg(1).value().kind() == Value::Kind::String && c.arg(1).string() == "nuc")  // the sum of the singular values
+      return c.set_output(0, dims ? at::nuclear_norm(c.arg(0).tensor(), *dims, c.arg(3).flag()) : at::nuclear_norm(c.arg(0).tensor(), c.arg(3).flag()));
     at::Scalar p = c.arg(1).is_none() || c.arg(1).value().kind() == Value::Kind::String ? at::Scalar(2.0) : c.arg(1).scalar();
     c.set_output(0, at::linalg_vector_norm(c.arg(0).tensor(), p, dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt,
                                            c.arg(3).flag(), c.arg(5).optional_dtype()));
@@ -1163,6 +1165,84 @@ void register_torch_language_kernels(KernelRegistry& r) {
     auto tolerance = [&](const char* name) { return c.kwarg(name).is_none() ? c10::optional<double>() : c10::optional<double>(c.kwarg(name).real()); };
     c.set_output(0, at::linalg_pinv(c.arg(0).tensor(), tolerance("atol"), tolerance("rtol"), c.kwarg("hermitian").flag()));
   });
+  r.add("torch:torch.linalg.inv_ex", [set_outputs](KernelCall& c) {
+    auto [inverse, info] = at::linalg_inv_ex(c.arg(0).tensor(), c.kwarg("check_errors").flag());
+    set_outputs(c, {inverse, info});
+  });
+  r.add("torch:torch.linalg.cholesky_ex", [set_outputs](KernelCall& c) {
+    auto [l, info] = at::linalg_cholesky_ex(c.arg(0).tensor(), c.kwarg("upper").flag(), c.kwarg("check_errors").flag());
+    set_outputs(c, {l, info});
+  });
+  r.add("torch:torch.linalg.solve_ex", [set_outputs](KernelCall& c) {
+    auto [x, info] = at::linalg_solve_ex(c.arg(0).tensor(), c.arg(1).tensor(), c.kwarg("left").flag(), c.kwarg("check_errors").flag());
+    set_outputs(c, {x, info});
+  });
+  r.add("torch:torch.linalg.lu_factor", [set_outputs](KernelCall& c) {
+    auto [lu, pivots] = at::linalg_lu_factor(c.arg(0).tensor(), c.kwarg("pivot").flag());
+    set_outputs(c, {lu, pivots});
+  });
+  r.add("torch:torch.linalg.lu_factor_ex", [set_outputs](KernelCall& c) {
+    auto [lu, pivots, info] = at::linalg_lu_factor_ex(c.arg(0).tensor(), c.kwarg("pivot").flag(), c.kwarg("check_errors").flag());
+    set_outputs(c, {lu, pivots, info});
+  });
+  r.add("torch:torch.linalg.lu", [set_outputs](KernelCall& c) {
+    auto [p, l, u] = at::linalg_lu(c.arg(0).tensor(), c.kwarg("pivot").flag());
+    set_outputs(c, {p, l, u});
+  });
+  r.add("torch:torch.lu_unpack", [set_outputs](KernelCall& c) {
+    auto [p, l, u] = at::lu_unpack(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).flag(), c.arg(3).flag());
+    set_outputs(c, {p, l, u});
+  });
+  r.add("torch:torch.linalg.lu_solve", [](KernelCall& c) {
+    c.set_output(0, at::linalg_lu_solve(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), c.kwarg("left").flag(), c.kwarg("adjoint").flag()));
+  });
+  r.add("torch:torch.linalg.solve_triangular", [](KernelCall& c) {
+    c.set_output(0, at::linalg_solve_triangular(c.arg(0).tensor(), c.arg(1).tensor(), c.kwarg("upper").flag(), c.kwarg("left").flag(),
+                                                c.kwarg("unitriangular").flag()));
+  });
+  r.add("torch:torch.linalg.eig", [set_outputs](KernelCall& c) {
+    auto [values, vectors] = at::linalg_eig(c.arg(0).tensor());
+    set_outputs(c, {values, vectors});
+  });
+  r.add("torch:torch.linalg.eigvals", [](KernelCall& c) { c.set_output(0, at::linalg_eigvals(c.arg(0).tensor())); });
+  r.add("torch:torch.symeig", [set_outputs](KernelCall& c) {
+    auto [values, vectors] = at::symeig(c.arg(0).tensor(), c.arg(1).flag(), c.arg(2).flag());
+    set_outputs(c, {values, vectors});
+  });
+  r.add("torch:torch.geqrf", [set_outputs](KernelCall& c) {
+    auto [a, tau] = at::geqrf(c.arg(0).tensor());
+    set_outputs(c, {a, tau});
+  });
+  r.add("torch:torch.linalg.householder_product", [](KernelCall& c) { c.set_output(0, at::linalg_householder_product(c.arg(0).tensor(), c.arg(1).tensor())); });
+  r.add("torch:torch.ormqr", [](KernelCall& c) {
+    c.set_output(0, at::ormqr(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), c.arg(3).flag(), c.arg(4).flag()));
+  });
+  r.add("torch:torch.linalg.ldl_factor", [set_outputs](KernelCall& c) {
+    auto [ld, pivots] = at::linalg_ldl_factor(c.arg(0).tensor(), c.kwarg("hermitian").flag());
+    set_outputs(c, {ld, pivots});
+  });
+  r.add("torch:torch.linalg.ldl_factor_ex", [set_outputs](KernelCall& c) {
+    auto [ld, pivots, info] = at::linalg_ldl_factor_ex(c.arg(0).tensor(), c.kwarg("hermitian").flag(), c.kwarg("check_errors").flag());
+    set_outputs(c, {ld, pivots, info});
+  });
+  r.add("torch:torch.linalg.ldl_solve", [](KernelCall& c) {
+    c.set_output(0, at::linalg_ldl_solve(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), c.kwarg("hermitian").flag()));
+  });
+  // gelsd and gelss give the residuals only where every A has full rank: a plan records their
+  // shape ahead (full rank), so a rank-deficient A is an error here, not a differently shaped result.
+  r.add("torch:torch.linalg.lstsq", [set_outputs](KernelCall& c) {
+    const Tensor& a = c.arg(0).tensor();
+    auto rcond = c.arg(2).is_none() ? c10::optional<double>() : c10::optional<double>(c.arg(2).real());
+    std::string driver = c.kwarg("driver").is_none() ? std::string() : c.kwarg("driver").string();
+    auto [solution, residuals, rank, singular_values] =
+        at::linalg_lstsq(a, c.arg(1).tensor(), rcond, driver.empty() ? c10::optional<c10::string_view>() : c10::optional<c10::string_view>(driver));
+    bool tall = a.size(-2) > a.size(-1);
+    if (tall && (driver == "gelsd" || driver == "gelss") && residuals.numel() == 0 && solution.numel() > 0)
+      throw std::runtime_error("torch.linalg.lstsq: some A is rank-deficient, so the driver " + driver +
+                               " computes no residuals; the plan recorded them (their shape depends on the data)");
+    set_outputs(c, {solution, residuals, rank, singular_values});
+  });
+  r.add("torch:torch.linalg.matrix_exp", [](KernelCall& c) { c.set_output(0, at::linalg_matrix_exp(c.arg(0).tensor())); });
   // Order statistics, scans of extremes, sorted search, membership, histograms (langs/torch_reductions.cpp).
   auto set_pair = [](KernelCall& c, const std::tuple<Tensor, Tensor>& pair) {
     c.set_output(0, std::get<0>(pair));
