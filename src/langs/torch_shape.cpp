@@ -965,7 +965,9 @@ void register_shape_ops(SymbolTable& t) {
     int64_t n = a.numel(), k = index.numel();
     Tensor flat = reshape(a, {n});
     Tensor flat_index = reshape(index, {k});
-    Tensor wrapped = where(lt(flat_index, 0), flat_index + n, flat_index);
+    Tensor negative = lt(flat_index, 0);
+    Tensor from_end = flat_index + n;
+    Tensor wrapped = where(negative, from_end, flat_index);
     Tensor values = reshape(source, {k});
     Tensor written = x.flag("accumulate") ? prims::index_add(flat, wrapped, values, 0) : prims::index_copy(flat, wrapped, values, 0);
     return reshape(written, a.shape());
