@@ -917,7 +917,9 @@ Value adaptive_pool_impl(const Args& x, int64_t spatial, bool max) {
     return max ? amax(windows, window_dims) : mean(windows, window_dims);
   }
   if (divides) {
-    std::tie(values, indices) = reduced(even_windows(a), even_windows(positions));
+    Tensor windows = even_windows(a);
+    Tensor position_windows = even_windows(positions);
+    std::tie(values, indices) = reduced(windows, position_windows);
   } else {
     // Uneven windows, one by one, each flattened.
     check(numel(out) <= 65536, [&] {
