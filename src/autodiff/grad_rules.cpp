@@ -1212,11 +1212,6 @@ void register_torch_rules() {
 // image counted twice.
 enum class Fft { ComplexToComplex, RealToComplex, ComplexToReal };
 
-Value swapped_norm(const Value& norm) {
-  std::string n = norm.is_none() ? "backward" : norm.as_string();
-  return n == "backward" ? std::string("forward") : n == "forward" ? std::string("backward") : n;
-}
-
 // The transformed dims, as torch.fft reads dim and n or s.
 Dims fft_dims(const Args& x, const Tensor& a, bool one_d) {
   if (one_d) return {langs::canonicalize_dim(a.ndim(), x.integer("dim"))};
@@ -1266,7 +1261,7 @@ void register_fft_rules() {
         in_lengths.push_back(a.shape()[d]);
       }
       bool inverse = std::string_view(f.id).substr(10, 1) == "i";
-      Value norm = swapped_norm(x["norm"]);
+      Value norm = langs::swapped_fft_norm(x["norm"]);
       Tensor grad;
       if (f.kind == Fft::ComplexToComplex) {
         grad = ltorch::op(inverse ? "torch.fft.fftn" : "torch.fft.ifftn", {g, Value::ints(out_lengths), Value::ints(dims), norm});

@@ -97,10 +97,6 @@ void register_fft(SymbolTable& t) {
   const std::vector<std::string> decomposed{kRunsDecomposed};
   // hfft(x) = irfft(conj(x)) and ihfft(x) = conj(rfft(x)), each under the swapped normalization
   // (no scaling becomes 1/n and the other way round).
-  auto swapped = [](const Value& norm) -> Value {
-    std::string n = norm.is_none() ? "backward" : norm.as_string();
-    return n == "backward" ? std::string("forward") : n == "forward" ? std::string("backward") : n;
-  };
   struct Hermitian {
     const char* id;
     const char* real_id;
@@ -109,14 +105,14 @@ void register_fft(SymbolTable& t) {
   };
   for (Hermitian h : {Hermitian{"torch.fft.hfft", "torch.fft.irfft", one, "n"}, Hermitian{"torch.fft.hfft2", "torch.fft.irfft2", two, "s"},
                       Hermitian{"torch.fft.hfftn", "torch.fft.irfftn", many, "s"}})
-    define(t, {{h.id}, h.signature, [h, swapped](const Args& x) -> Value {
+    define(t, {{h.id}, h.signature, [h](const Args& x) -> Value {
       Tensor conjugated = op("torch.conj_physical", {x["a"]});
-      return op(h.real_id, {conjugated, x[h.size], x["dim"], swapped(x["norm"])});
+      return op(h.real_id, {conjugated, x[h.size], x["dim"], langs::swapped_fft_norm(x["norm"])});
     }}, decomposed);
   for (Hermitian h : {Hermitian{"torch.fft.ihfft", "torch.fft.rfft", one, "n"}, Hermitian{"torch.fft.ihfft2", "torch.fft.rfft2", two, "s"},
                       Hermitian{"torch.fft.ihfftn", "torch.fft.rfftn", many, "s"}})
-    define(t, {{h.id}, h.signature, [h, swapped](const Args& x) -> Value {
-      Tensor spectrum = op(h.real_id, {x["a"], x[h.size], x["dim"], swapped(x["norm"])});
+    define(t, {{h.id}, h.signature, [h](const Args& x) -> Value {
+      Tensor spectrum = op(h.real_id, {x["a"], x[h.size], x["dim"], langs::swapped_fft_norm(x["norm"])});
       return op("torch.conj_physical", {spectrum});
     }}, decomposed);
   define(t, {{"torch.fft.fftshift"}, "a, /, dim=None", [](const Args& x) -> Value { return shift(x, false); }}, decomposed);

@@ -54,4 +54,9 @@ bool is_one(const Value& v) {
   return !v.is_tensor() && v.is_number() && v.number_kind() != NumberKind::Complex && v.as_float() == 1.0;
 }
 
+Value swapped_fft_norm(const Value& norm) {
+  std::string n = norm.is_none() ? "backward" : norm.as_string();
+  return n == "backward" ? std::string("forward") : n == "forward" ? std::string("backward") : n;
+}
+
 }  // namespace thundercc::langs

@@ -18,5 +18,8 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes);
 std::string dims_repr(const std::vector<int64_t>& dims);  // "[0, 1]"
 // Whether a scalar argument (alpha, beta, value) is the number 1, so the multiplication can go.
 bool is_one(const Value& v);
+// A torch.fft normalization (None: "backward") traded for its adjoint's: no scaling and 1/n trade
+// places, "ortho" stays (the Hermitian transforms and the transforms' gradients use it).
+Value swapped_fft_norm(const Value& norm);
 
 }  // namespace thundercc::langs

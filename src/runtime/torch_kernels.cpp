@@ -1372,15 +1372,13 @@ void register_torch_language_kernels(KernelRegistry& r) {
     at::Scalar value = c.arg(3).is_none() ? c.kwarg("value").scalar() : c.arg(3).scalar();
     c.set_output(0, reduces ? at::scatter(a, dim, index, value, c.kwarg("reduce").string()) : at::scatter(a, dim, index, value));
   });
-  // include_self: a keyword whose default (True) a plan may leave out.
-  auto include_self = [](const KernelCall& c) { return c.kwarg("include_self").is_none() || c.kwarg("include_self").flag(); };
-  r.add("torch:torch.scatter_reduce", [include_self](KernelCall& c) {
+  r.add("torch:torch.scatter_reduce", [](KernelCall& c) {
     c.set_output(0, at::scatter_reduce(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor(), c.arg(3).tensor(), c.arg(4).string(),
-                                       include_self(c)));
+                                       c.kwarg("include_self").flag()));
   });
-  r.add("torch:torch.index_reduce", [include_self](KernelCall& c) {
+  r.add("torch:torch.index_reduce", [](KernelCall& c) {
     c.set_output(0, at::index_reduce(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).tensor().reshape({-1}), c.arg(3).tensor(),
-                                     c.arg(4).string(), include_self(c)));
+                                     c.arg(4).string(), c.kwarg("include_self").flag()));
   });
   r.add("torch:torch.igamma", [](KernelCall& c) { c.set_output(0, at::igamma(c.arg(0).tensor(), c.arg(1).tensor())); });
   r.add("torch:torch.igammac", [](KernelCall& c) { c.set_output(0, at::igammac(c.arg(0).tensor(), c.arg(1).tensor())); });
@@ -1390,7 +1388,7 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, at::bilinear(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).tensor(), bias));
   });
   r.add("torch:torch.round", [](KernelCall& c) {
-    int64_t decimals = c.kwarg("decimals").is_none() ? 0 : c.kwarg("decimals").integer();
+    int64_t decimals = c.kwarg("decimals").integer();
     const Tensor& a = c.arg(0).tensor();
     c.set_output(0, decimals == 0 ? at::round(a) : at::round(a, decimals));
   });
