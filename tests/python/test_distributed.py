@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from conftest import assert_same_checkpoints, capture, saveable
+from conftest import assert_same_checkpoints, capture, free_port, saveable
 
 TORCHRUN = shutil.which("torchrun")
 pytestmark = pytest.mark.skipif(TORCHRUN is None, reason="torchrun (python3-torch) is not installed")
@@ -32,12 +32,6 @@ class TinyLanguageModel(torch.nn.Module):
         causal = torch.triu(torch.full((6, 6), float("-inf")), 1)
         h = self.block(self.embed(tokens) + self.position, src_mask=causal)
         return torch.nn.functional.cross_entropy(self.head(h).flatten(0, 1), targets.flatten())
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def torchrun(ranks, tmp_path, *command):
