@@ -12,7 +12,7 @@ CLANG_BUILD_DIR=${CLANG_BUILD_DIR:-build-clang}
 
 scripts/install_packages.sh check_clang_goldens clang
 if [ ! -f "$CLANG_BUILD_DIR/build.ninja" ]; then
-  CC=clang CXX=clang++ cmake -S . -B "$CLANG_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTHUNDERCC_COMPILER_ONLY=ON >/dev/null
+  CC=clang CXX=clang++ cmake -S . -B "$CLANG_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTHUNDERCC_COMPILER_ONLY=ON >/dev/null
 fi
 cmake --build "$CLANG_BUILD_DIR" --target thundercc
 cmake --build "$BUILD_DIR" --target thundercc
