@@ -6,7 +6,9 @@ the same shards, measured in the same run (PyTorch 1.13's FSDP cannot be importe
 3.11, so it is not a peer here); each thundercc row also says the bytes its rank handed to the
 collectives per step (`run` prints them), both given OpenBLAS (Debian's libopenblas0-pthread, unpacked into ~/.cache/thundercc/openblas
 and put first on LD_LIBRARY_PATH: the reference BLAS Debian defaults to is no peer's choice). It also times the step on one rank alone (no communication) and a bare all-reduce of all the
-gradients' bytes, to say how much of the communication the backward hides:
+gradients' bytes, to say how much of the communication the backward hides. The variants are
+timed interleaved: each of OUTER_ROUNDS rounds launches every one once; the figures are the
+medians over the rounds, and each ratio to PyTorch's step also gives its range over the rounds:
 
     hidden = 1 - (step on 2 ranks - step alone) / (the all-reduce alone)
 
@@ -15,6 +17,7 @@ Prints the figures; it asserts nothing about them."""
 import os
 import re
 import shutil
+import statistics
 import socket
 import subprocess
 import sys
@@ -31,6 +34,7 @@ from thundercc_frontend import capture, saveable  # noqa: E402
 from train_step import median_ms  # noqa: E402
 
 RANKS = 2
+OUTER_ROUNDS = 3
 
 
 class Step(torch.nn.Module):
@@ -125,30 +129,48 @@ def main():
                             str(RANKS), "--zero", zero], check=True)
         timed = ["--repeat", str(rounds), "--warmup", "2"]
         env = openblas_environment()
-        alone = subprocess.run([thundercc, "run", work / "alone" / "step.plan.json", "--inputs", work / "inputs.0.pt", *timed],
-                               capture_output=True, text=True, check=True, env=env)
-        alone_ms = float(re.search(r"median ([0-9.]+) ms", alone.stdout + alone.stderr).group(1))
+
+        def alone():
+            result = subprocess.run([thundercc, "run", work / "alone" / "step.plan.json", "--inputs", work / "inputs.0.pt", *timed],
+                                    capture_output=True, text=True, check=True, env=env)
+            return float(re.search(r"median ([0-9.]+) ms", result.stdout + result.stderr).group(1)), 0.0
+
         def plan_on_ranks(folder):
-            return torchrun(work / f"logs_{folder}", env, thundercc, "run", work / folder / "step.plan.json", "--inputs",
-                            work / "inputs.{rank}.pt", *timed, communication=True)
-        (ours, ours_mb), (each, each_mb) = plan_on_ranks("ddp"), plan_on_ranks("ddp_each")
-        (zero2, zero2_mb), (zero3, zero3_mb) = plan_on_ranks("fsdp2"), plan_on_ranks("fsdp3")
-        theirs = torchrun(work / "logs2", env, Path(__file__).resolve(), "--worker", "ddp", rounds, python=True)
-        reduce_ms = torchrun(work / "logs3", env, Path(__file__).resolve(), "--worker", "allreduce", rounds, python=True)
+            return lambda: torchrun(work / f"logs_{folder}", env, thundercc, "run", work / folder / "step.plan.json", "--inputs",
+                                    work / "inputs.{rank}.pt", *timed, communication=True)
+
+        def pytorch(kind):
+            return lambda: (torchrun(work / f"logs_{kind}", env, Path(__file__).resolve(), "--worker", kind, rounds, python=True), 0.0)
+
+        # Interleaved: each round runs every variant once, so that the machine's load swings reach all alike.
+        variants = {"ddp": plan_on_ranks("ddp"), "each": plan_on_ranks("ddp_each"), "fsdp2": plan_on_ranks("fsdp2"),
+                    "fsdp3": plan_on_ranks("fsdp3"), "pytorch": pytorch("ddp"), "alone": alone, "allreduce": pytorch("allreduce")}
+        runs = {name: [] for name in variants}
+        for _ in range(OUTER_ROUNDS):
+            for name, run in variants.items():
+                runs[name].append(run())
+        ms = {name: statistics.median(t for t, _ in r) for name, r in runs.items()}
+        mb = {name: r[0][1] for name, r in runs.items()}
+
+        def versus_pytorch(name):
+            """The median step's ratio to PyTorch DDP's, and the range of the rounds' ratios."""
+            ratios = [a[0] / b[0] for a, b in zip(runs[name], runs["pytorch"])]
+            return f"{ms[name] / ms['pytorch']:.2f}x, rounds {min(ratios):.2f}-{max(ratios):.2f}x"
+
         grad_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
-        hidden = 1 - (ours - alone_ms) / reduce_ms
+        hidden = 1 - (ms["ddp"] - ms["alone"]) / ms["allreduce"]
         print(f"ddp_step: GPT-2 block d256, 2 x 128 tokens per rank, {RANKS} ranks x 1 thread, Gloo on the loopback, OpenBLAS, "
-              f"{grad_bytes / 1e6:.2f} MB of gradients")
-        print(f"  thundercc --distributed ddp (25 MB buckets) {ours:8.2f} ms/step  (thundercc / PyTorch: {ours / theirs:.2f}x), "
-              f"{ours_mb:.2f} MB communicated per step")
-        print(f"  thundercc, each gradient alone (--bucket-mb 0) {each:5.2f} ms/step  ({each / theirs:.2f}x), {each_mb:.2f} MB")
-        print(f"  thundercc --distributed fsdp --zero 2       {zero2:8.2f} ms/step  ({zero2 / theirs:.2f}x), {zero2_mb:.2f} MB "
+              f"{grad_bytes / 1e6:.2f} MB of gradients; medians of {OUTER_ROUNDS} interleaved rounds of {rounds} steps")
+        print(f"  thundercc --distributed ddp (25 MB buckets, the first 1 MiB) {ms['ddp']:7.2f} ms/step  (thundercc / PyTorch: "
+              f"{versus_pytorch('ddp')}), {mb['ddp']:.2f} MB communicated per step")
+        print(f"  thundercc, each gradient alone (--bucket-mb 0) {ms['each']:21.2f} ms/step  ({versus_pytorch('each')}), {mb['each']:.2f} MB")
+        print(f"  thundercc --distributed fsdp --zero 2 {ms['fsdp2']:30.2f} ms/step  ({versus_pytorch('fsdp2')}), {mb['fsdp2']:.2f} MB "
               f"(parameters gathered once; Gloo has no reduce-scatter: gradients all-reduced whole)")
-        print(f"  thundercc --distributed fsdp --zero 3       {zero3:8.2f} ms/step  ({zero3 / theirs:.2f}x), {zero3_mb:.2f} MB "
+        print(f"  thundercc --distributed fsdp --zero 3 {ms['fsdp3']:30.2f} ms/step  ({versus_pytorch('fsdp3')}), {mb['fsdp3']:.2f} MB "
               f"(parameters gathered again in the backward)")
-        print(f"  PyTorch DistributedDataParallel            {theirs:8.2f} ms/step, {grad_bytes / 1e6:.2f} MB of gradients all-reduced")
-        print(f"  one rank alone, no communication           {alone_ms:8.2f} ms/step")
-        print(f"  all-reduce of the gradients alone          {reduce_ms:8.2f} ms: hidden behind the backward {100 * hidden:.0f}% "
+        print(f"  PyTorch DistributedDataParallel {ms['pytorch']:36.2f} ms/step, {grad_bytes / 1e6:.2f} MB of gradients all-reduced")
+        print(f"  one rank alone, no communication {ms['alone']:35.2f} ms/step")
+        print(f"  all-reduce of the gradients alone {ms['allreduce']:34.2f} ms: hidden behind the backward {100 * hidden:.0f}% "
               f"(negative: the step grew by more than the all-reduce takes alone)")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -4,9 +4,13 @@
 // that computes it and waited for at the end, so that the communication of early gradients
 // overlaps the computation of later ones. With buckets (Thunder's bucketing.py, PyTorch DDP's
 // bucket_cap_mb), gradients of one dtype and device are flattened into one tensor, reduced when it
-// holds bucket_bytes, and cut back apart after the wait: fewer, larger messages. The average (the
+// holds bucket_bytes, and cut back apart after the wait: fewer, larger messages. The first bucket
+// started holds at most 1 MiB (PyTorch DDP's first_bucket_bytes): the last layers' gradients, made
+// first, start communicating while the backward goes on, where one bucket larger than all the
+// gradients would wait for the backward's end. The average (the
 // sum over the world size) is taken by the run, which knows the world size: the plan runs on any
 // number of ranks, and alone as it would without the transform.
+#include <algorithm>
 #include <map>
 
 #include "thundercc/langs/prims.h"
@@ -40,6 +44,8 @@ void finish_bucket(const Bucket& bucket, const Tensor& in_flight, ValueMap& aver
   }
 }
 
+constexpr int64_t kFirstBucketBytes = 1 << 20;
+
 }  // namespace
 
 Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes) {
@@ -55,7 +61,7 @@ Trace distributed_data_parallel(Trace backward, int64_t bucket_bytes) {
     Bucket& bucket = filling[{g.dtype().full_name(), g.device().str()}];
     bucket.gradients.push_back(g);
     bucket.bytes += g.numel() * g.dtype().bytes();
-    if (bucket.bytes >= bucket_bytes) {
+    if (bucket.bytes >= (in_flight.empty() ? std::min(bucket_bytes, kFirstBucketBytes) : bucket_bytes)) {
       in_flight.emplace_back(bucket, start_bucket(bucket));
       bucket = {};
     }
