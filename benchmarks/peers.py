@@ -1,5 +1,7 @@
 """The peers a careful user picks (issue 28): inference of a GPT-2 block (d768, 4 x 256 tokens),
-resnet18 and mobilenet_v3_large (batch 4, 224 x 224), at one thread and at every core the process
+resnet18 and mobilenet_v3_large (batch 4, 224 x 224), and training steps (forward and backward,
+ones as the output's gradient) of the GPT-2 block and of benchmarks/train_step.py's d256 GPT-2
+and LLaMA blocks (issue 42), at one thread and at every core the process
 may use (each side given the same number), measured in the same run:
 thundercc (`compile`, `run`), PyTorch eager and TorchScript's frozen graph
 (torch.jit.freeze + optimize_for_inference), all three given OpenBLAS (Debian's
@@ -10,7 +12,10 @@ counted by forward hooks, attention's analytically) is stated as a share of this
 peak, measured in the same run the same way every time (benchmarks/fma_peak.cpp: independent
 chains of fused multiply-adds on registers, at the same threads, the best of five rounds); a
 2048 x 2048 x 2048 float32 matrix product on oneDNN (a thundercc plan of one torch.matmul) is shown
-beside it as the share a large GEMM reaches.
+beside it as the share a large GEMM reaches. A training step's arithmetic is three times its
+forward's (the backward's two products per forward product). With OpenBLAS loaded, thundercc times
+each distinct matrix product on oneDNN and on OpenBLAS once and keeps the faster
+(matrix_products.cpp); the count of products each library won is printed.
 
 The three sides are timed interleaved (issue 42): each round runs thundercc, eager and TorchScript
 one after the other, each a median of a few runs, so that a 2-core machine's load swings fall on
@@ -34,7 +39,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from ddp_step import openblas_environment  # noqa: E402
 from inference_blocks import make_gpt2  # noqa: E402
 from thundercc_frontend import capture, saveable  # noqa: E402
-from train_step import median_ms  # noqa: E402
+from train_step import make_gpt2 as make_gpt2_d256, make_llama as make_llama_d256, median_ms  # noqa: E402
+import gpt2_block  # noqa: E402
 
 
 def make_torchvision(name):
@@ -44,12 +50,23 @@ def make_torchvision(name):
     return model, (torch.randn(4, 3, 224, 224),)
 
 
+def make_gpt2_training():
+    torch.manual_seed(0)
+    return gpt2_block.Block(embed=768, heads=12, block_size=256), (torch.randn(4, 256, 768),)
+
+
 PROGRAMS = {"gpt2_block": make_gpt2, "resnet18": lambda: make_torchvision("resnet18"),
             "mobilenet_v3_large": lambda: make_torchvision("mobilenet_v3_large")}
+# Training steps: the parameters require grad, so the plan is a forward and a backward.
+TRAINING = {"gpt2_block_step": make_gpt2_training, "gpt2_d256_step": make_gpt2_d256, "llama_d256_step": make_llama_d256}
+TRAINING_FLOPS = {"gpt2_block_step": "gpt2_block"}  # the forward whose arithmetic a step triples
 
 
 def multiply_add_flops(name):
-    """2 x the multiply-adds of the program's convolutions, linears and (GPT-2) attention products."""
+    """2 x the multiply-adds of the program's convolutions, linears and (GPT-2) attention products;
+    a training step's, 3 x its forward's."""
+    if name in TRAINING:
+        return 3 * multiply_add_flops(TRAINING_FLOPS[name]) if name in TRAINING_FLOPS else None
     model, args = PROGRAMS[name]()
     total = 0
 
@@ -74,6 +91,14 @@ def multiply_add_flops(name):
 def peer_ms(kind, name, rounds, threads):
     """eager or TorchScript frozen, in this process (run under the OpenBLAS environment)."""
     torch.set_num_threads(threads)
+    if name in TRAINING:  # forward and backward, as thundercc's plan runs them
+        model, args = TRAINING[name]()
+        params = [p for p in model.parameters() if p.requires_grad]
+
+        def step():
+            out = model(*args)
+            torch.autograd.grad(out, params, torch.ones_like(out))
+        return median_ms(step, rounds)
     model, args = PROGRAMS[name]()
     with torch.no_grad():
         if kind == "torchscript":
@@ -106,6 +131,21 @@ def ratio_range(ours, theirs):
     return f"{median(ours) / median(theirs):.2f}x, {min(ratios):.2f}-{max(ratios):.2f} over rounds"
 
 
+def library_wins(threads):
+    """How many of the matrix products the kernel cache has choices for (this CPU, OpenBLAS, these
+    threads) each library won: the records' first word is the winner, their last number the threads."""
+    cache = Path(os.environ.get("THUNDERCC_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "thundercc")
+    cpu = next(line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
+    wins = {"onednn": 0, "blas": 0}
+    for record in (cache / "matmul").glob("*"):
+        if record.suffix in (".sha256",) or ".tmp" in record.name:
+            continue
+        lines = record.read_text().splitlines()
+        if len(lines) >= 4 and lines[1] == cpu and "openblas" in lines[2] and lines[3].split()[-1] == str(threads):
+            wins[lines[0].split()[0]] += 1
+    return f"oneDNN {wins['onednn']}, OpenBLAS {wins['blas']}"
+
+
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     thundercc = os.environ.get("THUNDERCC", str(REPO / "build" / "thundercc"))
@@ -115,7 +155,7 @@ def main():
         work = Path(work)
         capture(torch.matmul, torch.randn(2048, 2048), torch.randn(2048, 2048)).save(work / "matmul.json")
         subprocess.run([thundercc, "compile", work / "matmul.json", "-o", work], check=True, capture_output=True)
-        for name, make in PROGRAMS.items():
+        for name, make in {**PROGRAMS, **TRAINING}.items():
             model, args = make()
             captured = capture(model, *args)
             captured.save(work / f"{name}.json")
@@ -126,15 +166,15 @@ def main():
             threading = ["--threads", str(threads)]
             fma = subprocess.run([str(Path(thundercc).parent / "fma_peak"), str(threads)], check=True, capture_output=True, text=True).stdout
             peak = float(re.search(r"fma_peak_gflops ([0-9.]+)", fma).group(1))
-            # A large GEMM's share of it: one 2048^3 matrix product on oneDNN, the best of the rounds.
+            # A large GEMM's share of it: one 2048^3 matrix product (on the library thundercc chose), the best of the rounds.
             result = subprocess.run([thundercc, "run", work / "matmul.plan.json", "--fill", "random", "--warmup", "2", "--repeat", "10",
                                      *threading], check=True, capture_output=True, text=True, env=env)
             best = float(re.search(r"min ([0-9.]+) ms", result.stdout).group(1))
             gemm = 2 * 2048 ** 3 / (best / 1e3) / 1e9
             print(f"peers: {threads} thread{'s' if threads > 1 else ''} each, same run, all given OpenBLAS; FMA peak (float32, "
-                  f"{re.search(r'isa (.+)', fma).group(1)}) {peak:.1f} GFLOP/s; a 2048^3 matmul on oneDNN {gemm:.1f} GFLOP/s "
+                  f"{re.search(r'isa (.+)', fma).group(1)}) {peak:.1f} GFLOP/s; a 2048^3 matmul in thundercc {gemm:.1f} GFLOP/s "
                   f"({100 * gemm / peak:.0f}% of it)")
-            for name in PROGRAMS:
+            for name in {**PROGRAMS, **TRAINING}:
                 def ours_once(name=name):
                     return median_of(subprocess.run([thundercc, "run", work / f"{name}.plan.json", "--inputs", work / f"{name}.inputs.pt",
                                                      "--warmup", "1", "--repeat", "3", *threading],
@@ -144,15 +184,19 @@ def main():
                     out = subprocess.run([sys.executable, __file__, "--peer", kind, name, "3", str(threads)], check=True,
                                          capture_output=True, text=True, env=env).stdout
                     return float(out.split()[-1])
-                figures = interleaved({"thundercc": ours_once, "eager": lambda: peer_once("eager"),
-                                       "torchscript": lambda: peer_once("torchscript")}, rounds)
-                ours, eager, script = (median(figures[k]) for k in ("thundercc", "eager", "torchscript"))
+                sides = {"thundercc": ours_once, "eager": lambda: peer_once("eager")}
+                if name not in TRAINING:  # TorchScript's frozen graph is for inference
+                    sides["torchscript"] = lambda: peer_once("torchscript")
+                figures = interleaved(sides, rounds)
+                ours, eager = median(figures["thundercc"]), median(figures["eager"])
+                script = median(figures["torchscript"]) if "torchscript" in figures else None
                 flops = multiply_add_flops(name)
-                share = lambda ms: 100 * flops / (ms / 1e3) / 1e9 / peak
-                print(f"  {name:<19} {flops / 1e9:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours):4.0f}% of FMA peak)   "
-                      f"eager (OpenBLAS) {eager:8.1f} ms ({ratio_range(figures['thundercc'], figures['eager'])})   "
-                      f"TorchScript frozen {script:8.1f} ms ({ratio_range(figures['thundercc'], figures['torchscript'])}, "
-                      f"{share(script):4.0f}%)")
+                share = lambda ms: f"{100 * flops / (ms / 1e3) / 1e9 / peak:4.0f}%" if flops else "   -"
+                print(f"  {name:<19} {flops / 1e9 if flops else 0:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours)} of FMA peak)   "
+                      f"eager (OpenBLAS) {eager:8.1f} ms ({ratio_range(figures['thundercc'], figures['eager'])})"
+                      + ("" if name in TRAINING else f"   TorchScript frozen {script:8.1f} ms "
+                         f"({ratio_range(figures['thundercc'], figures['torchscript'])}, {share(script)})"))
+            print(f"  matrix products timed on both libraries, at {threads} thread{'s' if threads > 1 else ''}: {library_wins(threads)}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,19 @@
 // converts both operands to oneDNN's layout and the result back: on this machine, one thread, a
 // [1024, 768] x [768, 3072] linear with bias takes 2.03 s on the BLAS, 100-180 ms through
 // mkldnn_linear and 27 ms here. A primitive (about 0.4 ms to create) is made once per shape and
-// layout. THUNDERCC_MATMUL=blas keeps at::'s choice, for comparison (scripts/bench.sh).
+// layout.
+//
+// Where LibTorch loads an optimized BLAS (OpenBLAS, MKL, BLIS), neither library wins everywhere:
+// on an AVX2 core OpenBLAS ran a GPT-2 backward's weight-gradient products (A transposed, M 256 or
+// 1024, K 512) at about 85% of the FMA peak where oneDNN reached 45%, and oneDNN won the forward's
+// linears (issue 42). So each product's shape, layout and thread count is timed once on both, and
+// the faster kept, in the kernel cache for this CPU and BLAS library (as cuBLAS's heuristics and
+// Inductor's autotuning choose per shape). Only at one thread: at two, OpenBLAS's threads and
+// ATen's OpenMP pool took each other's cores, and a GPT-2 block's training step whose products
+// were each timed faster on OpenBLAS alone ran 1.3x slower than on oneDNN throughout (AVX-512 EPYC,
+// 2 cores). A reference BLAS, Debian's default, is 10-50x slower and is never timed
+// (THUNDERCC_MATMUL=measure times it all the same). THUNDERCC_MATMUL=onednn or =blas takes one
+// library for every product.
 //
 // Convolutions (conv2d, float32, any groups) run oneDNN's convolution primitive on channels-last
 // activations, the weights reordered into the primitive's layout once per weight tensor and
@@ -32,8 +44,15 @@
 #include <ATen/Parallel.h>
 #include <c10/util/intrusive_ptr.h>
 #include <dnnl.hpp>
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <optional>
 
 #include <cmath>
 #include <cstdlib>
@@ -41,7 +60,10 @@
 #include <map>
 #include <mutex>
 
+#include "thundercc/errors.h"
+#include "thundercc/executors/fuser/kernel_library.h"
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/support/sha256.h"
 
 #if DNNL_VERSION_MAJOR != 2
 #error "matrix_products.cpp uses oneDNN 2.x's API (dnnl::matmul::desc), the version Debian's LibTorch loads"
@@ -50,13 +72,22 @@
 namespace thundercc::runtime {
 namespace {
 
-bool onednn_enabled() {
-  static const bool enabled = [] {
-    const char* choice = std::getenv("THUNDERCC_MATMUL");
-    return !(choice && std::strcmp(choice, "blas") == 0);
+enum class Library { onednn, blas };
+
+const char* matmul_choice() { return std::getenv("THUNDERCC_MATMUL"); }
+
+// THUNDERCC_MATMUL's library for every product, or none: measured per shape.
+std::optional<Library> forced_library() {
+  static const std::optional<Library> forced = []() -> std::optional<Library> {
+    const char* choice = matmul_choice();
+    if (choice && std::strcmp(choice, "blas") == 0) return Library::blas;
+    if (choice && std::strcmp(choice, "onednn") == 0) return Library::onednn;
+    return std::nullopt;
   }();
-  return enabled;
+  return forced;
 }
+
+bool onednn_enabled() { return forced_library() != Library::blas; }
 
 bool on_onednn(const at::Tensor& a, const at::Tensor& b) {
   return onednn_enabled() && a.device().is_cpu() && b.device().is_cpu() && a.scalar_type() == at::kFloat &&
@@ -418,10 +449,106 @@ at::Tensor fast_max_pool2d(const at::Tensor& a, at::IntArrayRef kernel, at::IntA
   return result;
 }
 
+namespace {
+
+// The file of the BLAS LibTorch loaded (where sgemm_ is), links resolved: what the choices are for.
+const std::string& blas_library() {
+  static const std::string path = [] {
+    Dl_info info{};
+    void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
+    if (!sgemm || !dladdr(sgemm, &info) || !info.dli_fname) return std::string();
+    std::error_code ignored;
+    auto resolved = std::filesystem::weakly_canonical(info.dli_fname, ignored);
+    return resolved.empty() ? std::string(info.dli_fname) : resolved.string();
+  }();
+  return path;
+}
+
+// Whether the BLAS is worth timing against oneDNN.
+bool blas_is_a_contender() {
+  static const bool contender = [] {
+    if (const char* choice = matmul_choice(); choice && std::strcmp(choice, "measure") == 0) return true;
+    std::string name = blas_library();
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name.find("openblas") != std::string::npos || name.find("mkl") != std::string::npos ||
+           name.find("blis") != std::string::npos;
+  }();
+  return contender;
+}
+
+const std::string& cpu_model() {
+  static const std::string model = [] {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+      if (line.rfind("model name", 0) == 0) return line;
+    return std::string("unknown cpu");
+  }();
+  return model;
+}
+
+// The best of three timed runs (seconds), after one that warms up, of each: interleaved, so that
+// the machine's load falls on both alike.
+std::pair<double, double> best_times(const std::function<void()>& first, const std::function<void()>& second) {
+  auto seconds = [](const std::function<void()>& run) {
+    auto start = std::chrono::steady_clock::now();
+    run();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  first();
+  second();
+  double a = std::numeric_limits<double>::infinity(), b = a;
+  for (int round = 0; round < 3; ++round) {
+    a = std::min(a, seconds(first));
+    b = std::min(b, seconds(second));
+  }
+  return {a, b};
+}
+
+// The library for a product of this key (its operands' shapes and strides, its bias): forced, kept
+// from an earlier measure (this process's, or the kernel cache's), or measured now by running
+// `onednn` and `blas`. The BLAS must beat oneDNN by 10% to be taken: a near tie stays on oneDNN.
+Library library_for(std::vector<int64_t> key, const std::function<void()>& onednn, const std::function<void()>& blas) {
+  if (auto forced = forced_library()) return *forced;
+  if (!blas_is_a_contender() || at::get_num_threads() != 1) return Library::onednn;
+  key.push_back(1);  // the threads: a record for more would have to be measured in a step's company
+  static std::mutex mutex;  // held while measuring too: two products timed at once would slow each other
+  static std::map<std::vector<int64_t>, Library> chosen;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = chosen.find(key); it != chosen.end()) return it->second;
+  if (chosen.size() >= 1024) chosen.clear();  // keys that change every call (dynamic sizes) would grow it without end
+  // What the choice is for: this CPU, this BLAS, and the product (its operands' dims and strides,
+  // its bias, the threads).
+  std::string described = cpu_model() + "\n" + blas_library() + "\nproduct";
+  for (int64_t k : key) described += " " + std::to_string(k);
+  const std::string name = sha256_hex(described).substr(0, 32);
+  // A record's first word is the library; the rest says what was measured, for whoever reads it.
+  Library library;
+  if (auto record = fuser::cached_record("matmul", name); record && (record->rfind("onednn ", 0) == 0 || record->rfind("blas ", 0) == 0)) {
+    library = record->rfind("blas ", 0) == 0 ? Library::blas : Library::onednn;
+  } else {
+    auto [onednn_seconds, blas_seconds] = best_times(onednn, blas);
+    library = blas_seconds < 0.9 * onednn_seconds ? Library::blas : Library::onednn;
+    fuser::store_record("matmul", name, str(library == Library::blas ? "blas" : "onednn", " (best of 3: oneDNN ", onednn_seconds * 1e3,
+                                            " ms, BLAS ", blas_seconds * 1e3, " ms)\n", described, "\n"));
+  }
+  return chosen.emplace(std::move(key), library).first->second;
+}
+
+std::vector<int64_t> product_key(const Matrices& src, const Matrices& weights, bool bias) {
+  std::vector<int64_t> key;
+  for (const auto* part : {&src.dims, &src.strides, &weights.dims, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
+  key.push_back(bias);
+  return key;
+}
+
+}  // namespace
+
 at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10::optional<at::Tensor>& bias, const at::Tensor* out) {
   bool has_bias = bias && bias->defined();
-  if (a.dim() < 1 || weight.dim() != 2 || !on_onednn(a, weight) || (has_bias && bias->scalar_type() != at::kFloat))
+  auto on_blas = [&] {
     return into_buffer_or_make(out, [&](at::Tensor& o) { at::linear_out(o, a, weight, bias); }, [&] { return at::linear(a, weight, bias); });
+  };
+  if (a.dim() < 1 || weight.dim() != 2 || !on_onednn(a, weight) || (has_bias && bias->scalar_type() != at::kFloat)) return on_blas();
   int64_t k = a.size(-1), n = weight.size(0);
   auto sizes = a.sizes().vec();
   sizes.back() = n;
@@ -430,19 +557,25 @@ at::Tensor fast_linear(const at::Tensor& a, const at::Tensor& weight, const c10:
   Matrices src = matrices(a.reshape({-1, k}), {}), weights = matrices(weight.t(), {});
   at::Tensor b;
   if (has_bias) b = bias->dim() == 1 && bias->size(0) == n ? bias->contiguous() : bias->expand({n}).contiguous();
-  onednn_matmul(src, weights, has_bias ? &b : nullptr, result);
+  auto on_onednn_library = [&] { onednn_matmul(src, weights, has_bias ? &b : nullptr, result); };
+  if (library_for(product_key(src, weights, has_bias), on_onednn_library, [&] { at::linear(a, weight, bias); }) == Library::blas)
+    return on_blas();
+  on_onednn_library();
   return into(out, result);
 }
 
 at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
-  if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b))
-    return into_buffer_or_make(out, [&](at::Tensor& o) { at::matmul_out(o, a, b); }, [&] { return at::matmul(a, b); });
+  auto on_blas = [&] { return into_buffer_or_make(out, [&](at::Tensor& o) { at::matmul_out(o, a, b); }, [&] { return at::matmul(a, b); }); };
+  if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b)) return on_blas();
   auto batch_a = a.sizes().slice(0, a.dim() - 2), batch_b = b.sizes().slice(0, b.dim() - 2);
   auto batch = at::infer_size(batch_a, batch_b);
   auto sizes = batch;
   sizes.insert(sizes.end(), {a.size(-2), b.size(-1)});
   at::Tensor result = destination(out, sizes, a);
-  onednn_matmul(matrices(a, batch), matrices(b, batch), nullptr, result);
+  Matrices left = matrices(a, batch), right = matrices(b, batch);
+  auto on_onednn_library = [&] { onednn_matmul(left, right, nullptr, result); };
+  if (library_for(product_key(left, right, false), on_onednn_library, [&] { at::matmul(a, b); }) == Library::blas) return on_blas();
+  on_onednn_library();
   return into(out, result);
 }
 

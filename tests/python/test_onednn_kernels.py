@@ -98,3 +98,44 @@ def test_a_cnn_trained_in_one_process_follows_sgd(tmp_path, thundercc):
     theirs = torch_optim_losses(model, data, lambda p: torch.optim.SGD(p, lr=0.1))
     assert len(ours) == steps
     torch.testing.assert_close(torch.tensor(ours), torch.tensor(theirs), rtol=1e-4, atol=1e-5)
+
+
+def test_each_matrix_product_is_timed_once_on_both_libraries_and_the_choice_kept(tmp_path, thundercc):
+    """With an optimized BLAS (or THUNDERCC_MATMUL=measure, as here, where Debian's reference BLAS
+    is loaded), each distinct product is timed on oneDNN and on the BLAS once; the faster is
+    recorded in the kernel cache, read back by the next run, and measured again when damaged."""
+    def products(x, w, b, y):
+        h = F.linear(x, w, b)              # [32, 24] x [24, 40]^T + bias
+        return h @ y, h.t() @ h            # a plain product, and one with its left operand transposed
+    torch.manual_seed(0)
+    args = (torch.randn(32, 24) / 4, torch.randn(40, 24) / 4, torch.randn(40) / 4, torch.randn(40, 16) / 4)
+    captured = capture(products, *args)
+    captured.save(tmp_path / "p.json")
+    torch.save(tuple(saveable(t) for t in captured.input_values), tmp_path / "p.inputs.pt")
+    torch.save([t.float() for t in products(*(a.double() for a in args))], tmp_path / "p.expected.pt")  # one rounding
+    measure = {"THUNDERCC_CACHE_DIR": str(tmp_path / "cache"), "THUNDERCC_MATMUL": "measure"}
+    thundercc("compile", tmp_path / "p.json", "-o", tmp_path, env=measure)
+    run = ["run", tmp_path / "p.plan.json", "--inputs", tmp_path / "p.inputs.pt", "--expect", tmp_path / "p.expected.pt",
+           "--threads", "1"]  # the choice is measured at one thread only
+    thundercc(*run, env=measure)
+    records = sorted(p for p in (tmp_path / "cache" / "matmul").iterdir() if p.suffix != ".sha256")
+    assert len(records) == 3
+    for record in records:
+        assert record.read_text().split()[0] in ("onednn", "blas") and "\nproduct " in record.read_text()
+    # Every record says BLAS now (its SHA-256 written to match): the next run reads them, measures nothing, and is right.
+    import hashlib
+    for record in records:
+        text = "blas (set by the test)\n" + record.read_text().split("\n", 1)[1]
+        record.write_text(text)
+        record.with_name(record.name + ".sha256").write_text(hashlib.sha256(text.encode()).hexdigest())
+    thundercc(*run, env=measure)
+    assert all(r.read_text().startswith("blas (set by the test)") for r in records)
+    # A record changed behind its SHA-256 is measured again.
+    records[0].write_text("onednn damaged")
+    thundercc(*run, env=measure)
+    assert records[0].read_text().split()[0] in ("onednn", "blas") and "\nproduct " in records[0].read_text()
+    for library in ("onednn", "blas"):
+        thundercc(*run, env={"THUNDERCC_MATMUL": library})
+    # At two threads nothing is timed: OpenBLAS's and ATen's thread pools contend (matrix_products.cpp).
+    thundercc(*run[:-1], "2", env={**measure, "THUNDERCC_CACHE_DIR": str(tmp_path / "cache2")})
+    assert not list((tmp_path / "cache2" / "matmul").glob("*"))

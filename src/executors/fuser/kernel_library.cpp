@@ -197,6 +197,21 @@ std::string kernel_cache_dir() {
   return (fs::temp_directory_path() / ("thundercc-cache-" + std::to_string(getuid()))).string();
 }
 
+std::optional<std::string> cached_record(const char* folder, const std::string& name) {
+  try {
+    return intact_entry(cache_folder(folder) / name);
+  } catch (const std::exception&) {  // no cache: nothing recorded
+    return std::nullopt;
+  }
+}
+
+void store_record(const char* folder, const std::string& name, const std::string& bytes) {
+  try {
+    cached_entry(cache_folder(folder) / name, [&](const fs::path& temporary) { write_file_atomically(temporary.string(), bytes); });
+  } catch (const std::exception&) {  // an unwritable cache: measured again next time
+  }
+}
+
 bool kernel_compiler_available(std::string* why) {
   static const std::string problem = [] {
     try {

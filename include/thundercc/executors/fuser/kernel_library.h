@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,12 @@ struct KernelLibrary {
 KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels);
 
 std::string kernel_cache_dir();
+
+// A small record the runtime keeps in the kernel cache (a measured choice), in its folder `folder`
+// under `name`, checked as every entry is: nothing when it is absent or damaged.
+std::optional<std::string> cached_record(const char* folder, const std::string& name);
+// Writes a record (atomically, its SHA-256 beside it); a cache that cannot be written is no error.
+void store_record(const char* folder, const std::string& name, const std::string& bytes);
 
 // Whether the C++ compiler runs (its --version, asked once per process); `why` is set to what
 // failed otherwise. The default executor list leaves the fuser out without one.
