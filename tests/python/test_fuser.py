@@ -448,3 +448,15 @@ def test_kernels_on_threads_equal_one_thread(name, fn, args, tmp_path, thundercc
                   "--expect", tmp_path / f"{name}.expected.pt", "--outputs", tmp_path / f"out{threads}.pt")
     for one, two in zip(torch.load(tmp_path / "out1.pt"), torch.load(tmp_path / "out2.pt")):
         assert torch.equal(one, two)
+
+
+def test_the_kernel_build_shows_its_progress_on_a_terminal_only(tmp_path):
+    """A first compile builds the regions' kernels, seconds each: on a terminal it says how far it
+    is, on one line rewritten in place; piped, as in CI's logs, it prints nothing of it."""
+    from conftest import run_on_a_terminal
+    trace = REPO / "traces" / "add_mul.json"
+    command = [os.environ["THUNDERCC"], "compile", trace, "-o", tmp_path / "out"]
+    done, shown = run_on_a_terminal(command, env={**os.environ, "THUNDERCC_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 0 and b"fuser: compiling kernels, 0 of 1 done" in shown
+    piped = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "THUNDERCC_CACHE_DIR": str(tmp_path / "cache2")})
+    assert piped.returncode == 0 and "compiling kernels" not in piped.stderr

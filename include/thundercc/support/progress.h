@@ -1,4 +1,4 @@
-// One line of progress on a terminal: long work (reduce's tests) says where it is, in place, when
+// One line of progress on a terminal: long work (reduce's tests, the fuser's kernel builds) says where it is, in place, when
 // stderr is a terminal and -v's log is off; elsewhere (a pipe, a CI log) it prints nothing.
 #pragma once
 #include <string>

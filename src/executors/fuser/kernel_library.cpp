@@ -23,6 +23,7 @@
 #include "thundercc/support/cpu_features.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/interrupts.h"
+#include "thundercc/support/progress.h"
 #include "thundercc/support/sha256.h"
 #include "thundercc/support/subprocess.h"
 
@@ -253,7 +254,9 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
     jobs.push_back({&k, objects_dir / (key + ".cpp"), object, object.string() + ".tmp" + std::to_string(getpid())});
   }
   size_t parallel = std::max(1u, std::thread::hardware_concurrency());
+  ProgressLine progress(!jobs.empty());  // a model's first compile builds dozens of kernels, each a second or more
   for (size_t first = 0; first < jobs.size(); first += parallel) {
+    progress.show(str("fuser: compiling kernels, ", first, " of ", jobs.size(), " done"));
     size_t last = std::min(jobs.size(), first + parallel);
     std::vector<std::unique_ptr<StartedCommand>> running;
     std::vector<std::unique_ptr<RemovedOnInterrupt>> temporaries;
