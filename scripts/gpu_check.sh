@@ -124,9 +124,11 @@ for model in mlp gpt2_block llama_block cnn; do
     $thundercc run $work/moved/steps/$model.plan.json --inputs traces/$model.inputs.pt --steps 5 --checkpoint $work/moved/steps/end.pt &&
     '$python' -c 'import sys, torch
 cpu, gpu = (torch.load(f, map_location=\"cpu\") for f in sys.argv[1:])
-assert len(cpu) == len(gpu)
-for a, b in zip(cpu, gpu): torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
-print(len(cpu), \"checkpoint tensors equal\")' $work/cpu/steps/end.pt $work/moved/steps/end.pt"
+assert cpu[\"step\"] == gpu[\"step\"] == 5 and cpu[\"model\"].keys() == gpu[\"model\"].keys()
+pairs = [(cpu[s][k], gpu[s][k]) for s in (\"model\", \"inputs\") for k in cpu[s]]
+pairs += [(v, gpu[\"optimizer\"][\"state\"][i][n]) for i, st in cpu[\"optimizer\"][\"state\"].items() for n, v in st.items()]
+for a, b in pairs: torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
+print(len(pairs), \"checkpoint tensors equal\")' $work/cpu/steps/end.pt $work/moved/steps/end.pt"
   # Data parallel on the GPU's tensors: 2 ranks on cuda:0 (Gloo stages them through the host;
   # NCCL would need a GPU per rank), each given the whole batch, so that the averaged gradients
   # are the single process's: DDP, and FSDP with ZeRO-3.
