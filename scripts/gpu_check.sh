@@ -5,6 +5,7 @@
 #                                             downloads the Debian packages the build needs (.deb)
 #   scripts/gpu_check.sh [DIR]                on the GPU machine: builds thundercc against that
 #                                             PyTorch's LibTorch and runs the checks below
+#   scripts/gpu_check.sh --build-only [DIR]   the build alone (scripts/gpu_bench.sh's)
 #
 # DIR (default gpu-deps/) holds the packages; they are unpacked into build-gpu/deps, one prefix
 # each, never into /. The build is build-gpu/; what the checks wrote is build-gpu/check/, and the
@@ -29,6 +30,8 @@ if [ "${1:-}" = "--fetch-deps" ]; then
   deps=${2:-gpu-deps}
   mkdir -p "$deps" && cd "$deps" && exec apt-get download "${PACKAGES[@]}"
 fi
+build_only=
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 deps=$(realpath "${1:-gpu-deps}")
 export PATH=/usr/local/cuda/bin:$PATH
 python=${PYTHON:-python3}
@@ -78,6 +81,7 @@ if ! { cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTHUNDERCC_J
   exit 1
 fi
 say "built in $(( $(date +%s) - started )) s"
+[ -n "$build_only" ] && exit 0
 
 thundercc=build-gpu/thundercc
 export THUNDERCC=$PWD/$thundercc  # the front end asks it which ops it knows
