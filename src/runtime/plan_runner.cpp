@@ -499,7 +499,6 @@ std::vector<at::Tensor> Plan::run(const std::map<std::string, at::Tensor>& named
                                                                                   quoted_list(others_missing), " not given")));
     throw LoadError(thundercc::str("the plan's input", missing.size() > 1 ? "s " : " ", quoted_list(missing), " not given"));
   }
-  check_inputs(args);
   return forward(args);
 }
 
@@ -552,6 +551,7 @@ void Plan::check_inputs(const std::vector<at::Tensor>& inputs) const {
 }
 
 std::vector<at::Tensor> Plan::forward(const std::vector<at::Tensor>& given, std::vector<double>* instruction_ns) {
+  check_inputs(given);  // every caller's (run, the embedding API, Python's compile()): a wrong shape refused naming the input
   specialize(given);
   if (active_ != this) return active_->forward(given, instruction_ns);
   std::vector<at::Tensor> with_computed;

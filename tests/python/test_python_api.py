@@ -120,10 +120,19 @@ def test_numbers_are_specialized_and_checked(thundercc, tmp_path):
         fast(torch.ones(3), 3)
 
 
-def test_a_tensor_of_another_shape_is_refused_by_name(thundercc, tmp_path):
-    fast = tcc.compile(lambda x: x.exp(), torch.ones(3), workdir=tmp_path)
-    with pytest.raises(RuntimeError, match="x"):
+def test_a_tensor_of_another_shape_or_dtype_is_refused_by_name(thundercc, tmp_path):
+    """Before any instruction runs: the first one's own message (a fused region's, a kernel's
+    buffer) would read like a fault of the plan."""
+    fast = tcc.compile(lambda x: x.exp(), torch.ones(3), workdir=tmp_path / "fn")
+    with pytest.raises(RuntimeError, match=r"input 'x': expected cpu f32\[3\], but got cpu f32\[4\]"):
         fast(torch.ones(4))
+    model = torchvision.models.squeezenet1_1(num_classes=10).eval()
+    with torch.no_grad():
+        fast = tcc.compile(model, torch.randn(2, 3, 64, 64), workdir=tmp_path / "module")
+        with pytest.raises(RuntimeError, match=r"input 'x': expected cpu f32\[2, 3, 64, 64\], but got cpu f32\[3, 3, 64, 64\]"):
+            fast(torch.randn(3, 3, 64, 64))
+        with pytest.raises(RuntimeError, match=r"input 'x': expected cpu f32\[2, 3, 64, 64\], but got cpu f64\[2, 3, 64, 64\]"):
+            fast(torch.randn(2, 3, 64, 64, dtype=torch.float64))
 
 
 def test_what_capture_refuses_is_a_capture_error(thundercc, tmp_path):
