@@ -1,8 +1,13 @@
 #include "thundercc/support/interrupts.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <atomic>
 #include <cstring>
@@ -18,14 +23,45 @@ char file_paths[kFiles][PATH_MAX];
 std::atomic<bool> file_used[kFiles];
 std::atomic<pid_t> groups[kGroups];
 std::atomic<bool> deferred_mode{false}, signalled{false};
+std::atomic<int> spawning{0};  // spawns begun and not yet registered
 std::mutex claiming;  // slots are claimed by the program, one at a time; the handler only reads
 
+// Until every process of group g is gone (our own child reaped), 200 ms at most: a killed
+// compiler on the other core finishes the system call it is in, which may create its output, after
+// kill() returns. Only when the process ends with the signal: otherwise its own waits reap them.
+// (Grandchildren left as zombies, where nothing reaps them, keep a group alive: hence the bound.)
+void await_group(pid_t g) {
+  const timespec millisecond{0, 1000000};
+  for (int tries = 0; tries < 200; ++tries) {
+    while (::waitpid(-g, nullptr, WNOHANG) > 0) {
+    }
+    if (::kill(-g, 0) != 0) return;
+    ::nanosleep(&millisecond, nullptr);
+  }
+}
+
+// Until no spawn is between its start and its registration, 200 ms at most.
+void await_spawns() {
+  const timespec millisecond{0, 1000000};
+  for (int tries = 0; tries < 200 && spawning.load() > 0; ++tries) ::nanosleep(&millisecond, nullptr);
+}
+
 void on_signal(int sig) {
-  for (int i = 0; i < kGroups; ++i)
-    if (pid_t g = groups[i].load(); g > 0) ::kill(-g, SIGKILL);
+  const int saved_errno = errno;
+  signalled = true;  // no new compiler starts (StartedCommand)
+  // Twice: a compiler another thread was starting (registered while the first pass waited for
+  // it) is killed by the second.
+  for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) await_spawns();
+    for (int i = 0; i < kGroups; ++i)
+      if (pid_t g = groups[i].load(); g > 0) ::kill(-g, SIGKILL);
+    if (!deferred_mode)
+      for (int i = 0; i < kGroups; ++i)
+        if (pid_t g = groups[i].load(); g > 0) await_group(g);
+  }
   for (int i = 0; i < kFiles; ++i)
     if (file_used[i].load()) ::unlink(file_paths[i]);
-  signalled = true;
+  errno = saved_errno;
   if (deferred_mode) return;
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -75,6 +111,28 @@ KilledOnInterrupt::KilledOnInterrupt(pid_t process_group) : slot_(-1) {
 
 KilledOnInterrupt::~KilledOnInterrupt() {
   if (slot_ >= 0) groups[slot_] = 0;
+}
+
+std::unique_ptr<KilledOnInterrupt> spawn_killed_on_interrupt(const std::function<pid_t()>& spawn, pid_t& spawned) {
+  // No handler on this thread meanwhile (it would wait for this very spawn): a signal that comes
+  // is handled by another thread, or here once the group is registered.
+  struct Blocked {
+    sigset_t before;
+    Blocked() {
+      sigset_t interrupts;
+      sigemptyset(&interrupts);
+      for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&interrupts, sig);
+      pthread_sigmask(SIG_BLOCK, &interrupts, &before);
+    }
+    ~Blocked() { pthread_sigmask(SIG_SETMASK, &before, nullptr); }
+  } blocked;
+  struct Spawning {
+    Spawning() { ++spawning; }
+    ~Spawning() { --spawning; }
+  } in_progress;  // before the check: a handler that set `signalled` after it waits for this spawn
+  throw_if_interrupted();
+  spawned = spawn();
+  return std::make_unique<KilledOnInterrupt>(spawned);
 }
 
 }  // namespace thundercc

@@ -56,8 +56,7 @@ pid_t spawn_in_own_group(const std::vector<std::string>& argv, int& output) {
 }  // namespace
 
 StartedCommand::StartedCommand(const std::string& command) {
-  pid_ = spawn_in_own_group({"/bin/sh", "-c", command}, output_);
-  killed_on_interrupt_ = std::make_unique<KilledOnInterrupt>(pid_);
+  killed_on_interrupt_ = spawn_killed_on_interrupt([&] { return spawn_in_own_group({"/bin/sh", "-c", command}, output_); }, pid_);
 }
 
 std::pair<int, std::string> StartedCommand::finish() {

@@ -9,6 +9,8 @@
 #include <sys/types.h>
 
 #include <stdexcept>
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace thundercc {
@@ -47,5 +49,10 @@ class KilledOnInterrupt {
  private:
   int slot_;
 };
+
+// Spawns a process group by `spawn()` (which returns its id) and registers it to be killed on an
+// interrupt, with no gap an interrupt could fall into: none starts once one has come (Interrupted
+// is thrown), and the handler waits for a spawn in progress to be registered before it kills.
+std::unique_ptr<KilledOnInterrupt> spawn_killed_on_interrupt(const std::function<pid_t()>& spawn, pid_t& spawned);
 
 }  // namespace thundercc
