@@ -594,8 +594,8 @@ int run(const RunOptions& o) {
     if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, plan, carried, inputs, state, first_step + o.steps);
     std::vector<double> sorted = step_ms;
     std::sort(sorted.begin(), sorted.end());
-    std::printf("%s: %lld steps of %s: %.3f ms per step (median; min %.3f, max %.3f), %.3f s in all\n", o.plan_path.c_str(),
-                static_cast<long long>(o.steps), plan.optimizer().c_str(), sorted[sorted.size() / 2], sorted.front(), sorted.back(),
+    std::printf("%s: %lld step%s of %s: %.3f ms per step (median; min %.3f, max %.3f), %.3f s in all\n", o.plan_path.c_str(),
+                static_cast<long long>(o.steps), o.steps == 1 ? "" : "s", plan.optimizer().c_str(), sorted[sorted.size() / 2], sorted.front(), sorted.back(),
                 std::accumulate(step_ms.begin(), step_ms.end(), 0.0) / 1e3);
     return finish(plan, o, inputs, outputs, grads);
   }
