@@ -127,12 +127,15 @@ def time_peer(kind, program, device, rounds):
 class Bench:
     def __init__(self, opts):
         self.opts, self.failed, self.started = opts, False, time.monotonic()
+        # The torchvision models need torchvision, which a GPU machine's PyTorch may lack.
+        has_torchvision = subprocess.run([sys.executable, "-c", "import torchvision"], capture_output=True).returncode == 0
+        self.missing = set() if has_torchvision else {"resnet50", "vit_b_16"}
         self.out = Path(opts.out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.summary = open(self.out / "summary.txt", "w")
 
     def chosen(self, programs):
-        return [p for p in programs if not self.opts.programs or p in self.opts.programs.split(",")]
+        return [p for p in programs if (not self.opts.programs or p in self.opts.programs.split(",")) and p not in self.missing]
 
     def say(self, line):
         line = f"{line}  [{time.monotonic() - self.started:.0f} s]" if line.startswith("  ") else line
@@ -248,6 +251,8 @@ class Bench:
         self.say(subprocess.run([sys.executable, "-c", "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, "
                                  "torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'no GPU')"],
                                 capture_output=True, text=True).stdout.strip())
+        if self.missing:
+            self.say(f"torchvision is not installed for {sys.executable}: {', '.join(sorted(self.missing))} left out")
         self.say("correctness (each tensor's largest error over float64's largest magnitude, the worst; eager's beside it):")
         self.correctness()
         self.say("bandwidth of fused regions (float32, bytes read and written over the plan's median time):")
