@@ -509,31 +509,28 @@ std::pair<double, double> best_times(const std::function<void()>& first, const s
 // The library for a product of this key (its operands' shapes and strides, its bias): forced, kept
 // from an earlier measure (this process's, or the kernel cache's), or measured now by running
 // `onednn` and `blas`. The BLAS must beat oneDNN by 10% to be taken: a near tie stays on oneDNN.
-Library library_for(std::vector<int64_t> key, const std::function<void()>& onednn, const std::function<void()>& blas) {
+Library library_for(const std::vector<int64_t>& key, const std::function<void()>& onednn, const std::function<void()>& blas) {
   if (auto forced = forced_library()) return *forced;
   if (!blas_is_a_contender() || at::get_num_threads() != 1) return Library::onednn;
-  key.push_back(1);  // the threads: a record for more would have to be measured in a step's company
-  static std::mutex mutex;  // held while measuring too: two products timed at once would slow each other
-  static std::map<std::vector<int64_t>, Library> chosen;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = chosen.find(key); it != chosen.end()) return it->second;
-  if (chosen.size() >= 1024) chosen.clear();  // keys that change every call (dynamic sizes) would grow it without end
-  // What the choice is for: this CPU, this BLAS, and the product (its operands' dims and strides,
-  // its bias, the threads).
-  std::string described = cpu_model() + "\n" + blas_library() + "\nproduct";
-  for (int64_t k : key) described += " " + std::to_string(k);
-  const std::string name = sha256_hex(described).substr(0, 32);
-  // A record's first word is the library; the rest says what was measured, for whoever reads it.
-  Library library;
-  if (auto record = fuser::cached_record("matmul", name); record && (record->rfind("onednn ", 0) == 0 || record->rfind("blas ", 0) == 0)) {
-    library = record->rfind("blas ", 0) == 0 ? Library::blas : Library::onednn;
-  } else {
+  // By key and thread count (1), as primitives are; made under the cache's lock, so that two
+  // products are never timed at once (each would slow the other).
+  static PrimitiveCache<Library> chosen;
+  return chosen.get(key, [&] {
+    // What the choice is for: this CPU, this BLAS, and the product (its operands' dims and
+    // strides, its bias, the threads).
+    std::string described = cpu_model() + "\n" + blas_library() + "\nproduct";
+    for (int64_t k : key) described += " " + std::to_string(k);
+    described += " 1";
+    const std::string name = sha256_hex(described).substr(0, 32);
+    // A record's first word is the library; the rest says what was measured, for whoever reads it.
+    if (auto record = fuser::cached_record("matmul", name); record && (record->rfind("onednn ", 0) == 0 || record->rfind("blas ", 0) == 0))
+      return record->rfind("blas ", 0) == 0 ? Library::blas : Library::onednn;
     auto [onednn_seconds, blas_seconds] = best_times(onednn, blas);
-    library = blas_seconds < 0.9 * onednn_seconds ? Library::blas : Library::onednn;
+    Library library = blas_seconds < 0.9 * onednn_seconds ? Library::blas : Library::onednn;
     fuser::store_record("matmul", name, str(library == Library::blas ? "blas" : "onednn", " (best of 3: oneDNN ", onednn_seconds * 1e3,
                                             " ms, BLAS ", blas_seconds * 1e3, " ms)\n", described, "\n"));
-  }
-  return chosen.emplace(std::move(key), library).first->second;
+    return library;
+  });
 }
 
 std::vector<int64_t> product_key(const Matrices& src, const Matrices& weights, bool bias) {
