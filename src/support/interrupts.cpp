@@ -26,24 +26,23 @@ std::atomic<bool> deferred_mode{false}, signalled{false};
 std::atomic<int> spawning{0};  // spawns begun and not yet registered
 std::mutex claiming;  // slots are claimed by the program, one at a time; the handler only reads
 
-// Until every process of group g is gone (our own child reaped), 200 ms at most: a killed
-// compiler on the other core finishes the system call it is in, which may create its output, after
-// kill() returns. Only when the process ends with the signal: otherwise its own waits reap them.
-// (Grandchildren left as zombies, where nothing reaps them, keep a group alive: hence the bound.)
-void await_group(pid_t g) {
+// Polls `done` every millisecond until it holds, 200 ms at most (the handler's waits are bounded).
+template <class Done>
+void await(Done&& done) {
   const timespec millisecond{0, 1000000};
-  for (int tries = 0; tries < 200; ++tries) {
-    while (::waitpid(-g, nullptr, WNOHANG) > 0) {
-    }
-    if (::kill(-g, 0) != 0) return;
-    ::nanosleep(&millisecond, nullptr);
-  }
+  for (int tries = 0; tries < 200 && !done(); ++tries) ::nanosleep(&millisecond, nullptr);
 }
 
-// Until no spawn is between its start and its registration, 200 ms at most.
-void await_spawns() {
-  const timespec millisecond{0, 1000000};
-  for (int tries = 0; tries < 200 && spawning.load() > 0; ++tries) ::nanosleep(&millisecond, nullptr);
+// Until every process of group g is gone (our own child reaped): a killed compiler on the other
+// core finishes the system call it is in, which may create its output, after kill() returns. Only
+// when the process ends with the signal: otherwise its own waits reap them. (Grandchildren left as
+// zombies, where nothing reaps them, keep a group alive: hence the bound.)
+void await_group(pid_t g) {
+  await([g] {
+    while (::waitpid(-g, nullptr, WNOHANG) > 0) {
+    }
+    return ::kill(-g, 0) != 0;
+  });
 }
 
 void on_signal(int sig) {
@@ -52,7 +51,7 @@ void on_signal(int sig) {
   // Twice: a compiler another thread was starting (registered while the first pass waited for
   // it) is killed by the second.
   for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 1) await_spawns();
+    if (pass == 1) await([] { return spawning.load() == 0; });  // a spawn in progress registered
     for (int i = 0; i < kGroups; ++i)
       if (pid_t g = groups[i].load(); g > 0) ::kill(-g, SIGKILL);
     if (!deferred_mode)
