@@ -10,6 +10,7 @@
 #include "thundercc/ir/printer.h"
 #include "thundercc/serialize/json_reader.h"
 #include "thundercc/serialize/json_writer.h"
+#include "thundercc/serialize/compiled_schema.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 
@@ -229,6 +230,35 @@ TEST_CASE("the compiled trace schema agrees with valijson on every bundled trace
   CHECK(compared > 10000);
   CHECK(rejected > compared / 4);
   CHECK(compared - rejected > compared / 20);
+}
+
+TEST_CASE("the schema's patterns match as std::regex does, on the patterns it matches directly and those it does not") {
+  const std::vector<std::string> patterns = {
+      "^[A-Za-z_][A-Za-z0-9_]*$", "^[A-Za-z0-9_.]{0,256}$", "^[-+*/() A-Za-z0-9_]{1,512}$",
+      "^(cpu|meta|cuda(:[0-9]+)?)$",  // not a run of classes: std::regex's
+      "^[a-c]{2}x?[^a-c]+$", "^ab*c{1,3}$", "^[]a]*$", "^[a-]+$"};
+  std::mt19937 rng(7);
+  const std::string alphabet = "abcxyzAZ_09.-+*/() :]\xe9";
+  int compared = 0, matched = 0;
+  for (const auto& pattern : patterns) {
+    SchemaPattern fast(pattern);
+    std::regex reference(pattern);
+    std::vector<std::string> strings = {"", "a", "cpu", "cuda:1", "cuda:", "blocks.0.attn", "_x1", "1x", std::string(257, 'a'),
+                                        std::string(256, 'a'), "abbbccc", "acccc", "aaxz", "aaz", "]]a", "a-a"};
+    for (int i = 0; i < 400; ++i) {
+      std::string s(rng() % 8, ' ');
+      for (char& c : s) c = alphabet[rng() % alphabet.size()];
+      strings.push_back(s);
+    }
+    for (const auto& s : strings) {
+      const bool expected = std::regex_search(s, reference);
+      if (fast.matches(s) != expected) FAIL_CHECK(pattern << " on '" << s << "': std::regex says " << expected);
+      ++compared;
+      matched += expected;
+    }
+  }
+  CHECK(matched > compared / 20);
+  CHECK(compared - matched > compared / 4);
 }
 
 namespace {

@@ -162,6 +162,8 @@ Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
   // Without records (a plan specialized at run time), the runtime generates the kernels itself.
   check(!kernels || fusion.function || fusion.cuda_function, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
   fusion.region = region_trace(b);
+  // The kernel build's, or (a plan specialized at run time, built without one) made here.
+  fusion.signature = kernels && kernels->signatures.contains(b.sym->id) ? kernels->signatures.at(b.sym->id) : fuser::region_signature(b);
   for (const auto& a : b.args) fusion.inputs.push_back(a.as_tensor().meta());
   for_each_proxy(b.output, [&](const Value& v) { fusion.outputs.push_back(v.as_tensor().meta()); });
   return fusion;

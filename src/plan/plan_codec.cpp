@@ -54,10 +54,20 @@ json encode_metas(const std::vector<TensorMeta>& metas) {
 
 // The plan's distinct fusion regions, as encoded: a region's values are renamed in order of
 // appearance and its statements lose their source and scope, so that the same region made by two
-// layers is one entry (its name, unique in the plan, stays with the instruction).
+// layers is one entry (its name, unique in the plan, stays with the instruction). Regions are
+// told apart by their signature, so that each distinct one is encoded once.
 class RegionTable {
  public:
-  size_t index_of(const Trace& region) {
+  size_t index_of(const Fusion& fusion) {
+    check(!fusion.signature.empty(), [&] { return str("plan: fusion region ", fusion.region.name, " has no signature"); });
+    auto [at, fresh] = index_.try_emplace(fusion.signature, entries_.size());
+    if (fresh) entries_.push_back(encode_trace(canonical(fusion.region)));
+    return at->second;
+  }
+  json take() { return std::move(entries_); }
+
+ private:
+  static Trace canonical(const Trace& region) {
     ValueMap canonical;
     size_t next = 0;
     auto rename = [&](const Value& v) {
@@ -80,14 +90,9 @@ class RegionTable {
       t.bound_symbols.push_back(std::move(b));
     }
     t.output = canonical.apply(region.output);
-    json doc = encode_trace(t);
-    auto [at, fresh] = index_.try_emplace(doc.dump(), entries_.size());
-    if (fresh) entries_.push_back(std::move(doc));
-    return at->second;
+    return t;
   }
-  json take() { return std::move(entries_); }
 
- private:
   json entries_ = json(json::value_t::array);
   std::unordered_map<std::string, size_t> index_;
 };
@@ -109,7 +114,7 @@ json encode_instruction(Instruction& ins, RegionTable& regions) {
   if (!ins.source.empty()) j["source"] = std::move(ins.source);
   if (ins.fusion) {
     json fusion(json::value_t::object);
-    fusion["region"] = regions.index_of(ins.fusion->region);
+    fusion["region"] = regions.index_of(*ins.fusion);
     fusion["name"] = ins.fusion->region.name;
     if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
     if (ins.fusion->cuda_function) fusion["cuda_function"] = *ins.fusion->cuda_function;

@@ -1,9 +1,95 @@
 #include "thundercc/serialize/compiled_schema.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace thundercc {
+
+SchemaPattern::SchemaPattern(const std::string& pattern) {
+  if (!parse(pattern)) regex_.emplace(pattern);
+}
+
+// `^`, then runs (a character class or a plain character, with *, +, ?, {n} or {m,n}), then `$`.
+bool SchemaPattern::parse(const std::string& p) {
+  if (p.size() < 2 || p.front() != '^' || p.back() != '$') return false;
+  const size_t end = p.size() - 1;
+  size_t i = 1;
+  auto is_plain = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ' ' || c == ':'; };
+  while (i < end) {
+    Run run;
+    if (p[i] == '[') {
+      ++i;
+      const bool negated = i < end && p[i] == '^';
+      if (negated) ++i;
+      if (i < end && p[i] == ']') return false;  // ECMAScript's empty class
+      while (i < end && p[i] != ']') {
+        char c = p[i];
+        if (c == '\\' || c == '[') return false;  // escapes and classes like [:alpha:]: std::regex's
+        if (i + 2 < end && p[i + 1] == '-' && p[i + 2] != ']') {
+          for (int x = static_cast<unsigned char>(c); x <= static_cast<unsigned char>(p[i + 2]); ++x) run.chars.set(x);
+          i += 3;
+        } else {
+          run.chars.set(static_cast<unsigned char>(c));
+          ++i;
+        }
+      }
+      if (i >= end) return false;
+      ++i;  // ']'
+      if (negated) run.chars.flip();
+    } else if (is_plain(p[i])) {
+      run.chars.set(static_cast<unsigned char>(p[i++]));
+    } else {
+      return false;
+    }
+    if (i < end && (p[i] == '*' || p[i] == '+' || p[i] == '?')) {
+      run.min = p[i] == '+' ? 1 : 0;
+      run.max = p[i] == '?' ? 1 : std::string::npos;
+      ++i;
+    } else if (i < end && p[i] == '{') {
+      const size_t close = p.find('}', i);
+      if (close == std::string::npos || close >= end) return false;
+      const std::string bounds = p.substr(i + 1, close - i - 1);
+      const size_t comma = bounds.find(',');
+      auto number = [](const std::string& d, size_t& out) {
+        if (d.empty() || !std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) return false;
+        out = std::stoul(d);
+        return true;
+      };
+      if (comma == std::string::npos) {
+        if (!number(bounds, run.min)) return false;
+        run.max = run.min;
+      } else if (!number(bounds.substr(0, comma), run.min) || !number(bounds.substr(comma + 1), run.max) || run.max < run.min) {
+        return false;
+      }
+      i = close + 1;
+    }
+    runs_.push_back(run);
+  }
+  return true;
+}
+
+bool SchemaPattern::matches(const std::string& s) const {
+  if (regex_) return std::regex_search(s, *regex_);
+  // The positions of `s` the runs so far can end at.
+  std::vector<char> reached(s.size() + 1, 0), next(s.size() + 1);
+  reached[0] = 1;
+  for (const Run& run : runs_) {
+    std::fill(next.begin(), next.end(), 0);
+    bool any = false;
+    for (size_t start = 0; start <= s.size(); ++start) {
+      if (!reached[start]) continue;
+      for (size_t n = 0, at = start;; ++n, ++at) {
+        if (n >= run.min) next[at] = any = true;
+        if (n == run.max || at == s.size() || !run.chars.test(static_cast<unsigned char>(s[at]))) break;
+      }
+    }
+    if (!any) return false;
+    reached.swap(next);
+  }
+  return reached[s.size()];
+}
+
 namespace {
 
 using json = nlohmann::json;
@@ -194,7 +280,7 @@ bool CompiledSchema::accepts(const json& value, int index) const {
     case json::value_t::string: {
       const auto& s = value.get_ref<const std::string&>();
       if (node.min_length && utf8_length(s) < *node.min_length) return false;
-      if (node.pattern && !std::regex_search(s, *node.pattern)) return false;
+      if (node.pattern && !node.pattern->matches(s)) return false;
       break;
     }
     case json::value_t::number_integer:

@@ -43,6 +43,9 @@ struct Buffer {
 // tensors it was generated for.
 struct Fusion {
   Trace region;  // named for the region's symbol; inputs: the tensors it reads; output: a tuple of those it writes
+  // The region's canonical text (fuser::region_signature, which also keys its kernel): regions
+  // equal in it are one region, which the plan stores once.
+  std::string signature;
   std::optional<std::string> function;
   std::optional<std::string> cuda_function;
   std::optional<int64_t> grid;

@@ -6,6 +6,7 @@
 // uses any other; valijson still explains a document that fails (schema.cpp).
 #pragma once
 
+#include <bitset>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -13,6 +14,25 @@
 #include <vector>
 
 namespace thundercc {
+
+// A `pattern`. The schema's patterns are anchored runs of character classes
+// (`^[A-Za-z_][A-Za-z0-9_]*$`, `^[A-Za-z0-9_.]{0,256}$`), which are matched directly; std::regex,
+// thousands of instructions a character on such quantifiers, serves any other pattern.
+class SchemaPattern {
+ public:
+  explicit SchemaPattern(const std::string& pattern);
+  bool matches(const std::string& s) const;
+
+ private:
+  struct Run {
+    std::bitset<256> chars;
+    size_t min = 1, max = 1;
+  };
+  bool parse(const std::string& pattern);
+
+  std::vector<Run> runs_;              // when the pattern is such a run
+  std::optional<std::regex> regex_;    // otherwise
+};
 
 class CompiledSchema {
  public:
@@ -34,7 +54,7 @@ class CompiledSchema {
     std::vector<int> tuple_items;                          // items: [{schema}, ...]
     std::optional<uint64_t> min_items, max_items, min_length;
     std::optional<double> minimum;
-    std::optional<std::regex> pattern;
+    std::optional<SchemaPattern> pattern;
     std::vector<int> all_of, any_of, one_of;
     int negated = -1;                                      // not
   };

@@ -322,7 +322,7 @@ PlanKernelBuild build_plan_kernels(const std::vector<const Trace*>& traces, cons
   for (const Trace* t : traces)
     for (const auto& b : t->bound_symbols) {
       if (!is_fusion_region(b)) continue;
-      std::string signature = region_signature(b);
+      const std::string& signature = out.kernels.signatures[b.sym->id] = region_signature(b);
       bool on_cpu = b.args.at(0).as_tensor().device().is_cpu();
       if (on_cpu) {
         const GeneratedKernel& k = kernel_for(cpu_of, cpu, signature, b, Target::CPU);

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "thundercc/executors/fuser/kernel_source.h"
@@ -53,6 +54,8 @@ struct PlanKernels {
     std::vector<int64_t> sizes;
   };
   std::map<std::string, Twin> channels_last;
+  // By region symbol id: its region_signature, which the plan keys its table of regions by.
+  std::unordered_map<std::string, std::string> signatures;
 };
 
 }  // namespace thundercc
