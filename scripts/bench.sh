@@ -94,6 +94,10 @@ for layers in 1 6 24 96_inference; do
     "$(awk -v t="$median" 'BEGIN {print t/1000}')" "$(awk -v t="$median" -v n="$symbols" 'BEGIN {print t/n}')"
 done
 
+# The issue "Performance"'s compile-time baseline, commit 8e323f1, timed interleaved with this
+# checkout (its thundercc is built once, in build-8e323f1).
+benchmarks/compile_against.sh 8e323f1 | sed 's/^/  /'
+
 # Training step: forward and backward of a GPT-2 and a LLaMA block (d256, batch 4 x 128), thundercc
 # run against PyTorch eager with autograd, one intra-op thread each, medians of 5 rounds.
 echo "training step (forward + backward), one thread, median of 5 rounds after one warm-up:"
