@@ -170,6 +170,31 @@ void PlanRunner::bind_arena(const plan::Program& program, const std::string& whe
   }
 }
 
+namespace {
+
+// The flops of a matrix product (2 M N K, over its batch) or a convolution (2 per multiply-add of
+// each output element, or of each input element when transposed), from its operands and result
+// after its kernel ran; 0 for any other operator, whichever executor claimed it.
+double product_flops(const Instruction& ins, const KernelCall& call, const std::vector<at::Tensor>& slots) {
+  const std::string_view op = std::string_view(ins.op).substr(ins.op.find(':') + 1);
+  if (ins.outputs.empty() || ins.outputs[0] < 0 || call.size() < 2 || !call.arg(0).is_tensor() || !call.arg(1).is_tensor()) return 0;
+  const at::Tensor& out = slots[ins.outputs[0]];
+  if (!out.defined()) return 0;
+  const at::Tensor a = call.arg(0).tensor(), b = call.arg(1).tensor();
+  const double outputs = static_cast<double>(out.numel());
+  if (op == "torch.matmul" || op == "prims.matmul" || op == "torch.bmm" || op == "torch.mm" || op == "torch.nn.functional.linear" ||
+      op == "prims.linear")
+    return a.dim() == 0 ? 0 : 2 * outputs * static_cast<double>(a.size(-1));
+  const bool convolution = op.starts_with("torch.nn.functional.conv") || op == "prims.convolution" || op == "torch.convolution";
+  if (!convolution || b.dim() < 3 || b.size(0) == 0) return 0;
+  const double per_output = static_cast<double>(b.numel() / b.size(0));  // input channels per group x kernel
+  bool transposed = op.starts_with("torch.nn.functional.conv_transpose");
+  if (op == "prims.convolution" || op == "torch.convolution") transposed = call.size() > 6 && call.arg(6).flag();
+  return 2 * (transposed ? static_cast<double>(a.numel()) : outputs) * per_output;
+}
+
+}  // namespace
+
 std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns) {
   // Plans compute values, never gradients: inference mode skips autograd's bookkeeping per op.
   // Results kept across runs (a prologue's) are made outside it, so that they keep a version.
@@ -189,7 +214,8 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
         auto end = std::chrono::steady_clock::now();
         (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(end - start).count();
         spans_[i] = {std::chrono::duration<double, std::nano>(start.time_since_epoch()).count(),
-                     std::chrono::duration<double, std::nano>(end - start).count(), allocator_stats().live_bytes};
+                     std::chrono::duration<double, std::nano>(end - start).count(), allocator_stats().live_bytes,
+                     product_flops(ins, call, slots_)};
       } else {
         (*ins.kernel)(call);
       }

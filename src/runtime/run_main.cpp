@@ -125,18 +125,25 @@ std::vector<at::Tensor> input_grads(const Plan& plan, const std::vector<at::Tens
   return wholes(specs, std::move(out));
 }
 
-// Time per instruction and its share of the program's time.
+// Time per instruction, its share of the program's time, and the rate of each matrix product and
+// convolution (GFLOP/s, to hold against the machine's FMA peak); then the products' share and rate.
 void print_profile(const std::string& program, const PlanRunner& runner, const std::vector<double>& instruction_ns, size_t runs) {
-  double total = 0;
+  double total = 0, product_ns = 0, product_flops = 0;
   for (double x : instruction_ns) total += x;
   if (!program.empty()) std::printf("%s: %.3f ms per run\n", program.c_str(), total / runs / 1e6);
-  std::printf("%10s  %6s  %s\n", "us/run", "share", "statement");
+  std::printf("%10s  %6s  %8s  %s\n", "us/run", "share", "GFLOP/s", "statement");
+  const auto& spans = runner.last_timed_run();
   for (size_t i = 0; i < instruction_ns.size(); ++i) {
     std::string statement = runner.instructions()[i].statement;
     statement = statement.substr(0, statement.find("  #"));
-    std::printf("%10.2f  %5.1f%%  %s\n", instruction_ns[i] / runs / 1e3, total > 0 ? 100 * instruction_ns[i] / total : 0.0,
-                statement.c_str());
+    const double ns = instruction_ns[i] / runs, flops = i < spans.size() ? spans[i].flops : 0;
+    char rate[32] = "";
+    if (flops > 0 && ns > 0) std::snprintf(rate, sizeof rate, "%.1f", flops / ns);
+    if (flops > 0) product_ns += ns, product_flops += flops;
+    std::printf("%10.2f  %5.1f%%  %8s  %s\n", ns / 1e3, total > 0 ? 100 * instruction_ns[i] / total : 0.0, rate, statement.c_str());
   }
+  if (product_ns > 0)
+    std::printf("matrix products and convolutions: %.1f%% of the time, %.1f GFLOP/s\n", 100 * product_ns * runs / total, product_flops / product_ns);
 }
 
 // Whether the program writes into its inputs (functionalization's write-backs, prims.copy_).
@@ -386,9 +393,10 @@ void write_profile_json(const std::string& path, const std::string& plan_path, P
       const Instruction& ins = runner->instructions()[i];
       const double ts = (spans[i].start_ns - origin) / 1e3;
       std::string statement = ins.statement.substr(0, ins.statement.find("  #"));
+      nlohmann::json args = {{"statement", statement}, {"executor", ins.executor}, {"index", i}};
+      if (spans[i].flops > 0) args["GFLOP"] = spans[i].flops / 1e9;
       events.push_back({{"name", ins.op}, {"cat", name}, {"ph", "X"}, {"pid", 1}, {"tid", thread}, {"ts", ts},
-                        {"dur", spans[i].duration_ns / 1e3},
-                        {"args", {{"statement", statement}, {"executor", ins.executor}, {"index", i}}}});
+                        {"dur", spans[i].duration_ns / 1e3}, {"args", std::move(args)}});
       events.push_back({{"name", "memory"}, {"ph", "C"}, {"pid", 1}, {"ts", ts + spans[i].duration_ns / 1e3},
                         {"args", {{"live MB", static_cast<double>(spans[i].live_bytes) / 1e6}}}});
     }

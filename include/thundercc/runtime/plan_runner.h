@@ -55,10 +55,13 @@ class PlanRunner {
   std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs, std::vector<double>* instruction_ns = nullptr);
   const std::vector<Instruction>& instructions() const { return instructions_; }
   // A timed run's instructions (a run given `instruction_ns`): when each started and how long it
-  // took (steady clock, ns), and the bytes the caching allocator held after it (run --profile-json).
+  // took (steady clock, ns), the bytes the caching allocator held after it (run --profile-json),
+  // and a matrix product's or convolution's arithmetic, 2 flops a multiply-add (0 for any other
+  // operator), from which run --profile prints its rate.
   struct Span {
     double start_ns, duration_ns;
     size_t live_bytes;
+    double flops;
   };
   const std::vector<Span>& last_timed_run() const { return spans_; }
   // Its results are made outside inference mode, so that they keep a version counter (a
