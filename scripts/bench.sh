@@ -150,6 +150,8 @@ done
 # The peers a careful user picks: eager and TorchScript's frozen graph, all given OpenBLAS, at one
 # thread and at every core; each program's share of the FMA peak measured in the same run (fma_peak).
 THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/peers.py 5 2>/dev/null
+# Each matrix product of those training steps against the FMA peak (the 80% bar).
+THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/product_rates.py 2>/dev/null
 
 # Data parallelism: 2 ranks of one thread under torchrun, against PyTorch's DistributedDataParallel.
 THUNDERCC="$BUILD_DIR/thundercc" /usr/bin/python3 benchmarks/ddp_step.py 10 2>/dev/null
