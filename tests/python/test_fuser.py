@@ -4,6 +4,7 @@ eager; the printed form against a golden file; the library's hash check and the 
 import hashlib
 import json
 import os
+import platform
 import subprocess
 from pathlib import Path
 
@@ -218,6 +219,23 @@ def test_trusted_kernels_need_the_cpu_they_were_built_for(tmp_path, thundercc):
     result = thundercc("run", plan_path, "--trust-kernels", check=False)
     assert result.returncode == 1 and "was built for a CPU with avx1024" in result.stderr, result.stderr
     thundercc("run", plan_path, "--inputs", tmp_path / "gelu.inputs.pt", "--expect", tmp_path / "gelu.expected.pt")
+
+
+def test_cached_kernels_are_keyed_by_the_cpu_features_they_may_use(tmp_path, thundercc):
+    """-march=native compiles for this CPU: an object another CPU made (a kernel cache in a home
+    folder shared by machines) may use instructions this one lacks, so each object's name, the
+    SHA-256 of what made it, covers the CPU's features with the compiler, the flags and the source."""
+    trace = save_case(tmp_path, "gelu", gelu, (torch.randn(8),))
+    cache = tmp_path / "cache"
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", env={"THUNDERCC_CACHE_DIR": str(cache)})
+    kernels = json.loads((tmp_path / "gelu.plan.json").read_text())["kernels"]
+    compiler = subprocess.run([os.environ.get("THUNDERCC_CXX") or "c++", "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    sources = list((cache / "objects").glob("*.cpp"))
+    assert len(sources) == 1
+    isa = "".join(feature + " " for feature in kernels["isa"])
+    made_by = f"{compiler}\n{kernels['flags']}\n{isa}\n{sources[0].read_text()}"
+    assert hashlib.sha256(made_by.encode()).hexdigest() == sources[0].stem
+    assert "avx2" in kernels["isa"] or platform.machine() != "x86_64"
 
 
 def test_kernel_cache_rebuilds_what_is_damaged_and_refuses_other_writers(tmp_path, thundercc):

@@ -231,6 +231,11 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   lib.compiler = compiler_version();
   lib.flags = kCompileFlags;
   lib.isa = cpu_features();  // what -march=native may use
+  // -march=native means this CPU's features: an object made on another CPU of a shared cache (a
+  // home folder that moves between machines) may use instructions this one lacks, so they are
+  // part of every object's key.
+  std::string isa;
+  for (const auto& feature : lib.isa) isa += feature + " ";
   const fs::path objects_dir = cache_folder("objects");
   // Missing kernels compile concurrently, one compiler per core.
   struct Job {
@@ -243,7 +248,7 @@ KernelLibrary build_cpu_library(const std::vector<GeneratedKernel>& kernels) {
   std::vector<Job> jobs;
   for (const auto& k : kernels) {
     if (!functions.insert(k.function).second) continue;  // the same kernel twice: one object
-    std::string key = sha256_hex(lib.compiler + "\n" + lib.flags + "\n" + k.source);
+    std::string key = sha256_hex(lib.compiler + "\n" + lib.flags + "\n" + isa + "\n" + k.source);
     objects.push_back(key);
     fs::path object = objects_dir / (key + ".o");
     if (intact_entry(object)) {
