@@ -133,7 +133,8 @@ def ratio_range(ours, theirs):
 
 def library_wins(threads):
     """How many of the matrix products the kernel cache has choices for (this CPU, OpenBLAS, these
-    threads) each library won: the records' first word is the winner, their last number the threads."""
+    threads) each library won: the records' first word is the winner, their second line the CPU's
+    model name and features, their last number the threads."""
     cache = Path(os.environ.get("THUNDERCC_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "thundercc")
     cpu = next(line for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
     wins = {"onednn": 0, "blas": 0}
@@ -141,7 +142,7 @@ def library_wins(threads):
         if record.suffix in (".sha256",) or ".tmp" in record.name:
             continue
         lines = record.read_text().splitlines()
-        if len(lines) >= 4 and lines[1] == cpu and "openblas" in lines[2] and lines[3].split()[-1] == str(threads):
+        if len(lines) >= 4 and lines[1].startswith(cpu + " with") and "openblas" in lines[2] and lines[3].split()[-1] == str(threads):
             wins[lines[0].split()[0]] += 1
     return f"oneDNN {wins['onednn']}, OpenBLAS {wins['blas']}"
 

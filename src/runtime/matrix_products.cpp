@@ -65,6 +65,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/executors/fuser/kernel_library.h"
 #include "thundercc/runtime/kernels.h"
+#include "thundercc/support/cpu_features.h"
 #include "thundercc/support/sha256.h"
 
 #if DNNL_VERSION_MAJOR != 2
@@ -478,12 +479,20 @@ bool blas_is_a_contender() {
   return contender;
 }
 
+// The CPU a choice was measured on: its model name and its features (a VM's model name can be
+// the same, "AMD EPYC", on an AVX2 and an AVX-512 host).
 const std::string& cpu_model() {
   static const std::string model = [] {
+    std::string name = "unknown cpu";
     std::ifstream cpuinfo("/proc/cpuinfo");
     for (std::string line; std::getline(cpuinfo, line);)
-      if (line.rfind("model name", 0) == 0) return line;
-    return std::string("unknown cpu");
+      if (line.rfind("model name", 0) == 0) {
+        name = line;
+        break;
+      }
+    name += " with";
+    for (const auto& feature : cpu_features()) name += " " + feature;
+    return name;
   }();
   return model;
 }
