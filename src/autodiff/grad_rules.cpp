@@ -350,6 +350,18 @@ void register_shape_rules() {
     }
     return out;
   });
+  // split and chunk cut `a` into consecutive pieces along dim: their gradients are one cat (zeros
+  // for a piece no gradient reaches), where the slices' own rules would pad each to a's shape and
+  // add them (a GPT-2 block's q, k and v: three pads and two adds).
+  for (const char* id : {"torch.split", "torch.chunk"})
+    register_grad(id, [](const Args& x) -> Value {
+      Value pieces = forward(x);
+      const Tensor& a = x.tensor("a");
+      std::vector<Tensor> grads;
+      for (const auto& piece : pieces.items()) grads.push_back(get_grad(piece));
+      put_grad(a, ltorch::cat(grads, x.integer("dim")));
+      return pieces;
+    });
   linear_in_a("prims.unfold", [](const Args& x, const Tensor& g) {
     // out[..., i, ..., j] = a[..., i * step + j, ...]: each window offset j scatters back with a pad.
     const Tensor& a = x.tensor("a");

@@ -223,21 +223,10 @@ def backward_fn(saved_for_backward, cotangents):
   t_grad_attn_split_0_1 = torchex.reshape(t_grad_attn_view_0, (2, 16, 64))  # t_grad_attn_split_0_1: "cpu f32[2, 16, 64]"
     # t_grad_attn_split_0_1 = prims.reshape(t_grad_attn_view_0, (2, 16, 64))  # t_grad_attn_split_0_1: "cpu f32[2, 16, 64]"
   del t_grad_attn_view_0
-  t_attn_split_0_0_8 = torchex.pad(t_grad_attn_split_0_2, 0.0, [(0, 0, 0), (0, 0, 0), (128, 0, 0)])  # t_attn_split_0_0_8: "cpu f32[2, 16, 192]"
-    # t_attn_split_0_0_8 = prims.pad(t_grad_attn_split_0_2, 0.0, [(0, 0, 0), (0, 0, 0), (128, 0, 0)])  # t_attn_split_0_0_8: "cpu f32[2, 16, 192]"
-  del t_grad_attn_split_0_2
-  t_attn_split_0_0_5 = torchex.pad(t_grad_attn_split_0_1, 0.0, [(0, 0, 0), (0, 0, 0), (64, 64, 0)])  # t_attn_split_0_0_5: "cpu f32[2, 16, 192]"
-    # t_attn_split_0_0_5 = prims.pad(t_grad_attn_split_0_1, 0.0, [(0, 0, 0), (0, 0, 0), (64, 64, 0)])  # t_attn_split_0_0_5: "cpu f32[2, 16, 192]"
-  del t_grad_attn_split_0_1
-  (t_attn_split_0_0_9,) = fuser_attn_split_0_0_9(t_attn_split_0_0_8, t_attn_split_0_0_5)
-    # t_attn_split_0_0_9 = prims.add(t_attn_split_0_0_8, t_attn_split_0_0_5)  # t_attn_split_0_0_9: "cpu f32[2, 16, 192]"
-  del t_attn_split_0_0_8, t_attn_split_0_0_5
-  t_attn_split_0_0_2 = torchex.pad(t_grad_attn_split_0_0, 0.0, [(0, 0, 0), (0, 0, 0), (0, 128, 0)])  # t_attn_split_0_0_2: "cpu f32[2, 16, 192]"
-    # t_attn_split_0_0_2 = prims.pad(t_grad_attn_split_0_0, 0.0, [(0, 0, 0), (0, 0, 0), (0, 128, 0)])  # t_attn_split_0_0_2: "cpu f32[2, 16, 192]"
-  del t_grad_attn_split_0_0
-  (t_grad_attn_c_attn_linear_0,) = fuser_grad_attn_c_attn_linear_0(t_attn_split_0_0_9, t_attn_split_0_0_2)
-    # t_grad_attn_c_attn_linear_0 = prims.add(t_attn_split_0_0_9, t_attn_split_0_0_2)  # t_grad_attn_c_attn_linear_0: "cpu f32[2, 16, 192]"
-  del t_attn_split_0_0_9, t_attn_split_0_0_2
+  t_grad_attn_c_attn_linear_0 = torch.cat([t_grad_attn_split_0_0, t_grad_attn_split_0_1, t_grad_attn_split_0_2], 2)  # t_grad_attn_c_attn_linear_0: "cpu f32[2, 16, 192]"
+    # t_grad_attn_c_attn_linear_0 = ltorch.cat([t_grad_attn_split_0_0, t_grad_attn_split_0_1, t_grad_attn_split_0_2], 2)  # t_grad_attn_c_attn_linear_0: "cpu f32[2, 16, 192]"
+      # t_grad_attn_c_attn_linear_0 = prims.cat([t_grad_attn_split_0_0, t_grad_attn_split_0_1, t_grad_attn_split_0_2], 2)  # t_grad_attn_c_attn_linear_0: "cpu f32[2, 16, 192]"
+  del t_grad_attn_split_0_0, t_grad_attn_split_0_1, t_grad_attn_split_0_2
   t_grad_ln_1_layer_norm_0 = torch.matmul(t_grad_attn_c_attn_linear_0, t_attn_c_attn_weight)  # t_grad_ln_1_layer_norm_0: "cpu f32[2, 16, 64]"
     # t_grad_ln_1_layer_norm_0 = ltorch.matmul(t_grad_attn_c_attn_linear_0, t_attn_c_attn_weight)  # t_grad_ln_1_layer_norm_0: "cpu f32[2, 16, 64]"
       # t_attn_c_attn_linear_0_3 = ltorch.reshape(t_grad_attn_c_attn_linear_0, (32, 192))  # t_attn_c_attn_linear_0_3: "cpu f32[32, 192]"

@@ -8,7 +8,7 @@ import subprocess
 
 import torch
 
-from conftest import capture, flatten
+from conftest import capture, compile_and_run, flatten
 from thundercc_frontend import saveable
 from test_meta_vs_torch import SAMPLES
 
@@ -129,3 +129,30 @@ def test_a_factorization_without_a_grad_rule_is_refused_by_name(tmp_path, thunde
     result = thundercc("compile", tmp_path / "lu.json", "-o", tmp_path, check=False)
     assert result.returncode == 1 and "Failed to find a gradient transform" in result.stderr and "lu_factor" in result.stderr
     assert not list(tmp_path.glob("lu.*.py"))
+
+
+class Pieces(torch.nn.Module):
+    """Uneven split pieces (the middle one unused, so no gradient reaches it) and chunks."""
+
+    def __init__(self, unused=0.0):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(4, 10))
+
+    def forward(self, x):
+        a, _, c = torch.split(self.w * x, [3, 3, 4], dim=1)
+        p, q = self.w.chunk(2)
+        return a.sum() * 2 + (c ** 2).sum() + (p * q).sum()
+
+
+def pieces(unused):
+    torch.manual_seed(0)
+    return Pieces(), (torch.randn(4, 10),)
+
+
+def test_split_and_chunk_gradients_are_one_cat(tmp_path, thundercc):
+    """The gradient of split's or chunk's input is the pieces' gradients in one cat (zeros where
+    none reaches), not a pad of each to the input's shape and their sum: equal to autograd's."""
+    model, args = pieces(0.0)
+    compile_and_run(tmp_path, thundercc, model, args, compare=pieces)
+    backward = (tmp_path / "m.backward.trace.py").read_text()
+    assert backward.count(" = torch.cat(") == 2 and "pad(" not in backward, backward
