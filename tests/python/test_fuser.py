@@ -57,6 +57,22 @@ def with_nan(a):
     return torch.maximum(a, torch.zeros_like(a)).amax(-1), torch.softmax(a, -1)
 
 
+def every_reduction(x):
+    return x.sum(-1), x.prod(-1), x.amax(-1), x.amin(-1), torch.var_mean(x, -1)
+
+
+def with_nan_and_inf(rows, columns):
+    """Values near 1 (products stay finite over long rows), a NaN in row 1 and -inf in row 2."""
+    x = torch.rand(rows, columns) * 0.2 + 0.9
+    x[1, 3] = float("nan")
+    x[2, -1] = float("-inf")
+    return x
+
+
+def int64_sums(x):
+    return (x + 1).sum(-1), (x - 1).amax(-1), x.amin(-1)
+
+
 # name, program, inputs, fusion regions in the execution trace
 PROGRAMS = [
     ("gelu", gelu, (torch.randn(3, 50),), 1),
@@ -78,6 +94,14 @@ PROGRAMS = [
     # int64 beyond 2^53, and a product that wraps around as ATen's does
     ("int64_reductions", lambda x, y: ((x + 1).amax(-1), (x - 1).amin(-1), (y + 1).prod(-1), (x // 4).sum(-1)),
      (torch.randint(-2**62, 2**62, (3, 700)), torch.randint(1, 1000, (3, 9))), 3),
+    # every kind of reduction, with NaN and -inf, over long rows (CUDA: a block each, its threads
+    # striding over the columns) and short ones; sums of int64 values near 2^53, where a float64 rounds
+    ("reductions_long_rows", every_reduction, (with_nan_and_inf(4, 700),), 1),
+    # CUDA: every thread reads the sum, and a block takes several rows where at most 3 blocks run
+    ("normalized_long_rows", lambda x: x / x.sum(-1, keepdim=True), (torch.rand(7, 300),), 1),
+    ("reductions_short_rows", every_reduction, (with_nan_and_inf(37, 20),), 1),
+    ("int64_near_2_53_long_rows", int64_sums, (2**53 + torch.randint(-64, 64, (3, 300)),), 1),
+    ("int64_near_2_53_short_rows", int64_sums, (2**53 + torch.randint(-64, 64, (40, 9)),), 1),
 ]
 
 
@@ -94,7 +118,7 @@ def test_fused_program_matches_eager(name, fn, args, regions, tmp_path, thunderc
 
 @pytest.mark.parametrize("name,fn,args,regions", PROGRAMS, ids=[p[0] for p in PROGRAMS])
 def test_cuda_kernel_under_the_emulator_matches_eager(name, fn, args, regions, tmp_path, thundercc):
-    """The CUDA kernels (blocks of 256 threads, reductions through shared memory), run on the CPU
+    """The CUDA kernels (blocks of 256 threads, reductions by warp shuffles), run on the CPU
     by the emulator as the driver would launch them, then again with the threads taking turns in
     the other order and at most 3 blocks striding over the rows."""
     trace = save_case(tmp_path, name, fn, args)
@@ -390,6 +414,21 @@ def test_a_cuda_program_compiles_to_one_ptx_module(tmp_path, thundercc):
     assert result.returncode == 0, result.stderr
     result = thundercc("run", tmp_path / "block.plan.json", check=False)
     assert result.returncode == 1 and "runs on cuda:0, but this LibTorch was built without CUDA" in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+def test_block_reductions_shuffle_within_warps(tmp_path, thundercc):
+    """A block's reduction combines each warp's partial results by shuffles and the 8 warps'
+    through a shared slot each: two barriers per reduction (a shared-memory tree takes one per
+    halving, 9). NVRTC's PTX shuffles, and assembles for sm_90."""
+    trace = on_cuda(save_case(tmp_path, "softmax", lambda x: torch.softmax(x, -1), (torch.randn(4, 700),)))
+    thundercc("compile", trace, "-o", tmp_path)
+    source = (tmp_path / "softmax.kernels.cu").read_text()
+    assert source.count("__syncthreads()") == 4 and "__shfl_down_sync" in source, source
+    module = tmp_path / "softmax.kernels.ptx"
+    assert "shfl.sync.down" in module.read_text()
+    result = subprocess.run([PTXAS, "-arch=sm_90", module, "-o", os.devnull], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")

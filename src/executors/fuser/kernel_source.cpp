@@ -617,6 +617,9 @@ class Emitter {
   }
 };
 
+// The threads that run in lockstep on an NVIDIA GPU, and exchange registers by shuffles.
+constexpr int kWarpSize = 32;
+
 bool reduces(const RegionAnalysis& region) {
   return std::any_of(region.statements().begin(), region.statements().end(), [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); });
 }
@@ -715,23 +718,40 @@ class CudaEmitter final : public Emitter {
   }
   const char* restrict_keyword() const override { return " __restrict__"; }
   std::string reduction_clauses(const std::string&, const std::string&, bool) const override { return ""; }
-  // The threads' partial results combined through shared memory, in the accumulator's own
-  // type (int64 values beyond 2^53 and integer wrap-around stay exact, as on the CPU).
+  // The threads' partial results combined in the accumulator's own type (int64 values beyond
+  // 2^53 and integer wrap-around stay exact, as on the CPU): within each warp by shuffles, then
+  // the warps' results through one shared slot each, which every warp combines alike by
+  // shuffles again. Two barriers, where a shared-memory tree takes one per halving.
   std::string combine_partials(const std::string& acc, const std::string& type, const std::string& op,
                                bool track_nan) const override {
-    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
+    const int warps = kCudaBlockSize / kWarpSize;
     std::string partial = acc + "_partial", flag = acc + "_flag";
-    std::string s = str("    __shared__ ", type, " ", partial, "[", kCudaBlockSize, "];\n");
-    if (track_nan) s += str("    __shared__ bool ", flag, "[", kCudaBlockSize, "];\n");
-    s += str("    ", partial, "[threadIdx.x] = ", acc, ";\n");
-    if (track_nan) s += str("    ", flag, "[threadIdx.x] = ", acc, "_nan;\n");
-    s += "    __syncthreads();\n";
-    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { ", type, " a = ", partial, "[threadIdx.x], b = ", partial, "[threadIdx.x + tcc_s]; ",
-             partial, "[threadIdx.x] = ", combine, ";", track_nan ? str(" ", flag, "[threadIdx.x] = ", flag, "[threadIdx.x] || ", flag, "[threadIdx.x + tcc_s];") : "",
-             " }\n      __syncthreads();\n    }\n");
-    s += str("    ", acc, " = ", partial, "[0];\n");
-    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[0];\n");
-    s += "    __syncthreads();\n";  // before a block's next row writes the arrays again
+    std::string s = warp_combine(acc, type, op, track_nan, kWarpSize);
+    s += str("    __shared__ ", type, " ", partial, "[", warps, "];\n");
+    if (track_nan) s += str("    __shared__ int ", flag, "[", warps, "];\n");
+    s += str("    if (threadIdx.x % ", kWarpSize, " == 0) {\n      ", partial, "[threadIdx.x / ", kWarpSize, "] = ", acc, ";\n");
+    if (track_nan) s += str("      ", flag, "[threadIdx.x / ", kWarpSize, "] = ", acc, "_nan;\n");
+    s += "    }\n    __syncthreads();\n";
+    s += str("    ", acc, " = ", partial, "[threadIdx.x % ", warps, "];\n");
+    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[threadIdx.x % ", warps, "];\n");
+    s += warp_combine(acc, type, op, track_nan, warps) + from_lane_0(acc, track_nan);
+    s += "    __syncthreads();\n";  // before a block's next row writes the slots again
+    return s;
+  }
+  // The first `lanes` lanes' values of `acc` combined into lane 0's by shuffling down.
+  static std::string warp_combine(const std::string& acc, const std::string& type, const std::string& op, bool track_nan, int lanes) {
+    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
+    std::string s = str("    for (int tcc_o = ", lanes / 2, "; tcc_o > 0; tcc_o /= 2) {\n",
+                        "      const ", type, " a = ", acc, ", b = __shfl_down_sync(0xffffffffu, ", acc, ", tcc_o);\n",
+                        "      ", acc, " = ", combine, ";\n");
+    if (track_nan) s += str("      ", acc, "_nan |= __shfl_down_sync(0xffffffffu, ", acc, "_nan, tcc_o);\n");
+    return s + "    }\n";
+  }
+  // Lane 0's result given to every lane, so that all agree (even where max and min differ only
+  // in a zero's sign, which the lanes' orders of combining would not).
+  static std::string from_lane_0(const std::string& acc, bool track_nan) {
+    std::string s = str("    ", acc, " = __shfl_sync(0xffffffffu, ", acc, ", 0);\n");
+    if (track_nan) s += str("    ", acc, "_nan = __shfl_sync(0xffffffffu, ", acc, "_nan, 0);\n");
     return s;
   }
   const char* row_store_guard() const override { return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) "; }
