@@ -100,6 +100,7 @@ PROGRAMS = [
     # CUDA: every thread reads the sum, and a block takes several rows where at most 3 blocks run
     ("normalized_long_rows", lambda x: x / x.sum(-1, keepdim=True), (torch.rand(7, 300),), 1),
     ("reductions_short_rows", every_reduction, (with_nan_and_inf(37, 20),), 1),
+    ("layer_norm_short_rows", lambda x, w, b: F.layer_norm(x, (32,), w, b), (torch.randn(50, 32), torch.randn(32), torch.randn(32)), 1),
     ("int64_near_2_53_long_rows", int64_sums, (2**53 + torch.randint(-64, 64, (3, 300)),), 1),
     ("int64_near_2_53_short_rows", int64_sums, (2**53 + torch.randint(-64, 64, (40, 9)),), 1),
 ]
@@ -429,6 +430,22 @@ def test_block_reductions_shuffle_within_warps(tmp_path, thundercc):
     assert "shfl.sync.down" in module.read_text()
     result = subprocess.run([PTXAS, "-arch=sm_90", module, "-o", os.devnull], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+def test_short_rows_take_a_warp_each(tmp_path, thundercc):
+    """Rows of at most 32 columns: a warp each, 8 rows a block, reductions by shuffles alone (no
+    shared memory, no barrier); rows of 33 keep a block each. The PTX assembles for sm_90."""
+    for columns, grid in ((32, 5), (33, 37)):
+        name = f"softmax{columns}"
+        trace = on_cuda(save_case(tmp_path, name, lambda x: torch.softmax(x, -1), (torch.randn(37, columns),)))
+        thundercc("compile", trace, "-o", tmp_path)
+        source = (tmp_path / f"{name}.kernels.cu").read_text()
+        assert ("__syncthreads()" in source) == (columns > 32) and "__shfl_down_sync" in source, source
+        (fusion,) = [i["fusion"] for i in json.loads((tmp_path / f"{name}.plan.json").read_text())["instructions"] if "fusion" in i]
+        assert fusion["grid"] == grid
+        result = subprocess.run([PTXAS, "-arch=sm_90", tmp_path / f"{name}.kernels.ptx", "-o", os.devnull], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")

@@ -676,24 +676,33 @@ class CpuEmitter final : public Emitter {
 };
 
 // A `__global__` function for NVRTC: buffers as parameters; with reductions, a block per row
-// (blocks striding over the rows) and its threads over the columns; without, the grid's threads
-// striding over every element.
+// (blocks striding over the rows) and its threads over the columns, or a warp per row where rows
+// are short (at most 32 columns: a softmax or layer_norm over a small last dimension), 8 rows a
+// block; without, the grid's threads striding over every element.
 class CudaEmitter final : public Emitter {
  public:
   explicit CudaEmitter(const BoundSymbol& fusion)
       : Emitter(fusion),
-        flat_(region_.columns() > 0 && !reduces(region_)) {}
+        flat_(region_.columns() > 0 && !reduces(region_)),
+        row_threads_(!flat_ && region_.columns() <= kWarpSize ? kWarpSize : kCudaBlockSize) {}
 
-  // A row each where rows reduce, else an element each thread, up to kMaxBlocks (the kernels
+  // Its rows where rows reduce, else an element each thread, up to kMaxBlocks (the kernels
   // stride over the rest, so any grid computes the same result).
   int64_t grid() const override {
-    int64_t blocks = flat_ ? (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize : region_.rows();
+    int64_t blocks = flat_ ? (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize
+                           : (region_.rows() + rows_per_block() - 1) / rows_per_block();
     return std::min<int64_t>(blocks, kMaxBlocks);
   }
 
  private:
   // A region without reductions: one element per thread of the whole grid, not a row per block.
   const bool flat_;
+  // The threads that share a row of a region that reduces: the block's, or a warp's, whose
+  // reductions are then shuffles alone (no shared memory, no barrier).
+  const int row_threads_;
+
+  bool warp_per_row() const { return row_threads_ == kWarpSize; }
+  int rows_per_block() const { return kCudaBlockSize / row_threads_; }
 
   const std::string& prelude() const override { return cuda_prelude(); }
   std::string signature(const std::string& function) const override {
@@ -706,6 +715,9 @@ class CudaEmitter final : public Emitter {
     return "extern \"C\" __global__ void " + function + "(" + params + ")";
   }
   std::string open_row_loop() const override {
+    if (warp_per_row())
+      return str("  for (int64_t row = blockIdx.x * ", rows_per_block(), "LL + threadIdx.x / ", kWarpSize, "; row < ", region_.rows(),
+                 "LL; row += gridDim.x * ", rows_per_block(), "LL) {\n");
     if (!flat_) return str("  for (int64_t row = blockIdx.x; row < ", region_.rows(), "LL; row += gridDim.x) {\n");
     int64_t columns = region_.columns();
     return str("  for (int64_t tcc_i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; tcc_i < ", region_.rows() * columns,
@@ -714,16 +726,19 @@ class CudaEmitter final : public Emitter {
   }
   std::string column_loop(const std::string&) const override {
     if (flat_) return "";  // j is the thread's element
+    if (warp_per_row()) return str("for (int64_t j = threadIdx.x % ", kWarpSize, "; j < ", region_.columns(), "LL; j += ", kWarpSize, ")");
     return str("for (int64_t j = threadIdx.x; j < ", region_.columns(), "LL; j += blockDim.x)");
   }
   const char* restrict_keyword() const override { return " __restrict__"; }
   std::string reduction_clauses(const std::string&, const std::string&, bool) const override { return ""; }
   // The threads' partial results combined in the accumulator's own type (int64 values beyond
-  // 2^53 and integer wrap-around stay exact, as on the CPU): within each warp by shuffles, then
-  // the warps' results through one shared slot each, which every warp combines alike by
-  // shuffles again. Two barriers, where a shared-memory tree takes one per halving.
+  // 2^53 and integer wrap-around stay exact, as on the CPU): within each warp by shuffles; where
+  // a block shares the row, the warps' results then through one shared slot each, which every
+  // warp combines alike by shuffles again. Two barriers, where a shared-memory tree takes one per
+  // halving.
   std::string combine_partials(const std::string& acc, const std::string& type, const std::string& op,
                                bool track_nan) const override {
+    if (warp_per_row()) return warp_combine(acc, type, op, track_nan, kWarpSize) + from_lane_0(acc, track_nan);
     const int warps = kCudaBlockSize / kWarpSize;
     std::string partial = acc + "_partial", flag = acc + "_flag";
     std::string s = warp_combine(acc, type, op, track_nan, kWarpSize);
@@ -754,7 +769,10 @@ class CudaEmitter final : public Emitter {
     if (track_nan) s += str("    ", acc, "_nan = __shfl_sync(0xffffffffu, ", acc, "_nan, 0);\n");
     return s;
   }
-  const char* row_store_guard() const override { return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) "; }
+  const char* row_store_guard() const override {
+    if (warp_per_row()) return "if (threadIdx.x % 32 == 0) ";
+    return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) ";
+  }
   std::string float_exp(const std::string& x) const override { return str("expf(", x, ")"); }
   bool sizes_are_arguments() const override { return false; }
 };
