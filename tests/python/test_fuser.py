@@ -4,6 +4,7 @@ eager; the printed form against a golden file; the library's hash check and the 
 import hashlib
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -103,6 +104,14 @@ PROGRAMS = [
     ("layer_norm_short_rows", lambda x, w, b: F.layer_norm(x, (32,), w, b), (torch.randn(50, 32), torch.randn(32), torch.randn(32)), 1),
     ("int64_near_2_53_long_rows", int64_sums, (2**53 + torch.randint(-64, 64, (3, 300)),), 1),
     ("int64_near_2_53_short_rows", int64_sums, (2**53 + torch.randint(-64, 64, (40, 9)),), 1),
+    # CUDA: elementwise regions in 16-byte vectors (8 bfloat16s; 4 where floats are beside them;
+    # 2 int64s) with a scalar tail, and views starting at an element that no vector's alignment allows
+    ("bfloat16_vectors", lambda x, y: torch.sigmoid(x * y) * 3, tuple(torch.randn(3, 301).to(torch.bfloat16) for _ in range(2)), 1),
+    ("mixed_width_vectors", lambda x, y: x.float() * y, (torch.randn(1001).to(torch.bfloat16), torch.randn(1001)), 1),
+    ("int64_bool_vectors", lambda i, m: torch.where(m, i * 3, -i), (torch.randint(-9, 9, (999,)), torch.rand(999) > 0.5), 1),
+    ("misaligned_view", lambda x: torch.tanh(x[1:]) * 2, (torch.randn(1001),), 1),
+    ("misaligned_bfloat16_view", lambda x: torch.tanh(x[3:]) * 2, (torch.randn(1003).to(torch.bfloat16),), 1),
+    ("aligned_view", lambda x: torch.tanh(x[4:]) * 2, (torch.randn(1004),), 1),
 ]
 
 
@@ -446,6 +455,28 @@ def test_short_rows_take_a_warp_each(tmp_path, thundercc):
         assert fusion["grid"] == grid
         result = subprocess.run([PTXAS, "-arch=sm_90", tmp_path / f"{name}.kernels.ptx", "-o", os.devnull], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+@pytest.mark.parametrize("name,fn,args,lanes,access", [
+    ("float32", lambda x: torch.tanh(x) * 2, (torch.randn(100_000),), 4, r"ld\.global(\.nc)?\.v4\.f32"),
+    ("bfloat16", lambda x, y: torch.tanh(x * y), tuple(torch.randn(100_000).to(torch.bfloat16) for _ in range(2)), 8, r"ld\.global(\.nc)?\.v4\.u32"),
+    ("mixed", lambda x, y: x.float() * y, (torch.randn(100_000).to(torch.bfloat16), torch.randn(100_000)), 4, r"ld\.global(\.nc)?\.v4\.u16"),
+], ids=["float32", "bfloat16", "mixed"])
+def test_elementwise_kernels_load_and_store_16_byte_vectors(name, fn, args, lanes, access, tmp_path, thundercc):
+    """A region without reductions reads and writes its buffers `lanes` elements at a time (16
+    bytes of the widest dtype) where every buffer's address allows, its grid sized for that; NVRTC's
+    PTX has the vector loads and stores and assembles for sm_90."""
+    trace = on_cuda(save_case(tmp_path, name, fn, args))
+    thundercc("compile", trace, "-o", tmp_path)
+    source = (tmp_path / f"{name}.kernels.cu").read_text()
+    assert f"tcc_load_vector<{lanes}>(in0 + tcc_v)" in source and "tcc_store_vector(out0 + tcc_v" in source, source
+    (fusion,) = [i["fusion"] for i in json.loads((tmp_path / f"{name}.plan.json").read_text())["instructions"] if "fusion" in i]
+    assert fusion["grid"] == -(-100_000 // (256 * lanes))
+    ptx = (tmp_path / f"{name}.kernels.ptx").read_text()
+    assert re.search(access, ptx) and re.search(r"st\.global\.v[24]\.", ptx), ptx
+    result = subprocess.run([PTXAS, "-arch=sm_90", tmp_path / f"{name}.kernels.ptx", "-o", os.devnull], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")

@@ -10,6 +10,7 @@ constexpr const char* kBuiltins =
     "struct tcc_dim3 { unsigned x, y, z; };\n"
     "extern \"C\" tcc_dim3 tcc_emu_threadIdx, tcc_emu_blockIdx, tcc_emu_blockDim, tcc_emu_gridDim;\n"
     "extern \"C\" void tcc_emu_syncthreads();\n"
+    "extern \"C\" void tcc_emu_misaligned();\n"
     "extern \"C\" void tcc_emu_shuffle(unsigned mask, const void* value, unsigned source_lane, void* result, unsigned bytes);\n"
     "extern \"C\" int tcc_emu_launch(void (*)(void**), void**, unsigned, unsigned);\n";
 
@@ -52,6 +53,7 @@ struct Block {
   void (*entry)(void**) = nullptr;
   void** params = nullptr;
   unsigned current = 0;
+  bool misaligned = false;  // a vector loaded or stored where a GPU faults
 };
 Block block;
 
@@ -95,6 +97,8 @@ void tcc_emu_syncthreads() {
   swapcontext(&block.fibers[block.current], &block.scheduler);
 }
 
+void tcc_emu_misaligned() { block.misaligned = true; }
+
 void tcc_emu_shuffle(unsigned mask, const void* value, unsigned source_lane, void* result, unsigned bytes) {
   const unsigned self = block.current;
   Shuffle& s = block.shuffles[self];
@@ -114,6 +118,7 @@ int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned
   block.fibers.resize(threads);
   block.state.resize(threads);
   block.shuffles.resize(threads);
+  block.misaligned = false;
   if (block.stacks.size() < threads * kStackBytes) block.stacks.resize(threads * kStackBytes);
   const char* mode = std::getenv("THUNDERCC_CUDA_EMULATOR");
   unsigned alternate = mode && std::strcmp(mode, "alternate") == 0;
@@ -147,7 +152,7 @@ int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned
       for (State& s : block.state) s = State::Ready;
     }
   }
-  return 0;
+  return block.misaligned ? 2 : 0;
 }
 
 }  // extern "C"
@@ -157,7 +162,8 @@ int tcc_emu_launch(void (*entry)(void**), void** params, unsigned grid, unsigned
 // `params` unpack cuLaunchKernel's kernelParams: params[k] points to argument k.
 constexpr const char* kKernelHeader =
     "#define __global__\n#define __device__\n#define __shared__ static __attribute__((section(\"tcc_shared\")))\n"
-    "#define __restrict__ __restrict\n"
+    "#define __restrict__ __restrict\n#define __align__(n) __attribute__((aligned(n)))\n"
+    "#define TCC_CHECK_ALIGNED(p, bytes) if ((unsigned long long)(p) % (bytes)) tcc_emu_misaligned()\n"
     "#define threadIdx tcc_emu_threadIdx\n#define blockIdx tcc_emu_blockIdx\n#define blockDim tcc_emu_blockDim\n"
     "#define gridDim tcc_emu_gridDim\n#define __syncthreads tcc_emu_syncthreads\n"
     "template <class T> static inline T tcc_shuffle(unsigned mask, T v, unsigned source_lane) {\n"

@@ -19,7 +19,9 @@
 //
 // Each kernel is launched as the driver API launches it: `NAME_launch(params, grid, block)`,
 // where params[k] points to the k-th argument (an input or output pointer), as cuLaunchKernel's
-// kernelParams do. It returns 0, or 1 when the block's threads did not all reach the same barriers.
+// kernelParams do. It returns 0, 1 when the block's threads did not all reach the same barriers,
+// or 2 when a thread loaded or stored a vector at an address not aligned to its size (where a
+// GPU faults: the host's loads would not).
 #pragma once
 
 #include <string>

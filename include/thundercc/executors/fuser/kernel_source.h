@@ -8,7 +8,8 @@
 // CUDA: a `__global__` function taking each buffer as a parameter; with reductions, blocks
 // striding over the rows, a block's threads over the last dimension, reductions by warp shuffles
 // and a shared slot per warp (a warp per row where rows have at most 32 columns); without, the
-// grid's threads striding over all elements. For NVRTC.
+// grid's threads striding over all elements, 16 bytes of each buffer at a time where their
+// addresses allow. For NVRTC.
 //
 // A CPU kernel takes its sizes (rows, columns, domain dimensions, broadcast strides) as an argument,
 // so that a region of one structure at other sizes (a dynamic plan's) is the same kernel; a CUDA
