@@ -398,6 +398,32 @@ def test_bfloat16_region_rounds_once_at_its_outputs(tmp_path, thundercc):
     assert (ours[0].double() - reference[0]).abs().mean() < 0.5 * (eager[0].double() - reference[0]).abs().mean()
 
 
+def bf16_chain(x, y):
+    return torch.sigmoid(torch.tanh(x * y + 1) * x) * 3 - y
+
+
+@pytest.mark.parametrize("kernel", ["cpu", "cuda"])
+def test_bfloat16_chain_computes_in_float_and_rounds_once(kernel, tmp_path, thundercc):
+    """A chain of bfloat16 elementwise ops is one region that loads each input as float, computes
+    in float and rounds once, at its output (the CUDA kernel in its vector loop and its scalar
+    tail alike): no farther from the float64 result than eager, which rounds after each op, and
+    closer on average."""
+    generator = torch.Generator().manual_seed(0)
+    x, y = (torch.randn(4099, generator=generator).to(torch.bfloat16) for _ in range(2))  # 512 vectors of 8 and 3 more
+    (ours,) = run_fused(tmp_path, thundercc, "chain", bf16_chain, (x, y), kernel)
+    printed = (tmp_path / "chain.trace.py").read_text()
+    assert printed.count("dtypes.bfloat16)") == 1, printed  # the output's convert alone
+    if kernel == "cuda":
+        source = (tmp_path / "chain.kernels.cu").read_text()
+        body = source[source.index("__global__"):]
+        # the output's convert rounds, its store writes the bits: once each in either loop
+        assert body.count("tcc_round_bf16(") == 2 and body.count("tcc_store_bf16(") == 2, body
+    eager, exact = bf16_chain(x, y).double(), bf16_chain(x.double(), y.double())
+    assert ours.dtype == torch.bfloat16
+    assert (ours.double() - exact).abs().max() <= (eager - exact).abs().max()
+    assert (ours.double() - exact).abs().mean() < (eager - exact).abs().mean()
+
+
 def on_cuda(trace):
     """The trace as captured on a GPU: every tensor on cuda:0 (capture needs no GPU for the compiler's side)."""
     trace.write_text(trace.read_text().replace('"device": "cpu"', '"device": "cuda:0"'))
