@@ -52,7 +52,8 @@ const std::string& host_math_declarations();
 // The block size CUDA kernels are written for (their launch must use it).
 inline constexpr int kCudaBlockSize = 256;
 // The most blocks a CUDA kernel is launched with (its blocks then take several rows, or its
-// threads several elements, each): a few waves of a large GPU.
+// threads several elements, each): a few waves of a large GPU. A launch on a GPU takes fewer
+// where the device runs fewer of the kernel's blocks at once (runtime/cuda_driver.h).
 inline constexpr int64_t kMaxBlocks = 8192;
 
 }  // namespace thundercc::fuser
