@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #ifdef THUNDERCC_CUDA_H
@@ -25,6 +26,8 @@ struct DriverApi {
   int (*context_get_current)(void**) = nullptr;
   int (*driver_get_version)(int*) = nullptr;
   int (*module_get_function)(void**, void*, const char*) = nullptr;
+  int (*device_get_attribute)(int*, int, int) = nullptr;
+  int (*occupancy_max_active_blocks)(int*, void*, int, size_t) = nullptr;
   int (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**) = nullptr;
   int (*error_string)(int, const char**) = nullptr;
   std::string problem;  // why the driver cannot be used; empty when it can
@@ -58,10 +61,18 @@ THUNDERCC_SAME_AS_CUDA_H(context_get_current, cuCtxGetCurrent);
 THUNDERCC_SAME_AS_CUDA_H(module_load_data, cuModuleLoadData);
 THUNDERCC_SAME_AS_CUDA_H(module_unload, cuModuleUnload);
 THUNDERCC_SAME_AS_CUDA_H(module_get_function, cuModuleGetFunction);
+THUNDERCC_SAME_AS_CUDA_H(device_get_attribute, cuDeviceGetAttribute);
+THUNDERCC_SAME_AS_CUDA_H(occupancy_max_active_blocks, cuOccupancyMaxActiveBlocksPerMultiprocessor);
 THUNDERCC_SAME_AS_CUDA_H(launch_kernel, cuLaunchKernel);
 THUNDERCC_SAME_AS_CUDA_H(driver_get_version, cuDriverGetVersion);
 THUNDERCC_SAME_AS_CUDA_H(error_string, cuGetErrorString);
 #undef THUNDERCC_SAME_AS_CUDA_H
+#endif
+
+// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+constexpr int kMultiprocessorCount = 16;
+#ifdef THUNDERCC_CUDA_H
+static_assert(kMultiprocessorCount == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
 #endif
 
 const DriverApi& driver() {
@@ -85,6 +96,8 @@ const DriverApi& driver() {
     get(a.context_get_current, "cuCtxGetCurrent");
     get(a.driver_get_version, "cuDriverGetVersion");
     get(a.module_get_function, "cuModuleGetFunction");
+    get(a.device_get_attribute, "cuDeviceGetAttribute");
+    get(a.occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     get(a.launch_kernel, "cuLaunchKernel");
     get(a.error_string, "cuGetErrorString");
     if (int result = a.problem.empty() ? a.init(0) : 0; result != 0)
@@ -109,7 +122,7 @@ void check(int result, const char* what) {
 
 }  // namespace
 
-void* CudaModule::load(const std::string& name, int device) const {
+CudaModule::Function CudaModule::load(const std::string& name, int device, unsigned block) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const DriverApi& d = usable_driver();
   Device& on = devices_[device];
@@ -117,6 +130,7 @@ void* CudaModule::load(const std::string& name, int device) const {
     int handle = 0;
     check(d.device_get(&handle, device), "cuDeviceGet");
     check(d.primary_context_retain(&on.context, handle), "cuDevicePrimaryCtxRetain");  // kept while the process runs
+    check(d.device_get_attribute(&on.multiprocessors, kMultiprocessorCount, handle), "cuDeviceGetAttribute");
   }
   check(d.context_set_current(on.context), "cuCtxSetCurrent");
   if (!on.module) {
@@ -127,8 +141,15 @@ void* CudaModule::load(const std::string& name, int device) const {
           str("loading the plan's PTX module into cuda:", device, " (driver for CUDA ", version / 1000, ".", version % 1000 / 10,
               ") with cuModuleLoadData").c_str());
   }
-  void*& f = on.functions[name];
-  if (!f) check(d.module_get_function(&f, on.module, name.c_str()), "cuModuleGetFunction");
+  Function& f = on.functions[name];
+  if (!f.handle) check(d.module_get_function(&f.handle, on.module, name.c_str()), "cuModuleGetFunction");
+  if (f.block != block) {
+    int per_multiprocessor = 0;
+    check(d.occupancy_max_active_blocks(&per_multiprocessor, f.handle, static_cast<int>(block), 0),
+          "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    f.block = block;
+    f.resident = static_cast<unsigned>(std::max(1, per_multiprocessor * on.multiprocessors));
+  }
   return f;
 }
 
@@ -143,8 +164,10 @@ CudaModule::~CudaModule() {
 }
 
 void CudaModule::launch(const std::string& name, int device, unsigned grid, unsigned block, void** params) const {
-  void* f = load(name, device);
-  check(usable_driver().launch_kernel(f, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+  Function f = load(name, device, block);
+  // At most the blocks the device runs at once: the kernels stride over the rest (any grid
+  // computes the same result), and a second wave of blocks would only wait for the first.
+  check(usable_driver().launch_kernel(f.handle, std::min(grid, f.resident), 1, 1, block, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
 }
 
 }  // namespace thundercc::runtime

@@ -25,20 +25,28 @@ class CudaModule {
   CudaModule(const CudaModule&) = delete;
   CudaModule& operator=(const CudaModule&) = delete;
 
-  // Launches `function` on CUDA device `device` with `grid` blocks of `block` threads; `params`
-  // as cuLaunchKernel's kernelParams (params[k] points to argument k). Throws ThunderError with
-  // the driver's message.
+  // Launches `function` on CUDA device `device` with `grid` blocks of `block` threads, or as
+  // many as the device runs at once where that is fewer (its multiprocessors times the
+  // function's blocks per multiprocessor at full occupancy: the generated kernels stride over
+  // any grid); `params` as cuLaunchKernel's kernelParams (params[k] points to argument k).
+  // Throws ThunderError with the driver's message.
   void launch(const std::string& function, int device, unsigned grid, unsigned block, void** params) const;
 
  private:
+  struct Function {
+    void* handle = nullptr;  // CUfunction
+    unsigned block = 0;      // the block size `resident` was found for
+    unsigned resident = 0;   // its blocks of `block` threads the device runs at once
+  };
   struct Device {
     void* context = nullptr;  // CUcontext: the device's primary context
     void* module = nullptr;   // CUmodule
-    std::map<std::string, void*> functions;  // CUfunction by name
+    int multiprocessors = 0;
+    std::map<std::string, Function> functions;  // by name
   };
-  // The function (a CUfunction), with its device's context made current on this thread; the
-  // module is loaded into each device once.
-  void* load(const std::string& function, int device) const;
+  // The function, with its device's context made current on this thread; the module is loaded
+  // into each device once, a function's occupancy found once per block size.
+  Function load(const std::string& function, int device, unsigned block) const;
 
   std::string ptx_;
   mutable std::mutex mutex_;

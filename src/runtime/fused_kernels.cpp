@@ -365,8 +365,9 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
     if (!launch) throw missing("/cuda_function: " + emulation_->name + " has no kernel '" + function + "'");
     return fusion_kernel(std::move(reads), std::move(writes), layout_free, [launch, grid, block, count](void** pointers, size_t) {
       std::vector<void*> params = kernel_params(pointers, count);
-      if (grid && launch(params.data(), grid, block) != 0)
-        throw ThunderError("RuntimeError", "the emulated CUDA kernel's threads did not all reach the same barriers");
+      const int failed = grid ? launch(params.data(), grid, block) : 0;
+      if (failed == 1) throw ThunderError("RuntimeError", "the emulated CUDA kernel's threads did not all reach the same barriers");
+      if (failed == 2) throw ThunderError("RuntimeError", "the emulated CUDA kernel loaded or stored a vector at a misaligned address (a GPU faults)");
     });
   }
   if (device.type != Device::Type::CUDA) throw missing("no kernel runs on " + device.str());

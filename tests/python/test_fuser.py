@@ -5,6 +5,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import subprocess
 from pathlib import Path
 
@@ -58,6 +59,22 @@ def with_nan(a):
     return torch.maximum(a, torch.zeros_like(a)).amax(-1), torch.softmax(a, -1)
 
 
+def every_reduction(x):
+    return x.sum(-1), x.prod(-1), x.amax(-1), x.amin(-1), torch.var_mean(x, -1)
+
+
+def with_nan_and_inf(rows, columns):
+    """Values near 1 (products stay finite over long rows), a NaN in row 1 and -inf in row 2."""
+    x = torch.rand(rows, columns) * 0.2 + 0.9
+    x[1, 3] = float("nan")
+    x[2, -1] = float("-inf")
+    return x
+
+
+def int64_sums(x):
+    return (x + 1).sum(-1), (x - 1).amax(-1), x.amin(-1)
+
+
 # name, program, inputs, fusion regions in the execution trace
 PROGRAMS = [
     ("gelu", gelu, (torch.randn(3, 50),), 1),
@@ -79,6 +96,23 @@ PROGRAMS = [
     # int64 beyond 2^53, and a product that wraps around as ATen's does
     ("int64_reductions", lambda x, y: ((x + 1).amax(-1), (x - 1).amin(-1), (y + 1).prod(-1), (x // 4).sum(-1)),
      (torch.randint(-2**62, 2**62, (3, 700)), torch.randint(1, 1000, (3, 9))), 3),
+    # every kind of reduction, with NaN and -inf, over long rows (CUDA: a block each, its threads
+    # striding over the columns) and short ones; sums of int64 values near 2^53, where a float64 rounds
+    ("reductions_long_rows", every_reduction, (with_nan_and_inf(4, 700),), 1),
+    # CUDA: every thread reads the sum, and a block takes several rows where at most 3 blocks run
+    ("normalized_long_rows", lambda x: x / x.sum(-1, keepdim=True), (torch.rand(7, 300),), 1),
+    ("reductions_short_rows", every_reduction, (with_nan_and_inf(37, 20),), 1),
+    ("layer_norm_short_rows", lambda x, w, b: F.layer_norm(x, (32,), w, b), (torch.randn(50, 32), torch.randn(32), torch.randn(32)), 1),
+    ("int64_near_2_53_long_rows", int64_sums, (2**53 + torch.randint(-64, 64, (3, 300)),), 1),
+    ("int64_near_2_53_short_rows", int64_sums, (2**53 + torch.randint(-64, 64, (40, 9)),), 1),
+    # CUDA: elementwise regions in 16-byte vectors (8 bfloat16s; 4 where floats are beside them;
+    # 2 int64s) with a scalar tail, and views starting at an element that no vector's alignment allows
+    ("bfloat16_vectors", lambda x, y: torch.sigmoid(x * y) * 3, tuple(torch.randn(3, 301).to(torch.bfloat16) for _ in range(2)), 1),
+    ("mixed_width_vectors", lambda x, y: x.float() * y, (torch.randn(1001).to(torch.bfloat16), torch.randn(1001)), 1),
+    ("int64_bool_vectors", lambda i, m: torch.where(m, i * 3, -i), (torch.randint(-9, 9, (999,)), torch.rand(999) > 0.5), 1),
+    ("misaligned_view", lambda x: torch.tanh(x[1:]) * 2, (torch.randn(1001),), 1),
+    ("misaligned_bfloat16_view", lambda x: torch.tanh(x[3:]) * 2, (torch.randn(1003).to(torch.bfloat16),), 1),
+    ("aligned_view", lambda x: torch.tanh(x[4:]) * 2, (torch.randn(1004),), 1),
 ]
 
 
@@ -95,7 +129,7 @@ def test_fused_program_matches_eager(name, fn, args, regions, tmp_path, thunderc
 
 @pytest.mark.parametrize("name,fn,args,regions", PROGRAMS, ids=[p[0] for p in PROGRAMS])
 def test_cuda_kernel_under_the_emulator_matches_eager(name, fn, args, regions, tmp_path, thundercc):
-    """The CUDA kernels (blocks of 256 threads, reductions through shared memory), run on the CPU
+    """The CUDA kernels (blocks of 256 threads, reductions by warp shuffles), run on the CPU
     by the emulator as the driver would launch them, then again with the threads taking turns in
     the other order and at most 3 blocks striding over the rows."""
     trace = save_case(tmp_path, name, fn, args)
@@ -382,6 +416,32 @@ def test_bfloat16_region_rounds_once_at_its_outputs(tmp_path, thundercc):
     assert (ours[0].double() - reference[0]).abs().mean() < 0.5 * (eager[0].double() - reference[0]).abs().mean()
 
 
+def bf16_chain(x, y):
+    return torch.sigmoid(torch.tanh(x * y + 1) * x) * 3 - y
+
+
+@pytest.mark.parametrize("kernel", ["cpu", "cuda"])
+def test_bfloat16_chain_computes_in_float_and_rounds_once(kernel, tmp_path, thundercc):
+    """A chain of bfloat16 elementwise ops is one region that loads each input as float, computes
+    in float and rounds once, at its output (the CUDA kernel in its vector loop and its scalar
+    tail alike): no farther from the float64 result than eager, which rounds after each op, and
+    closer on average."""
+    generator = torch.Generator().manual_seed(0)
+    x, y = (torch.randn(4099, generator=generator).to(torch.bfloat16) for _ in range(2))  # 512 vectors of 8 and 3 more
+    (ours,) = run_fused(tmp_path, thundercc, "chain", bf16_chain, (x, y), kernel)
+    printed = (tmp_path / "chain.trace.py").read_text()
+    assert printed.count("dtypes.bfloat16)") == 1, printed  # the output's convert alone
+    if kernel == "cuda":
+        source = (tmp_path / "chain.kernels.cu").read_text()
+        body = source[source.index("__global__"):]
+        # the output's convert rounds, its store writes the bits: once each in either loop
+        assert body.count("tcc_round_bf16(") == 2 and body.count("tcc_store_bf16(") == 2, body
+    eager, exact = bf16_chain(x, y).double(), bf16_chain(x.double(), y.double())
+    assert ours.dtype == torch.bfloat16
+    assert (ours.double() - exact).abs().max() <= (eager - exact).abs().max()
+    assert (ours.double() - exact).abs().mean() < (eager - exact).abs().mean()
+
+
 def on_cuda(trace):
     """The trace as captured on a GPU: every tensor on cuda:0 (capture needs no GPU for the compiler's side)."""
     trace.write_text(trace.read_text().replace('"device": "cpu"', '"device": "cuda:0"'))
@@ -408,6 +468,59 @@ def test_a_cuda_program_compiles_to_one_ptx_module(tmp_path, thundercc):
     assert result.returncode == 0, result.stderr
     result = thundercc("run", tmp_path / "block.plan.json", check=False)
     assert result.returncode == 1 and "runs on cuda:0, but this LibTorch was built without CUDA" in result.stderr, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+def test_block_reductions_shuffle_within_warps(tmp_path, thundercc):
+    """A block's reduction combines each warp's partial results by shuffles and the 8 warps'
+    through a shared slot each: two barriers per reduction (a shared-memory tree takes one per
+    halving, 9). NVRTC's PTX shuffles, and assembles for sm_90."""
+    trace = on_cuda(save_case(tmp_path, "softmax", lambda x: torch.softmax(x, -1), (torch.randn(4, 700),)))
+    thundercc("compile", trace, "-o", tmp_path)
+    source = (tmp_path / "softmax.kernels.cu").read_text()
+    assert source.count("__syncthreads()") == 4 and "__shfl_down_sync" in source, source
+    module = tmp_path / "softmax.kernels.ptx"
+    assert "shfl.sync.down" in module.read_text()
+    result = subprocess.run([PTXAS, "-arch=sm_90", module, "-o", os.devnull], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+def test_short_rows_take_a_warp_each(tmp_path, thundercc):
+    """Rows of at most 32 columns: a warp each, 8 rows a block, reductions by shuffles alone (no
+    shared memory, no barrier); rows of 33 keep a block each. The PTX assembles for sm_90."""
+    for columns, grid in ((32, 5), (33, 37)):
+        name = f"softmax{columns}"
+        trace = on_cuda(save_case(tmp_path, name, lambda x: torch.softmax(x, -1), (torch.randn(37, columns),)))
+        thundercc("compile", trace, "-o", tmp_path)
+        source = (tmp_path / f"{name}.kernels.cu").read_text()
+        assert ("__syncthreads()" in source) == (columns > 32) and "__shfl_down_sync" in source, source
+        (fusion,) = [i["fusion"] for i in json.loads((tmp_path / f"{name}.plan.json").read_text())["instructions"] if "fusion" in i]
+        assert fusion["grid"] == grid
+        result = subprocess.run([PTXAS, "-arch=sm_90", tmp_path / f"{name}.kernels.ptx", "-o", os.devnull], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")
+@pytest.mark.parametrize("name,fn,args,lanes,access", [
+    ("float32", lambda x: torch.tanh(x) * 2, (torch.randn(100_000),), 4, r"ld\.global(\.nc)?\.v4\.f32"),
+    ("bfloat16", lambda x, y: torch.tanh(x * y), tuple(torch.randn(100_000).to(torch.bfloat16) for _ in range(2)), 8, r"ld\.global(\.nc)?\.v4\.u32"),
+    ("mixed", lambda x, y: x.float() * y, (torch.randn(100_000).to(torch.bfloat16), torch.randn(100_000)), 4, r"ld\.global(\.nc)?\.v4\.u16"),
+], ids=["float32", "bfloat16", "mixed"])
+def test_elementwise_kernels_load_and_store_16_byte_vectors(name, fn, args, lanes, access, tmp_path, thundercc):
+    """A region without reductions reads and writes its buffers `lanes` elements at a time (16
+    bytes of the widest dtype) where every buffer's address allows, its grid sized for that; NVRTC's
+    PTX has the vector loads and stores and assembles for sm_90."""
+    trace = on_cuda(save_case(tmp_path, name, fn, args))
+    thundercc("compile", trace, "-o", tmp_path)
+    source = (tmp_path / f"{name}.kernels.cu").read_text()
+    assert f"tcc_load_vector<{lanes}>(in0 + tcc_v)" in source and "tcc_store_vector(out0 + tcc_v" in source, source
+    (fusion,) = [i["fusion"] for i in json.loads((tmp_path / f"{name}.plan.json").read_text())["instructions"] if "fusion" in i]
+    assert fusion["grid"] == -(-100_000 // (256 * lanes))
+    ptx = (tmp_path / f"{name}.kernels.ptx").read_text()
+    assert re.search(access, ptx) and re.search(r"st\.global\.v[24]\.", ptx), ptx
+    result = subprocess.run([PTXAS, "-arch=sm_90", tmp_path / f"{name}.kernels.ptx", "-o", os.devnull], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.skipif(not PTXAS.exists(), reason="no CUDA toolkit")

@@ -240,6 +240,18 @@ const std::string& cpu_prelude() {
 
 const std::string& cuda_prelude() {
   static const std::string prelude = "__device__ inline unsigned tcc_bits(float f) { return __float_as_uint(f); }\n"
+         // N elements loaded or stored by one instruction (ld.global.v4.u32 and narrower), which
+         // needs an address aligned to their size: the emulator checks it (TCC_CHECK_ALIGNED).
+         "#ifndef TCC_CHECK_ALIGNED\n#define TCC_CHECK_ALIGNED(p, bytes)\n#endif\n"
+         "template <class T, int N> struct __align__(sizeof(T) * N) tcc_vector { T v[N]; };\n"
+         "template <int N, class T> __device__ inline tcc_vector<T, N> tcc_load_vector(const T* p) {\n"
+         "  TCC_CHECK_ALIGNED(p, sizeof(T) * N);\n"
+         "  return *reinterpret_cast<const tcc_vector<T, N>*>(p);\n"
+         "}\n"
+         "template <int N, class T> __device__ inline void tcc_store_vector(T* p, const tcc_vector<T, N>& v) {\n"
+         "  TCC_CHECK_ALIGNED(p, sizeof(T) * N);\n"
+         "  *reinterpret_cast<tcc_vector<T, N>*>(p) = v;\n"
+         "}\n"
          "__device__ inline float tcc_float(unsigned b) { return __uint_as_float(b); }\n" + half_conversions("__device__ inline") +
          "typedef long long int64_t;\ntypedef int int32_t;\n"
          "template <class T> __device__ inline T tcc_where(bool c, T a, T b) { return c ? a : b; }\n" + kToInt +
@@ -288,7 +300,7 @@ class Emitter {
 
   std::string source(const std::string& function) const {
     // The body first: it names the sizes the declarations then read.
-    std::string body = open_row_loop() + row_bases() + row_body() + "  }\n}\n";
+    std::string body = loops() + "}\n";
     return prelude() + signature(function) + " {\n" + size_declarations() + body;
   }
 
@@ -316,6 +328,8 @@ class Emitter {
 
   // The target's part.
   virtual const std::string& prelude() const = 0;
+  // The function's loops: one over the rows, the row's statements inside.
+  virtual std::string loops() const { return open_row_loop() + row_bases() + row_body() + "  }\n"; }
   virtual std::string signature(const std::string& function) const = 0;
   // Everything from the function's opening brace to the opened loop over rows, `row` defined.
   virtual std::string open_row_loop() const = 0;
@@ -333,6 +347,8 @@ class Emitter {
   virtual std::string float_exp(const std::string& x) const = 0;
   // Whether sizes are the kernel's arguments (size()) rather than constants in its source.
   virtual bool sizes_are_arguments() const = 0;
+  // Element (row, j) of the domain in the buffer `tensor` (an input or output of the domain's shape).
+  virtual std::string domain_element(const std::string& tensor) const { return str(tensor, "[row * ", columns(), " + j]"); }
 
   // A size of the region in the code (its rows, columns, a dimension of its domain, a broadcast
   // read's stride), by what it is (`role`): a constant, or, where sizes are arguments, a local
@@ -403,7 +419,7 @@ class Emitter {
     if (!v.is_tensor()) return "";
     size_t k = input_index_.at(proxy_key(v));
     if (v.as_tensor().ndim() == 0) return input_read(v, str("in", k, "[0]"));
-    if (v.as_tensor().shape() == region_.domain()) return input_read(v, str("in", k, "[row * ", columns(), " + j]"));
+    if (v.as_tensor().shape() == region_.domain()) return input_read(v, domain_element(str("in", k)));
     return input_read(v, str("in", k, "[row]"));  // a row input (the domain's last dimension is 1)
   }
 
@@ -607,7 +623,7 @@ class Emitter {
     for_each_output([&](const Value& v, size_t k) {
       if (region_.level_of(v) == Level::Element && region_.defines(v)) {
         element_outputs.push_back(v);
-        stores += str("      out", k, "[row * ", columns(), " + j] = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
+        stores += str("      ", domain_element(str("out", k)), " = ", stored(v.as_tensor().dtype(), element_read(v)), ";\n");
       } else {
         row_stores += str("    ", row_store_guard(), "out", k, "[row] = ", stored(v.as_tensor().dtype(), row_read(v)), ";\n");
       }
@@ -616,6 +632,24 @@ class Emitter {
     return s + row_stores;
   }
 };
+
+// The threads that run in lockstep on an NVIDIA GPU, and exchange registers by shuffles.
+constexpr int kWarpSize = 32;
+// The widest load or store one thread makes in one instruction (ld.global.v4.u32).
+constexpr int kVectorBytes = 16;
+
+// Each line of `code` indented by two more spaces.
+std::string indented(const std::string& code) {
+  std::string s;
+  size_t begin = 0;
+  while (begin < code.size()) {
+    size_t end = code.find('\n', begin);
+    end = end == std::string::npos ? code.size() : end + 1;
+    s += "  " + code.substr(begin, end - begin);
+    begin = end;
+  }
+  return s;
+}
 
 bool reduces(const RegionAnalysis& region) {
   return std::any_of(region.statements().begin(), region.statements().end(), [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); });
@@ -673,24 +707,108 @@ class CpuEmitter final : public Emitter {
 };
 
 // A `__global__` function for NVRTC: buffers as parameters; with reductions, a block per row
-// (blocks striding over the rows) and its threads over the columns; without, the grid's threads
-// striding over every element.
+// (blocks striding over the rows) and its threads over the columns, or a warp per row where rows
+// are short (at most 32 columns: a softmax or layer_norm over a small last dimension), 8 rows a
+// block; without, the grid's threads striding over every element, in 16-byte vectors where the
+// buffers' addresses allow.
 class CudaEmitter final : public Emitter {
  public:
   explicit CudaEmitter(const BoundSymbol& fusion)
       : Emitter(fusion),
-        flat_(region_.columns() > 0 && !reduces(region_)) {}
+        flat_(region_.columns() > 0 && !reduces(region_)),
+        row_threads_(!flat_ && region_.columns() <= kWarpSize ? kWarpSize : kCudaBlockSize),
+        vectors_(flat_ ? vector_buffers() : std::vector<Buffer>{}),
+        lanes_(vector_lanes()) {}
 
-  // A row each where rows reduce, else an element each thread, up to kMaxBlocks (the kernels
-  // stride over the rest, so any grid computes the same result).
+  // Its rows where rows reduce, else a vector of elements each thread, up to kMaxBlocks (the
+  // kernels stride over the rest, so any grid computes the same result).
   int64_t grid() const override {
-    int64_t blocks = flat_ ? (region_.rows() * region_.columns() + kCudaBlockSize - 1) / kCudaBlockSize : region_.rows();
+    int64_t blocks = flat_ ? (elements() + kCudaBlockSize * lanes_ - 1) / (kCudaBlockSize * lanes_)
+                           : (region_.rows() + rows_per_block() - 1) / rows_per_block();
     return std::min<int64_t>(blocks, kMaxBlocks);
   }
 
  private:
-  // A region without reductions: one element per thread of the whole grid, not a row per block.
+  // A region without reductions: the whole grid's threads over its elements (a vector of them
+  // each, where vectors_ allows), not a row per block.
   const bool flat_;
+  // The threads that share a row of a region that reduces: the block's, or a warp's, whose
+  // reductions are then shuffles alone (no shared memory, no barrier).
+  const int row_threads_;
+
+  // A buffer of the domain's shape a flat kernel reads or writes element by element.
+  struct Buffer {
+    std::string name;  // "in0", "out1"
+    DType dtype;
+    bool output;
+  };
+  // Those it loads and stores as vectors, and the elements in one (1: none).
+  const std::vector<Buffer> vectors_;
+  const int lanes_;
+  // Whether the source being written is the vector loop's, where each buffer of vectors_ is
+  // read from (or written into) the vector a thread holds.
+  mutable bool in_vector_loop_ = false;
+
+  bool warp_per_row() const { return row_threads_ == kWarpSize; }
+  int rows_per_block() const { return kCudaBlockSize / row_threads_; }
+  int64_t elements() const { return region_.rows() * region_.columns(); }
+
+  // The inputs of the domain's shape that a statement reads element by element (not through a
+  // broadcast, which reads by its own strides), and the element outputs.
+  std::vector<Buffer> vector_buffers() const {
+    std::vector<Buffer> out;
+    for (size_t k = 0; k < fusion_.args.size(); ++k) {
+      const Value& in = fusion_.args[k];
+      bool read = std::any_of(region_.statements().begin(), region_.statements().end(), [&](const BoundSymbol& b) {
+        return b.sym->id != "prims.broadcast_in_dim" && std::any_of(b.args.begin(), b.args.end(), [&](const Value& a) {
+                 return a.is_tensor() && proxy_key(a) == proxy_key(in);
+               });
+      });
+      if (read && in.as_tensor().shape() == region_.domain()) out.push_back({str("in", k), in.as_tensor().dtype(), false});
+    }
+    for_each_output([&](const Value& v, size_t k) {
+      if (region_.level_of(v) == Level::Element && region_.defines(v)) out.push_back({str("out", k), v.as_tensor().dtype(), true});
+    });
+    return out;
+  }
+  // 16 bytes of the widest buffer's elements (4 floats, 8 bfloat16s); 1 where a vector would not
+  // fill once.
+  int vector_lanes() const {
+    int widest = 0;
+    for (const Buffer& b : vectors_) widest = std::max(widest, b.dtype.bytes());
+    int lanes = widest ? kVectorBytes / widest : 1;
+    return lanes > 1 && elements() >= lanes ? lanes : 1;
+  }
+  std::string vector_type(const Buffer& b) const { return str("tcc_vector<", storage_type(b.dtype), ", ", lanes_, ">"); }
+
+  std::string loops() const override { return lanes_ > 1 ? vector_loop() + Emitter::loops() : Emitter::loops(); }
+  // The elements up to the last whole vector, lanes_ a thread at a time: its vectors loaded, each
+  // lane's statements, its vectors stored. Only where every buffer's address is a multiple of its
+  // vector's size (a view may start at any element); else the scalar loop does them all.
+  std::string vector_loop() const {
+    std::string aligned;
+    for (const Buffer& b : vectors_)
+      aligned += str(aligned.empty() ? "" : " && ", "(unsigned long long)", b.name, " % ", lanes_ * b.dtype.bytes(), " == 0");
+    std::string s = str("  const int64_t tcc_vector_end = ", aligned, " ? ", elements() / lanes_ * lanes_, "LL : 0;\n",
+                        "  for (int64_t tcc_v = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) * ", lanes_, "; tcc_v < tcc_vector_end; tcc_v += (int64_t)gridDim.x * blockDim.x * ",
+                        lanes_, ") {\n");
+    for (const Buffer& b : vectors_) {
+      if (!b.output) s += str("    const ", vector_type(b), " ", b.name, "_v = tcc_load_vector<", lanes_, ">(", b.name, " + tcc_v);\n");
+      else s += str("    ", vector_type(b), " ", b.name, "_v;\n");
+    }
+    in_vector_loop_ = true;
+    std::string lane = row_bases() + row_body();
+    in_vector_loop_ = false;
+    s += str("#pragma unroll\n    for (int tcc_e = 0; tcc_e < ", lanes_, "; ++tcc_e) {\n",
+             "      const int64_t tcc_i = tcc_v + tcc_e, row = tcc_i / ", region_.columns(), "LL, j = tcc_i % ", region_.columns(), "LL;\n",
+             indented(lane), "    }\n");
+    for (const Buffer& b : vectors_)
+      if (b.output) s += str("    tcc_store_vector(", b.name, " + tcc_v, ", b.name, "_v);\n");
+    return s + "  }\n";
+  }
+  std::string domain_element(const std::string& tensor) const override {
+    return in_vector_loop_ ? tensor + "_v.v[tcc_e]" : Emitter::domain_element(tensor);
+  }
 
   const std::string& prelude() const override { return cuda_prelude(); }
   std::string signature(const std::string& function) const override {
@@ -703,38 +821,64 @@ class CudaEmitter final : public Emitter {
     return "extern \"C\" __global__ void " + function + "(" + params + ")";
   }
   std::string open_row_loop() const override {
+    if (warp_per_row())
+      return str("  for (int64_t row = blockIdx.x * ", rows_per_block(), "LL + threadIdx.x / ", kWarpSize, "; row < ", region_.rows(),
+                 "LL; row += gridDim.x * ", rows_per_block(), "LL) {\n");
     if (!flat_) return str("  for (int64_t row = blockIdx.x; row < ", region_.rows(), "LL; row += gridDim.x) {\n");
     int64_t columns = region_.columns();
-    return str("  for (int64_t tcc_i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; tcc_i < ", region_.rows() * columns,
+    return str("  for (int64_t tcc_i = ", lanes_ > 1 ? "tcc_vector_end + " : "", "blockIdx.x * (int64_t)blockDim.x + threadIdx.x; tcc_i < ", elements(),
                "LL; tcc_i += (int64_t)gridDim.x * blockDim.x) {\n",
                "    const int64_t row = tcc_i / ", columns, "LL, j = tcc_i % ", columns, "LL;\n");
   }
   std::string column_loop(const std::string&) const override {
     if (flat_) return "";  // j is the thread's element
+    if (warp_per_row()) return str("for (int64_t j = threadIdx.x % ", kWarpSize, "; j < ", region_.columns(), "LL; j += ", kWarpSize, ")");
     return str("for (int64_t j = threadIdx.x; j < ", region_.columns(), "LL; j += blockDim.x)");
   }
   const char* restrict_keyword() const override { return " __restrict__"; }
   std::string reduction_clauses(const std::string&, const std::string&, bool) const override { return ""; }
-  // The threads' partial results combined through shared memory, in the accumulator's own
-  // type (int64 values beyond 2^53 and integer wrap-around stay exact, as on the CPU).
+  // The threads' partial results combined in the accumulator's own type (int64 values beyond
+  // 2^53 and integer wrap-around stay exact, as on the CPU): within each warp by shuffles; where
+  // a block shares the row, the warps' results then through one shared slot each, which every
+  // warp combines alike by shuffles again. Two barriers, where a shared-memory tree takes one per
+  // halving.
   std::string combine_partials(const std::string& acc, const std::string& type, const std::string& op,
                                bool track_nan) const override {
-    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
+    if (warp_per_row()) return warp_combine(acc, type, op, track_nan, kWarpSize) + from_lane_0(acc, track_nan);
+    const int warps = kCudaBlockSize / kWarpSize;
     std::string partial = acc + "_partial", flag = acc + "_flag";
-    std::string s = str("    __shared__ ", type, " ", partial, "[", kCudaBlockSize, "];\n");
-    if (track_nan) s += str("    __shared__ bool ", flag, "[", kCudaBlockSize, "];\n");
-    s += str("    ", partial, "[threadIdx.x] = ", acc, ";\n");
-    if (track_nan) s += str("    ", flag, "[threadIdx.x] = ", acc, "_nan;\n");
-    s += "    __syncthreads();\n";
-    s += str("    for (int tcc_s = blockDim.x / 2; tcc_s > 0; tcc_s /= 2) {\n      if (threadIdx.x < tcc_s) { ", type, " a = ", partial, "[threadIdx.x], b = ", partial, "[threadIdx.x + tcc_s]; ",
-             partial, "[threadIdx.x] = ", combine, ";", track_nan ? str(" ", flag, "[threadIdx.x] = ", flag, "[threadIdx.x] || ", flag, "[threadIdx.x + tcc_s];") : "",
-             " }\n      __syncthreads();\n    }\n");
-    s += str("    ", acc, " = ", partial, "[0];\n");
-    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[0];\n");
-    s += "    __syncthreads();\n";  // before a block's next row writes the arrays again
+    std::string s = warp_combine(acc, type, op, track_nan, kWarpSize);
+    s += str("    __shared__ ", type, " ", partial, "[", warps, "];\n");
+    if (track_nan) s += str("    __shared__ int ", flag, "[", warps, "];\n");
+    s += str("    if (threadIdx.x % ", kWarpSize, " == 0) {\n      ", partial, "[threadIdx.x / ", kWarpSize, "] = ", acc, ";\n");
+    if (track_nan) s += str("      ", flag, "[threadIdx.x / ", kWarpSize, "] = ", acc, "_nan;\n");
+    s += "    }\n    __syncthreads();\n";
+    s += str("    ", acc, " = ", partial, "[threadIdx.x % ", warps, "];\n");
+    if (track_nan) s += str("    ", acc, "_nan = ", flag, "[threadIdx.x % ", warps, "];\n");
+    s += warp_combine(acc, type, op, track_nan, warps) + from_lane_0(acc, track_nan);
+    s += "    __syncthreads();\n";  // before a block's next row writes the slots again
     return s;
   }
-  const char* row_store_guard() const override { return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) "; }
+  // The first `lanes` lanes' values of `acc` combined into lane 0's by shuffling down.
+  static std::string warp_combine(const std::string& acc, const std::string& type, const std::string& op, bool track_nan, int lanes) {
+    std::string combine = op == "+" ? "a + b" : op == "*" ? "a * b" : op == "max" ? "(a > b ? a : b)" : "(a < b ? a : b)";
+    std::string s = str("    for (int tcc_o = ", lanes / 2, "; tcc_o > 0; tcc_o /= 2) {\n",
+                        "      const ", type, " a = ", acc, ", b = __shfl_down_sync(0xffffffffu, ", acc, ", tcc_o);\n",
+                        "      ", acc, " = ", combine, ";\n");
+    if (track_nan) s += str("      ", acc, "_nan |= __shfl_down_sync(0xffffffffu, ", acc, "_nan, tcc_o);\n");
+    return s + "    }\n";
+  }
+  // Lane 0's result given to every lane, so that all agree (even where max and min differ only
+  // in a zero's sign, which the lanes' orders of combining would not).
+  static std::string from_lane_0(const std::string& acc, bool track_nan) {
+    std::string s = str("    ", acc, " = __shfl_sync(0xffffffffu, ", acc, ", 0);\n");
+    if (track_nan) s += str("    ", acc, "_nan = __shfl_sync(0xffffffffu, ", acc, "_nan, 0);\n");
+    return s;
+  }
+  const char* row_store_guard() const override {
+    if (warp_per_row()) return "if (threadIdx.x % 32 == 0) ";
+    return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) ";
+  }
   std::string float_exp(const std::string& x) const override { return str("expf(", x, ")"); }
   bool sizes_are_arguments() const override { return false; }
 };

@@ -6,8 +6,10 @@
 // inner loops over the last dimension that GCC and Clang vectorize (`#pragma omp simd`, glibc's
 // vector math for exp, tanh, ...).
 // CUDA: a `__global__` function taking each buffer as a parameter; with reductions, blocks
-// striding over the rows, a block's threads over the last dimension, reductions through shared
-// memory; without, the grid's threads striding over all elements. For NVRTC.
+// striding over the rows, a block's threads over the last dimension, reductions by warp shuffles
+// and a shared slot per warp (a warp per row where rows have at most 32 columns); without, the
+// grid's threads striding over all elements, 16 bytes of each buffer at a time where their
+// addresses allow. For NVRTC.
 //
 // A CPU kernel takes its sizes (rows, columns, domain dimensions, broadcast strides) as an argument,
 // so that a region of one structure at other sizes (a dynamic plan's) is the same kernel; a CUDA
@@ -50,7 +52,8 @@ const std::string& host_math_declarations();
 // The block size CUDA kernels are written for (their launch must use it).
 inline constexpr int kCudaBlockSize = 256;
 // The most blocks a CUDA kernel is launched with (its blocks then take several rows, or its
-// threads several elements, each): a few waves of a large GPU.
+// threads several elements, each): a few waves of a large GPU. A launch on a GPU takes fewer
+// where the device runs fewer of the kernel's blocks at once (runtime/cuda_driver.h).
 inline constexpr int64_t kMaxBlocks = 8192;
 
 }  // namespace thundercc::fuser
