@@ -9,7 +9,6 @@
 #include "thundercc/plan/plan_codec.h"
 
 #include <algorithm>
-#include <future>
 #include <map>
 #include <unordered_map>
 
@@ -27,8 +26,6 @@ namespace {
 using json = nlohmann::json;
 
 // ---- encoding (the plan is taken apart: its strings move into the document)
-
-constexpr size_t kTwoThreadsFrom = 1024;  // instructions
 
 json encode_operand(const Operand& o) {
   switch (o.kind) {
@@ -100,7 +97,7 @@ class RegionTable {
   std::unordered_map<std::string, size_t> index_;
 };
 
-json encode_instruction(Instruction& ins, size_t region) {
+json encode_instruction(Instruction& ins, RegionTable& regions) {
   json j = json_member("op", std::move(ins.op));
   j["executor"] = std::move(ins.executor);
   json args(json::value_t::array);
@@ -117,7 +114,7 @@ json encode_instruction(Instruction& ins, size_t region) {
   if (!ins.source.empty()) j["source"] = std::move(ins.source);
   if (ins.fusion) {
     json fusion(json::value_t::object);
-    fusion["region"] = region;
+    fusion["region"] = regions.index_of(*ins.fusion);
     fusion["name"] = ins.fusion->region.name;
     if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
     if (ins.fusion->cuda_function) fusion["cuda_function"] = *ins.fusion->cuda_function;
@@ -157,21 +154,8 @@ void encode_program(Program& p, json& out, RegionTable& regions) {
     if (!in.fqn.empty()) inputs.back()["fqn"] = in.fqn;
     if (in.shard_of) inputs.back()["shard_of"] = *in.shard_of;
   }
-  // The regions are numbered in instruction order; then the instructions, independent of each
-  // other, are encoded, a long program's in two halves on two threads (the second core is idle
-  // at the end of a compile; a 96-layer stack has 2,113 instructions).
-  std::vector<size_t> region_of(p.instructions.size());
-  for (size_t i = 0; i < p.instructions.size(); ++i)
-    if (p.instructions[i].fusion) region_of[i] = regions.index_of(*p.instructions[i].fusion);
-  auto encode_range = [&](size_t begin, size_t end) {
-    json encoded(json::value_t::array);
-    for (size_t i = begin; i < end; ++i) encoded.push_back(encode_instruction(p.instructions[i], region_of[i]));
-    return encoded;
-  };
-  const size_t n = p.instructions.size(), half = n >= kTwoThreadsFrom ? n / 2 : n;
-  auto second_half = std::async(half < n ? std::launch::async : std::launch::deferred, encode_range, half, n);
-  json instructions = encode_range(0, half);
-  for (json& ins : second_half.get()) instructions.push_back(std::move(ins));
+  json instructions(json::value_t::array);
+  for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins, regions));
   out["inputs"] = std::move(inputs);
   out["slots"] = p.slots;
   out["free_at_start"] = p.free_at_start.empty() ? json(json::value_t::array) : json(p.free_at_start);

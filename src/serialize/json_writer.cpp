@@ -1,7 +1,6 @@
 #include "thundercc/serialize/json_writer.h"
 
 #include <charconv>
-#include <future>
 #include <stdexcept>
 
 namespace thundercc {
@@ -48,20 +47,6 @@ void write_integer(std::string& out, Integer n) {
   out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
 }
 
-void write_value(std::string& out, const json& j, int indent, int depth);
-
-// Items [begin, end) of an array, each on its own line after the first's, comma separated.
-void write_items(std::string& out, const json& array, size_t begin, size_t end, int indent, int depth) {
-  for (size_t i = begin; i < end; ++i) {
-    if (i > begin) out += ",\n";
-    out.append(static_cast<size_t>(indent) * (depth + 1), ' ');
-    write_value(out, array[i], indent, depth + 1);
-  }
-}
-
-// An array this long near the top (a plan's instructions) is written in two halves on two threads.
-constexpr size_t kTwoThreadsFrom = 1024;
-
 void write_value(std::string& out, const json& j, int indent, int depth) {
   switch (j.type()) {
     case json::value_t::null: out += "null"; return;
@@ -77,19 +62,6 @@ void write_value(std::string& out, const json& j, int indent, int depth) {
         return;
       }
       out += object ? "{\n" : "[\n";
-      if (!object && j.size() >= kTwoThreadsFrom && depth <= 1) {
-        const size_t half = j.size() / 2;
-        std::string second;
-        auto writing = std::async(std::launch::async, [&] { write_items(second, j, half, j.size(), indent, depth); });
-        write_items(out, j, 0, half, indent, depth);
-        writing.get();
-        out += ",\n";
-        out += second;
-        out += '\n';
-        out.append(static_cast<size_t>(indent) * depth, ' ');
-        out += ']';
-        return;
-      }
       bool first = true;
       for (auto it = j.begin(); it != j.end(); ++it) {
         if (!first) out += ",\n";
