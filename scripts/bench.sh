@@ -12,7 +12,9 @@ write=${1:-}
 if [ "$write" = "--write" ]; then
   exec 3>&1 > >(tee bench.out.tmp)
   tee_pid=$!
-  echo "Measured by \`scripts/bench.sh --write\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'):"
+  # The model name alone can be the same on an AVX2 and an AVX-512 host ("AMD EPYC" in a VM).
+  isa=$(grep -qw avx512f /proc/cpuinfo && echo AVX-512 || (grep -qw avx2 /proc/cpuinfo && echo AVX2 || echo "no AVX2"))
+  echo "Measured by \`scripts/bench.sh --write\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') with $isa:"
   echo
   echo '```'
 fi
