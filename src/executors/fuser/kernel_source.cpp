@@ -876,7 +876,8 @@ class CudaEmitter final : public Emitter {
     return s;
   }
   const char* row_store_guard() const override {
-    if (warp_per_row()) return "if (threadIdx.x % 32 == 0) ";
+    static const std::string lane_0 = str("if (threadIdx.x % ", kWarpSize, " == 0) ");
+    if (warp_per_row()) return lane_0.c_str();
     return flat_ ? "if (j == 0) " : "if (threadIdx.x == 0) ";
   }
   std::string float_exp(const std::string& x) const override { return str("expf(", x, ")"); }
