@@ -421,6 +421,16 @@ TEST_CASE("write_json writes what nlohmann's dump writes") {
     }
   };
   for (int i = 0; i < 2000; ++i) same(make(0));
+  // A byte that needs care at every place of strings a word and more long (they are checked a
+  // word at a time): the bytes on either side of each class's bounds.
+  for (const std::string special : {std::string(1, '\0'), std::string("\x1f"), std::string(" "), std::string("\""), std::string("!"),
+                                    std::string("\\"), std::string("\x7f"), std::string("\xc3\xa9")})
+    for (size_t length = 1; length <= 24; ++length)
+      for (size_t at = 0; at < length; ++at) {
+        std::string s(length, 'x');
+        s.replace(at, 1, special);
+        same(json(s));
+      }
 }
 
 namespace {

@@ -1,6 +1,8 @@
 #include "thundercc/serialize/json_writer.h"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 namespace thundercc {
@@ -8,15 +10,29 @@ namespace {
 
 using json = nlohmann::json;
 
+// Whether any byte of `word` is below 0x20, '"', '\\' or 0x80 and above: the bytes a JSON string
+// cannot carry as they are (the per-word SWAR tests for a byte below n and a zero byte).
+bool needs_care(uint64_t word) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  auto zero_byte = [](uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  return ((word - kOnes * 0x20) | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\')) | word) & kHighs;
+}
+
 void write_string(std::string& out, const std::string& s) {
-  for (unsigned char c : s)
-    if (c >= 0x80) {  // nlohmann checks and passes UTF-8 through
+  // Most strings (names, types, code) need no care: they are checked a word at a time.
+  size_t plain = 0;  // s[0, plain) needs no care
+  for (uint64_t word; plain + 8 <= s.size(); plain += 8) {
+    std::memcpy(&word, s.data() + plain, 8);
+    if (needs_care(word)) break;
+  }
+  for (size_t i = plain; i < s.size(); ++i)
+    if (static_cast<unsigned char>(s[i]) >= 0x80) {  // nlohmann checks and passes UTF-8 through
       out += json(s).dump();
       return;
     }
   out += '"';
   size_t clean = 0;  // s[clean, i) needs no escape
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (size_t i = plain; i < s.size(); ++i) {
     unsigned char c = s[i];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s, clean, i - clean);
