@@ -295,6 +295,30 @@ def test_kernel_cache_rebuilds_what_is_damaged_and_refuses_other_writers(tmp_pat
     assert refused.returncode == 1 and "can be written by another user" in refused.stderr, refused.stderr
 
 
+def masked_softmax(x, m):
+    return torch.softmax((x / 5.0).masked_fill(m, float("-inf")), -1)
+
+
+@pytest.mark.parametrize("columns", [300, 5000])
+def test_a_rows_costly_values_are_computed_once(columns, tmp_path, thundercc):
+    """A masked softmax computes its scaled scores (a division) in its max's loop and again in its
+    sum's, and its exp in its sum's loop and again in its output's: on the CPU the first loop keeps
+    each in a row array that the later one reads, for rows of up to 4096 columns; longer rows
+    compute them again. Both against eager, with the mask's -inf and a NaN."""
+    x = torch.randn(6, columns)
+    x[1, 7] = float("nan")
+    trace = save_case(tmp_path, "masked", masked_softmax, (x, torch.rand(6, columns) < 0.3))
+    cache = tmp_path / "cache"
+    thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch", env={"THUNDERCC_CACHE_DIR": str(cache)})
+    (source,) = [p.read_text() for p in (cache / "objects").glob("*.cpp")]
+    kept = re.findall(r"tcc_keep_(v\d+)\[j\] = ", source)
+    assert len(kept) == 2 and "if (tcc_columns <= 4096) {" in source, source
+    kept_path, long_rows = source.split("} else {")
+    assert kept_path.count("= tcc_expf(") == 1 and long_rows.count("= tcc_expf(") == 2
+    thundercc("run", tmp_path / "masked.plan.json", "--inputs", tmp_path / "masked.inputs.pt", "--expect", tmp_path / "masked.expected.pt",
+              env={"THUNDERCC_CACHE_DIR": str(cache)})
+
+
 def test_kernel_cache_compiles_each_kernel_once(tmp_path, thundercc):
     """Four identical layers share one kernel per region shape; a second compile finds them all cached."""
     def layers(x, w):

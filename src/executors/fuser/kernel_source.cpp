@@ -1,7 +1,9 @@
 // Emission follows the region's levels (region_analysis.h): per row, statements in program
 // order; a row value is one scalar statement; a reduction is a loop over the columns that
-// computes the element values it needs (recomputing them rather than storing them: the loads
-// are cheaper than a round trip through memory); the element outputs are one last loop.
+// computes the element values it needs (recomputing cheap ones rather than storing them: the
+// loads are cheaper than a round trip through memory; a costly one, an exp or a division, is
+// kept from an earlier loop of the row in a row array on the CPU); the element outputs are one
+// last loop.
 #include "thundercc/executors/fuser/kernel_source.h"
 
 #include <algorithm>
@@ -290,6 +292,30 @@ std::string literal(const Value& v, DType as) {
 // The numeric value of a number argument (a constant, or a number proxy with its value).
 Value number_of(const Value& v) { return v.is_number_proxy() ? *v.as_number_proxy()->value : v; }
 
+// Each line of `code` indented by two more spaces.
+std::string indented(const std::string& code) {
+  std::string s;
+  size_t begin = 0;
+  while (begin < code.size()) {
+    size_t end = code.find('\n', begin);
+    end = end == std::string::npos ? code.size() : end + 1;
+    s += "  " + code.substr(begin, end - begin);
+    begin = end;
+  }
+  return s;
+}
+
+// Whether an element statement costs a call or a division: a value worth keeping for the row's
+// later loops rather than computing again (Emitter::row_code).
+bool costly(const BoundSymbol& b) {
+  const std::string& id = b.sym->id;
+  if (const BinaryC* binary = binary_c(id))
+    return binary->spelling == BinarySpelling::Call || (binary->spelling == BinarySpelling::Infix && std::string_view(binary->infix) == "/");
+  static const std::set<std::string_view> cheap = {"prims.broadcast_in_dim", "prims.where", "prims.neg", "prims.abs", "prims.bitwise_not",
+                                                   "prims.convert_element_type", "prims.signbit", "prims.isfinite"};
+  return !cheap.contains(id);
+}
+
 // What both targets write alike: the statements, reductions and stores of a region. The targets
 // (CpuEmitter, CudaEmitter) say how a kernel is declared, how its loops run over rows and
 // columns, and how a reduction's partial results combine, as Halide's CodeGen_C and
@@ -329,7 +355,7 @@ class Emitter {
   // The target's part.
   virtual const std::string& prelude() const = 0;
   // The function's loops: one over the rows, the row's statements inside.
-  virtual std::string loops() const { return open_row_loop() + row_bases() + row_body() + "  }\n"; }
+  virtual std::string loops() const { return open_row_loop() + row_bases() + row_code() + "  }\n"; }
   virtual std::string signature(const std::string& function) const = 0;
   // Everything from the function's opening brace to the opened loop over rows, `row` defined.
   virtual std::string open_row_loop() const = 0;
@@ -347,6 +373,9 @@ class Emitter {
   virtual std::string float_exp(const std::string& x) const = 0;
   // Whether sizes are the kernel's arguments (size()) rather than constants in its source.
   virtual bool sizes_are_arguments() const = 0;
+  // Whether a row's loops may keep element values in row arrays (row_code): a thread that runs
+  // a whole row.
+  virtual bool keeps_row_values() const = 0;
   // Element (row, j) of the domain in the buffer `tensor` (an input or output of the domain's shape).
   virtual std::string domain_element(const std::string& tensor) const { return str(tensor, "[row * ", columns(), " + j]"); }
 
@@ -376,6 +405,10 @@ class Emitter {
   std::map<const void*, std::string> name_;  // values the region defines
   std::map<const void*, const BoundSymbol*> definer_;  // the statement defining each
   mutable std::map<std::string, int64_t> sizes_;  // size(): by role
+  // While row_code emits: the element values kept in row arrays, those of them an earlier loop
+  // of the row has stored, and (its first pass) the statements each loop computes.
+  mutable std::set<const void*> kept_, stored_;
+  mutable std::vector<std::vector<const BoundSymbol*>>* loops_seen_ = nullptr;
 
   template <class F>
   void for_each_output(F&& f) const {
@@ -510,6 +543,7 @@ class Emitter {
       Value v = work.back();
       work.pop_back();
       if (!v.is_tensor() || !region_.defines(v) || region_.level_of(v) != Level::Element || !needed.insert(proxy_key(v)).second) continue;
+      if (stored_.contains(proxy_key(v))) continue;  // read from its row array
       for (const auto& a : definer_.at(proxy_key(v))->args) work.push_back(a);
     }
     std::vector<const BoundSymbol*> out;
@@ -521,6 +555,8 @@ class Emitter {
   std::string element_statement(const BoundSymbol& b) const {
     const Value& out = b.output;
     std::string t = c_type(out.as_tensor().dtype());
+    const std::string& name = name_.at(proxy_key(out));
+    if (stored_.contains(proxy_key(out))) return str("      const ", t, " ", name, " = tcc_keep_", name, "[j];\n");
     std::string value;
     if (b.sym->id == "prims.broadcast_in_dim") {
       const Value& a = b.args[0];
@@ -543,13 +579,50 @@ class Emitter {
     } else {
       value = rounded(out.as_tensor().dtype(), expression(b, [&](const Value& v) { return element_read(v); }));
     }
-    return str("      const ", t, " ", name_.at(proxy_key(out)), " = ", value, ";\n");
+    std::string s = str("      const ", t, " ", name, " = ", value, ";\n");
+    if (kept_.contains(proxy_key(out))) s += str("      tcc_keep_", name, "[j] = ", name, ";\n");
+    return s;
   }
 
+  // The body of one loop over the columns: the element statements `targets` need.
   std::string element_code(const std::vector<Value>& targets) const {
     std::string s;
-    for (const BoundSymbol* b : element_statements_for(targets)) s += element_statement(*b);
+    std::vector<const BoundSymbol*> statements = element_statements_for(targets);
+    for (const BoundSymbol* b : statements) s += element_statement(*b);
+    if (loops_seen_) loops_seen_->push_back(statements);
+    for (const BoundSymbol* b : statements)
+      if (kept_.contains(proxy_key(b->output))) stored_.insert(proxy_key(b->output));
     return s;
+  }
+
+  // A row's code. Where two of its loops compute one costly element value (a masked softmax's
+  // exp, in its sum and again in its output; the scaled scores, in its max and its sum), the
+  // first keeps it in a row array the later ones read, as ATen's softmax keeps its exps in the
+  // output: for rows of up to kKeptColumns columns, at most kMaxKept values (a row array each,
+  // on the stack), on targets that keep_row_values(). Longer rows compute them again.
+  std::string row_code() const {
+    constexpr int64_t kKeptColumns = 4096;
+    constexpr size_t kMaxKept = 4;
+    if (!keeps_row_values()) return row_body();
+    std::vector<std::vector<const BoundSymbol*>> loops;
+    loops_seen_ = &loops;
+    row_body();
+    loops_seen_ = nullptr;
+    std::map<const BoundSymbol*, int> loops_computing;
+    for (const auto& loop : loops)
+      for (const BoundSymbol* b : loop) ++loops_computing[b];
+    std::string arrays;
+    for (const auto& b : region_.statements())
+      if (loops_computing[&b] > 1 && costly(b) && kept_.size() < kMaxKept) {
+        kept_.insert(proxy_key(b.output));
+        const std::string& name = name_.at(proxy_key(b.output));
+        arrays += str("      ", c_type(b.output.as_tensor().dtype()), " tcc_keep_", name, "[", kKeptColumns, "];\n");
+      }
+    if (kept_.empty()) return row_body();
+    std::string keeping = row_body();
+    kept_.clear();
+    stored_.clear();
+    return str("    if (", columns(), " <= ", kKeptColumns, ") {\n", arrays, indented(keeping), "    } else {\n", indented(row_body()), "    }\n");
   }
 
   // One accumulation over the columns: `acc` combined by `op` (+, *, max, min) with the element
@@ -638,18 +711,6 @@ constexpr int kWarpSize = 32;
 // The widest load or store one thread makes in one instruction (ld.global.v4.u32).
 constexpr int kVectorBytes = 16;
 
-// Each line of `code` indented by two more spaces.
-std::string indented(const std::string& code) {
-  std::string s;
-  size_t begin = 0;
-  while (begin < code.size()) {
-    size_t end = code.find('\n', begin);
-    end = end == std::string::npos ? code.size() : end + 1;
-    s += "  " + code.substr(begin, end - begin);
-    begin = end;
-  }
-  return s;
-}
 
 bool reduces(const RegionAnalysis& region) {
   return std::any_of(region.statements().begin(), region.statements().end(), [](const BoundSymbol& b) { return is_reduction_prim(b.sym->id); });
@@ -704,6 +765,7 @@ class CpuEmitter final : public Emitter {
   const char* row_store_guard() const override { return split_columns_ ? "if (tcc_part == 0) " : ""; }
   std::string float_exp(const std::string& x) const override { return str("tcc_expf(", x, ")"); }
   bool sizes_are_arguments() const override { return true; }
+  bool keeps_row_values() const override { return !split_columns_; }
 };
 
 // A `__global__` function for NVRTC: buffers as parameters; with reductions, a block per row
@@ -882,6 +944,7 @@ class CudaEmitter final : public Emitter {
   }
   std::string float_exp(const std::string& x) const override { return str("expf(", x, ")"); }
   bool sizes_are_arguments() const override { return false; }
+  bool keeps_row_values() const override { return false; }  // a row's columns are spread over threads
 };
 
 }  // namespace
