@@ -8,12 +8,13 @@ thundercc (`compile`, `run`), PyTorch eager and TorchScript's frozen graph
 libopenblas0-pthread, unpacked by benchmarks/ddp_step.py's helper, as installing it would give
 LibTorch through Debian's alternatives: the reference BLAS Debian defaults to is no careful
 user's choice, and ATen's convolutions, which thundercc's plans call, go through the BLAS here). Each program's arithmetic (the multiply-adds of its convolutions and matrix products,
-counted by forward hooks, attention's analytically) is stated as a share of this machine's FMA
-peak, measured in the same run the same way every time (benchmarks/fma_peak.cpp: independent
+as PyTorch's profiler counts them over one eager run; a training step's, its forward's and
+backward's) is stated as a share of this machine's FMA peak, measured in the same run the same way every time (benchmarks/fma_peak.cpp: independent
 chains of fused multiply-adds on registers, at the same threads, the best of five rounds); a
 2048 x 2048 x 2048 float32 matrix product on oneDNN (a thundercc plan of one torch.matmul) is shown
-beside it as the share a large GEMM reaches. A training step's arithmetic is three times its
-forward's (the backward's two products per forward product). With OpenBLAS loaded, thundercc times
+beside it as the share a large GEMM reaches. Each ratio is followed by the ratio a program would
+have whose products all ran at that peak and whose other statements took no time: the bound no
+compiler passes on this machine. With OpenBLAS loaded, thundercc times
 each distinct matrix product on oneDNN and on OpenBLAS once and keeps the faster
 (matrix_products.cpp); the count of products each library won is printed.
 
@@ -59,33 +60,29 @@ PROGRAMS = {"gpt2_block": make_gpt2, "resnet18": lambda: make_torchvision("resne
             "mobilenet_v3_large": lambda: make_torchvision("mobilenet_v3_large")}
 # Training steps: the parameters require grad, so the plan is a forward and a backward.
 TRAINING = {"gpt2_block_step": make_gpt2_training, "gpt2_d256_step": make_gpt2_d256, "llama_d256_step": make_llama_d256}
-TRAINING_FLOPS = {"gpt2_block_step": "gpt2_block"}  # the forward whose arithmetic a step triples
+
+
+# The products PyTorch's profiler counts the flops of (its aten::mul and aten::add are left out).
+PRODUCTS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::conv2d"}
 
 
 def multiply_add_flops(name):
-    """2 x the multiply-adds of the program's convolutions, linears and (GPT-2) attention products;
-    a training step's, 3 x its forward's."""
-    if name in TRAINING:
-        return 3 * multiply_add_flops(TRAINING_FLOPS[name]) if name in TRAINING_FLOPS else None
-    model, args = PROGRAMS[name]()
-    total = 0
+    """2 x the multiply-adds of the program's matrix products and convolutions, as PyTorch's profiler
+    counts them over one eager run; a training step's, its forward's and its backward's (PyTorch
+    1.13's profiler counts no convolution's backward: no step here has one)."""
+    model, args = (TRAINING if name in TRAINING else PROGRAMS)[name]()
+    params = [p for p in model.parameters() if p.requires_grad]
 
-    def count(module, inputs, output):
-        nonlocal total
-        if isinstance(module, torch.nn.Conv2d):
-            kh, kw = module.kernel_size
-            total += 2 * output.numel() * (module.in_channels // module.groups) * kh * kw
-        elif isinstance(module, torch.nn.Linear):
-            total += 2 * output.numel() * module.in_features
-    hooks = [m.register_forward_hook(count) for m in model.modules() if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear))]
-    with torch.no_grad():
-        model(*args)
-    for h in hooks:
-        h.remove()
-    if name == "gpt2_block":  # q @ k^T and attention @ v: 2 x 2 x batch x tokens^2 x width
-        batch, tokens, width = args[0].shape
-        total += 2 * 2 * batch * tokens * tokens * width
-    return total
+    def run():
+        if name in TRAINING:
+            out = model(*args)
+            torch.autograd.grad(out, params, torch.ones_like(out))
+        else:
+            with torch.no_grad():
+                model(*args)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], with_flops=True) as profiled:
+        run()
+    return sum(e.flops for e in profiled.key_averages() if e.key in PRODUCTS)
 
 
 def peer_ms(kind, name, rounds, threads):
@@ -192,11 +189,14 @@ def main():
                 ours, eager = median(figures["thundercc"]), median(figures["eager"])
                 script = median(figures["torchscript"]) if "torchscript" in figures else None
                 flops = multiply_add_flops(name)
-                share = lambda ms: f"{100 * flops / (ms / 1e3) / 1e9 / peak:4.0f}%" if flops else "   -"
-                print(f"  {name:<19} {flops / 1e9 if flops else 0:6.1f} GFLOP   thundercc {ours:8.1f} ms ({share(ours)} of FMA peak)   "
-                      f"eager (OpenBLAS) {eager:8.1f} ms ({ratio_range(figures['thundercc'], figures['eager'])})"
+                share = lambda ms: f"{100 * flops / (ms / 1e3) / 1e9 / peak:4.0f}%"
+                # The ratio a program would have whose products all ran at the peak and the rest took no time.
+                at_peak_ms = flops / (peak * 1e9) * 1e3
+                print(f"  {name:<19} {flops / 1e9:6.2f} GFLOP   thundercc {ours:8.1f} ms ({share(ours)} of FMA peak)   "
+                      f"eager (OpenBLAS) {eager:8.1f} ms ({ratio_range(figures['thundercc'], figures['eager'])}; "
+                      f"{at_peak_ms / eager:.2f}x at the peak)"
                       + ("" if name in TRAINING else f"   TorchScript frozen {script:8.1f} ms "
-                         f"({ratio_range(figures['thundercc'], figures['torchscript'])}, {share(script)})"))
+                         f"({ratio_range(figures['thundercc'], figures['torchscript'])}, {share(script)}; {at_peak_ms / script:.2f}x at the peak)"))
             print(f"  matrix products timed on both libraries, at {threads} thread{'s' if threads > 1 else ''}: {library_wins(threads)}")
 
 
