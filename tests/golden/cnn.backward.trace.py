@@ -181,10 +181,10 @@ def backward_fn(saved_for_backward, cotangents):
     # t28 = prims.add(t27, 1e-05)  # t28: "cpu f32[1, 32, 1, 1]"
     # t29 = prims.rsqrt(t28)  # t29: "cpu f32[1, 32, 1, 1]"
   del t27
-  (t32, t33) = fuser_9(t29, t31)
+  (t33,) = fuser_9(t29, t31)
     # t32 = prims.broadcast_in_dim(t29, [4, 32, 8, 8], (0, 1, 2, 3))  # t32: "cpu f32[4, 32, 8, 8]"
     # t33 = prims.mul(t31, t32)  # t33: "cpu f32[4, 32, 8, 8]"
-  del t29, t31
+  del t31
   t34 = torch.reshape(t_bn2_weight, (1, 32, 1, 1))  # t34: "cpu f32[1, 32, 1, 1]"
     # t34 = ltorch.reshape(t_bn2_weight, (1, 32, 1, 1))  # t34: "cpu f32[1, 32, 1, 1]"
       # t34 = prims.reshape(t_bn2_weight, (1, 32, 1, 1))  # t34: "cpu f32[1, 32, 1, 1]"
@@ -211,9 +211,10 @@ def backward_fn(saved_for_backward, cotangents):
   t132 = torchex.reshape(t136, (32,))  # t132: "cpu f32[32]"
     # t132 = prims.reshape(t136, (32,))  # t132: "cpu f32[32]"
   del t136
-  (t129,) = fuser_11(t139, t32)
+  (t129,) = fuser_11(t29, t139)
+    # t32 = prims.broadcast_in_dim(t29, [4, 32, 8, 8], (0, 1, 2, 3))  # t32: "cpu f32[4, 32, 8, 8]"
     # t129 = prims.mul(t139, t32)  # t129: "cpu f32[4, 32, 8, 8]"
-  del t139, t32
+  del t29, t139
   (t122, t123, t124) = torchex.convolution_backward(t129, t24, t_conv2_weight, [32], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])
     # (t122, t123, t124) = prims.convolution_backward(t129, t24, t_conv2_weight, [32], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, True])
   del t129, t24, t_conv2_weight
@@ -341,10 +342,10 @@ def backward_fn(saved_for_backward, cotangents):
     # t3 = prims.add(t2, 1e-05)  # t3: "cpu f32[1, 16, 1, 1]"
     # t4 = prims.rsqrt(t3)  # t4: "cpu f32[1, 16, 1, 1]"
   del t2
-  (t7, t8) = fuser_18(t4, t6)
+  (t8,) = fuser_18(t4, t6)
     # t7 = prims.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
     # t8 = prims.mul(t6, t7)  # t8: "cpu f32[4, 16, 16, 16]"
-  del t4, t6
+  del t6
   t9 = torch.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
     # t9 = ltorch.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
       # t9 = prims.reshape(t_bn1_weight, (1, 16, 1, 1))  # t9: "cpu f32[1, 16, 1, 1]"
@@ -371,9 +372,10 @@ def backward_fn(saved_for_backward, cotangents):
   t66 = torchex.reshape(t70, (16,))  # t66: "cpu f32[16]"
     # t66 = prims.reshape(t70, (16,))  # t66: "cpu f32[16]"
   del t70
-  (t63,) = fuser_20(t73, t7)
+  (t63,) = fuser_20(t4, t73)
+    # t7 = prims.broadcast_in_dim(t4, [4, 16, 16, 16], (0, 1, 2, 3))  # t7: "cpu f32[4, 16, 16, 16]"
     # t63 = prims.mul(t73, t7)  # t63: "cpu f32[4, 16, 16, 16]"
-  del t73, t7
+  del t4, t73
   (_, t57, t58) = torchex.convolution_backward(t63, x, t_conv1_weight, [16], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [False, True, True])
     # (_, t57, t58) = prims.convolution_backward(t63, x, t_conv1_weight, [16], [1, 1], [1, 1], [1, 1], False, [0, 0], 1, [False, True, True])
   del t63, x, t_conv1_weight

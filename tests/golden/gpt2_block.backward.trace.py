@@ -39,7 +39,7 @@ def backward_fn(saved_for_backward, cotangents):
     # t296 = prims.reshape(t303, (32, 64))  # t296: "cpu f32[32, 64]"
   t297 = torchex.transpose(t296, (1, 0))  # t297: "cpu f32[64, 32]"
     # t297 = prims.transpose(t296, (1, 0))  # t297: "cpu f32[64, 32]"
-  (t60, t65, t66, t67, t68) = fuser_6(t59)
+  (t68,) = fuser_6(t59)
     # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
     # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
     # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
@@ -58,7 +58,15 @@ def backward_fn(saved_for_backward, cotangents):
   t300 = torchex.sum(t296, (0,))  # t300: "cpu f32[64]"
     # t300 = prims.sum(t296, (0,))  # t300: "cpu f32[64]"
   del t296
-  (t307,) = fuser_7(t295, t67, t65, t66, t59, t60)
+  (t307,) = fuser_7(t59, t295)
+    # t60 = prims.mul(t59, t59)  # t60: "cpu f32[2, 16, 256]"
+    # t61 = prims.mul(t60, t59)  # t61: "cpu f32[2, 16, 256]"
+    # t62 = prims.mul(0.044715, t61)  # t62: "cpu f32[2, 16, 256]"
+    # t63 = prims.add(t59, t62)  # t63: "cpu f32[2, 16, 256]"
+    # t64 = prims.mul(0.7978845608028654, t63)  # t64: "cpu f32[2, 16, 256]"
+    # t66 = prims.tanh(t64)  # t66: "cpu f32[2, 16, 256]"
+    # t65 = prims.mul(0.5, t59)  # t65: "cpu f32[2, 16, 256]"
+    # t67 = prims.add(1.0, t66)  # t67: "cpu f32[2, 16, 256]"
     # t289 = prims.mul(t295, t67)  # t289: "cpu f32[2, 16, 256]"
     # t290 = prims.mul(t295, t65)  # t290: "cpu f32[2, 16, 256]"
     # t282 = prims.mul(t66, t66)  # t282: "cpu f32[2, 16, 256]"
@@ -74,7 +82,7 @@ def backward_fn(saved_for_backward, cotangents):
     # t263 = prims.mul(t267, t59)  # t263: "cpu f32[2, 16, 256]"
     # t306 = prims.add(t305, t263)  # t306: "cpu f32[2, 16, 256]"
     # t307 = prims.add(t306, t263)  # t307: "cpu f32[2, 16, 256]"
-  del t295, t67, t65, t66, t59, t60
+  del t59, t295
   t255 = torch.matmul(t307, t_mlp_c_fc_weight)  # t255: "cpu f32[2, 16, 64]"
     # t255 = ltorch.matmul(t307, t_mlp_c_fc_weight)  # t255: "cpu f32[2, 16, 64]"
       # t253 = ltorch.reshape(t307, (32, 256))  # t253: "cpu f32[32, 256]"

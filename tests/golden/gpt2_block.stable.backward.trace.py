@@ -39,7 +39,7 @@ def backward_fn(saved_for_backward, cotangents):
     # t_mlp_c_proj_linear_0_6 = prims.reshape(t_cotangent_0, (32, 64))  # t_mlp_c_proj_linear_0_6: "cpu f32[32, 64]"
   t_mlp_c_proj_linear_0_7 = torchex.transpose(t_mlp_c_proj_linear_0_6, (1, 0))  # t_mlp_c_proj_linear_0_7: "cpu f32[64, 32]"
     # t_mlp_c_proj_linear_0_7 = prims.transpose(t_mlp_c_proj_linear_0_6, (1, 0))  # t_mlp_c_proj_linear_0_7: "cpu f32[64, 32]"
-  (t_mlp_gelu_0_0, t_mlp_gelu_0_5, t_mlp_gelu_0_6, t_mlp_gelu_0_7, t_mlp_gelu_0) = fuser_mlp_gelu_0_0_1(t_mlp_c_fc_linear_0)
+  (t_mlp_gelu_0,) = fuser_mlp_gelu_0_0_1(t_mlp_c_fc_linear_0)
     # t_mlp_gelu_0_0 = prims.mul(t_mlp_c_fc_linear_0, t_mlp_c_fc_linear_0)  # t_mlp_gelu_0_0: "cpu f32[2, 16, 256]"
     # t_mlp_gelu_0_1 = prims.mul(t_mlp_gelu_0_0, t_mlp_c_fc_linear_0)  # t_mlp_gelu_0_1: "cpu f32[2, 16, 256]"
     # t_mlp_gelu_0_2 = prims.mul(0.044715, t_mlp_gelu_0_1)  # t_mlp_gelu_0_2: "cpu f32[2, 16, 256]"
@@ -58,7 +58,15 @@ def backward_fn(saved_for_backward, cotangents):
   t_grad_mlp_c_proj_bias = torchex.sum(t_mlp_c_proj_linear_0_6, (0,))  # t_grad_mlp_c_proj_bias: "cpu f32[64]"
     # t_grad_mlp_c_proj_bias = prims.sum(t_mlp_c_proj_linear_0_6, (0,))  # t_grad_mlp_c_proj_bias: "cpu f32[64]"
   del t_mlp_c_proj_linear_0_6
-  (t_grad_mlp_c_fc_linear_0,) = fuser_mlp_gelu_0_37(t_grad_mlp_gelu_0, t_mlp_gelu_0_7, t_mlp_gelu_0_5, t_mlp_gelu_0_6, t_mlp_c_fc_linear_0, t_mlp_gelu_0_0)
+  (t_grad_mlp_c_fc_linear_0,) = fuser_mlp_gelu_0_0_2(t_mlp_c_fc_linear_0, t_grad_mlp_gelu_0)
+    # t_mlp_gelu_0_0 = prims.mul(t_mlp_c_fc_linear_0, t_mlp_c_fc_linear_0)  # t_mlp_gelu_0_0: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_1 = prims.mul(t_mlp_gelu_0_0, t_mlp_c_fc_linear_0)  # t_mlp_gelu_0_1: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_2 = prims.mul(0.044715, t_mlp_gelu_0_1)  # t_mlp_gelu_0_2: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_3 = prims.add(t_mlp_c_fc_linear_0, t_mlp_gelu_0_2)  # t_mlp_gelu_0_3: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_4 = prims.mul(0.7978845608028654, t_mlp_gelu_0_3)  # t_mlp_gelu_0_4: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_6 = prims.tanh(t_mlp_gelu_0_4)  # t_mlp_gelu_0_6: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_5 = prims.mul(0.5, t_mlp_c_fc_linear_0)  # t_mlp_gelu_0_5: "cpu f32[2, 16, 256]"
+    # t_mlp_gelu_0_7 = prims.add(1.0, t_mlp_gelu_0_6)  # t_mlp_gelu_0_7: "cpu f32[2, 16, 256]"
     # t_mlp_gelu_0_37 = prims.mul(t_grad_mlp_gelu_0, t_mlp_gelu_0_7)  # t_mlp_gelu_0_37: "cpu f32[2, 16, 256]"
     # t_mlp_gelu_0_38 = prims.mul(t_grad_mlp_gelu_0, t_mlp_gelu_0_5)  # t_mlp_gelu_0_38: "cpu f32[2, 16, 256]"
     # t_mlp_gelu_0_30 = prims.mul(t_mlp_gelu_0_6, t_mlp_gelu_0_6)  # t_mlp_gelu_0_30: "cpu f32[2, 16, 256]"
@@ -74,7 +82,7 @@ def backward_fn(saved_for_backward, cotangents):
     # t_mlp_gelu_0_11 = prims.mul(t_mlp_gelu_0_15, t_mlp_c_fc_linear_0)  # t_mlp_gelu_0_11: "cpu f32[2, 16, 256]"
     # t_mlp_gelu_0_41 = prims.add(t_mlp_gelu_0_40, t_mlp_gelu_0_11)  # t_mlp_gelu_0_41: "cpu f32[2, 16, 256]"
     # t_grad_mlp_c_fc_linear_0 = prims.add(t_mlp_gelu_0_41, t_mlp_gelu_0_11)  # t_grad_mlp_c_fc_linear_0: "cpu f32[2, 16, 256]"
-  del t_grad_mlp_gelu_0, t_mlp_gelu_0_7, t_mlp_gelu_0_5, t_mlp_gelu_0_6, t_mlp_c_fc_linear_0, t_mlp_gelu_0_0
+  del t_mlp_c_fc_linear_0, t_grad_mlp_gelu_0
   t_grad_ln_2_layer_norm_0 = torch.matmul(t_grad_mlp_c_fc_linear_0, t_mlp_c_fc_weight)  # t_grad_ln_2_layer_norm_0: "cpu f32[2, 16, 64]"
     # t_grad_ln_2_layer_norm_0 = ltorch.matmul(t_grad_mlp_c_fc_linear_0, t_mlp_c_fc_weight)  # t_grad_ln_2_layer_norm_0: "cpu f32[2, 16, 64]"
       # t_mlp_c_fc_linear_0_3 = ltorch.reshape(t_grad_mlp_c_fc_linear_0, (32, 256))  # t_mlp_c_fc_linear_0_3: "cpu f32[32, 256]"

@@ -48,7 +48,7 @@ def backward_fn(saved_for_backward, cotangents):
   t335 = torchex.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
     # t335 = prims.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
   del t334
-  (t78, t79, t80, t81, t83) = fuser_14(t76, t82)
+  (t81, t83) = fuser_14(t76, t82)
     # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
     # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
     # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
@@ -79,19 +79,22 @@ def backward_fn(saved_for_backward, cotangents):
   t322 = torchex.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
     # t322 = prims.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
   del t321
-  (t72, t73, t74, t75) = fuser_16(t71, t65, t_ffn_norm_weight)
+  (t73, t75) = fuser_16(t71, t65, t_ffn_norm_weight)
     # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
     # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
     # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
     # t75 = prims.mul(t73, t74)  # t75: "cpu f32[2, 16, 64]"
-  del t_ffn_norm_weight
   t323 = torchex.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
     # t323 = prims.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
   del t75
   t324 = torchex.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
     # t324 = prims.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
   del t322
-  (t341,) = fuser_17(t327, t80, t76, t79, t78)
+  (t341,) = fuser_17(t76, t327)
+    # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
+    # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
+    # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
+    # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
     # t314 = prims.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
     # t315 = prims.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
     # t309 = prims.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
@@ -100,7 +103,7 @@ def backward_fn(saved_for_backward, cotangents):
     # t304 = prims.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
     # t301 = prims.neg(t304)  # t301: "cpu f32[2, 16, 172]"
     # t341 = prims.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
-  del t327, t80, t76, t79, t78
+  del t76, t327
   t294 = torch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
     # t294 = ltorch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
       # t292 = ltorch.reshape(t341, (32, 172))  # t292: "cpu f32[32, 172]"
@@ -121,19 +124,21 @@ def backward_fn(saved_for_backward, cotangents):
   t298 = torchex.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
     # t298 = prims.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
   del t296, t323
-  (t288, t289) = fuser_19(t342, t74, t73)
+  (t288, t289) = fuser_19(t_ffn_norm_weight, t342, t73)
+    # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
     # t288 = prims.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
     # t289 = prims.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
-  del t342, t74, t73
+  del t_ffn_norm_weight, t342, t73
   t285 = torchex.sum(t289, (0, 1))  # t285: "cpu f32[64]"
     # t285 = prims.sum(t289, (0, 1))  # t285: "cpu f32[64]"
   del t289
-  (t343, t277) = fuser_20(t288, t72, t340, t65)
+  (t343, t277) = fuser_20(t71, t288, t340, t65)
+    # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
     # t281 = prims.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
     # t343 = prims.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
     # t282 = prims.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
     # t277 = prims.sum(t282, (2,))  # t277: "cpu f32[2, 16]"
-  del t288, t72, t340
+  del t288, t340
   t278 = torchex.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
     # t278 = prims.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
   del t277

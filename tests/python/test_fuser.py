@@ -319,6 +319,39 @@ def test_a_rows_costly_values_are_computed_once(columns, tmp_path, thundercc):
               env={"THUNDERCC_CACHE_DIR": str(cache)})
 
 
+def silu_then_its_gradient(x, w):
+    """A SiLU's region, a product, and a second region reading the product, the SiLU's sigmoid
+    (an intermediate value of the first region) and x."""
+    s = 1 / (1 + torch.exp(-x))
+    y = (x * s) @ w
+    return y * s * (1 + x * (1 - s))
+
+
+def silu_then_sigmoid_alone(x, w):
+    """The same, where the second region reads the sigmoid but not x."""
+    s = 1 / (1 + torch.exp(-x))
+    return ((x * s) @ w) * s
+
+
+def test_a_region_computes_again_what_costs_fewer_bytes_to_recompute(tmp_path, thundercc):
+    """A region's intermediate value that one later region alone reads (the sigmoid) is computed
+    again by that region from what it reads already (x): the first region no longer writes it, the
+    second no longer reads it. Where recomputing would read as many new bytes as it saves (x is
+    not read by the second region), the value is written and read as before. Both against eager."""
+    def regions(name, fn):
+        trace = save_case(tmp_path, name, fn, (torch.randn(8, 16), torch.randn(16, 16)))
+        thundercc("compile", trace, "-o", tmp_path, "--executors", "fuser,torch")
+        thundercc("run", tmp_path / f"{name}.plan.json", "--inputs", tmp_path / f"{name}.inputs.pt",
+                  "--expect", tmp_path / f"{name}.expected.pt")
+        calls = re.findall(r"^  \((.*)\) = fuser_\d+\((.*)\)$", (tmp_path / f"{name}.trace.py").read_text(), re.M)
+        return [([v for v in outputs.split(", ") if v.rstrip(",")], inputs.split(", ")) for outputs, inputs in calls]
+
+    # fuser_0 writes only the product's operand x * s; fuser_1 reads x and the product.
+    assert regions("recomputed", silu_then_its_gradient) == [(["t4,"], ["x"]), (["t10,"], ["x", "t5"])]
+    # fuser_0 writes s too (t3); fuser_1 reads it.
+    assert regions("kept", silu_then_sigmoid_alone) == [(["t3", "t4"], ["x"]), (["t6,"], ["t5", "t3"])]
+
+
 def test_kernel_cache_compiles_each_kernel_once(tmp_path, thundercc):
     """Four identical layers share one kernel per region shape; a second compile finds them all cached."""
     def layers(x, w):

@@ -8,6 +8,7 @@
 // A region of broadcasts alone computes nothing worth a kernel: those prims go back to torch.
 // Each region is simplified as Thunder simplifies an nvFuser region (simplify_region).
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -42,6 +43,21 @@ bool may_simplify(const std::vector<BoundSymbol>& statements) {
     if (!calls.insert(h).second) return true;
   }
   return false;
+}
+
+// The positions of the statements that `outputs` need, in order.
+std::vector<size_t> live_statements(const std::vector<BoundSymbol>& statements, const Values& outputs) {
+  std::unordered_set<const void*> needed;
+  for (const auto& o : outputs) needed.insert(proxy_key(o));
+  std::vector<size_t> live;
+  for (size_t k = statements.size(); k-- > 0;) {
+    Values outs = statements[k].output_proxies();
+    if (std::none_of(outs.begin(), outs.end(), [&](const Value& o) { return needed.count(proxy_key(o)) > 0; })) continue;
+    for (const auto& v : statements[k].input_proxies()) needed.insert(proxy_key(v));
+    live.push_back(k);
+  }
+  std::reverse(live.begin(), live.end());
+  return live;
 }
 
 // A region's statements simplified as Thunder simplifies an nvFuser region. Float round trips of
@@ -81,15 +97,8 @@ std::vector<BoundSymbol> simplify_region(const std::vector<BoundSymbol>& stateme
     kept.push_back(std::move(b));
   }
   kept = merge_common_subexpressions(std::move(kept), read_instead, is_returned);
-  std::unordered_set<const void*> needed = returned;
   std::vector<BoundSymbol> live;
-  for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
-    Values outs = it->output_proxies();
-    if (std::none_of(outs.begin(), outs.end(), [&](const Value& o) { return needed.count(proxy_key(o)) > 0; })) continue;
-    for (const auto& v : it->input_proxies()) needed.insert(proxy_key(v));
-    live.push_back(std::move(*it));
-  }
-  std::reverse(live.begin(), live.end());
+  for (size_t k : live_statements(kept, outputs)) live.push_back(std::move(kept[k]));
   return live;
 }
 
@@ -97,6 +106,10 @@ std::vector<BoundSymbol> simplify_region(const std::vector<BoundSymbol>& stateme
 struct Region {
   fuser::RegionAnalysis analysis;
   std::vector<size_t> indices;
+  // Values an earlier region makes that this one computes again for itself (rematerialize), and
+  // whether a later region computes again one this one makes (which it may then no longer need).
+  std::unordered_set<const void*> recomputed;
+  bool lent = false;
 };
 
 class RegionBuilder {
@@ -125,10 +138,21 @@ class RegionBuilder {
     check(add(region_, prim, index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
   }
 
-  // Ends both regions; what comes next is outside them.
-  void flush() {
-    flush(aside_);
-    flush(region_);
+  // A statement the fuser did not claim: it ends both regions.
+  void pass(const BoundSymbol& b) {
+    flush();
+    pieces_.push_back({std::nullopt, b});
+  }
+
+  // The trace's end: the regions rematerialized, then everything written out in order.
+  void finish() {
+    flush();
+    rematerialize();
+    for (auto& piece : pieces_) {
+      if (!piece.region) out_.bound_symbols.push_back(std::move(piece.statement));
+      else if (piece.region->analysis.computes()) out_.bound_symbols.push_back(fusion(*piece.region));
+      else give_back(*piece.region);
+    }
   }
 
  private:
@@ -137,7 +161,119 @@ class RegionBuilder {
   std::unordered_map<const void*, std::vector<size_t>> users_;  // the statements reading each value
   std::unordered_set<const void*> returned_;
   Region region_, aside_;
+  // The trace as made so far: regions, and the statements between them.
+  struct Piece {
+    std::optional<Region> region;
+    BoundSymbol statement;
+  };
+  std::vector<Piece> pieces_;
   int next_number_ = 0;  // the regions' symbols are numbered on from here
+
+  // Ends both regions; what comes next is outside them.
+  void flush() {
+    flush(aside_);
+    flush(region_);
+  }
+
+  void flush(Region& r) {
+    if (r.indices.empty()) return;
+    pieces_.push_back({std::move(r), BoundSymbol()});
+    r = Region();
+  }
+
+  // Where a region's output is read by one later region alone, that region computes it again
+  // from the first's inputs instead, when what it then reads beside is fewer bytes: the first no
+  // longer writes it, nor the second reads it back (a backward's GELU or SiLU region, which
+  // recomputes the forward's intermediate values for the next region's gradient arithmetic,
+  // wrote five tensors for it), as Thunder rematerializes between nvFuser regions. Only chains of
+  // elementwise prims and broadcasts (no reduction), at most kMaxChain statements, that fit the
+  // reading region's domain.
+  void rematerialize() {
+    constexpr size_t kMaxChain = 16;
+    std::unordered_map<const void*, size_t> made_by;  // values a region defines: the piece
+    for (size_t p = 0; p < pieces_.size(); ++p)
+      if (pieces_[p].region)
+        for (const auto& b : pieces_[p].region->analysis.statements())
+          for (const auto& o : b.output_proxies()) made_by[proxy_key(o)] = p;
+    for (size_t c = 0; c < pieces_.size(); ++c) {
+      if (!pieces_[c].region || !pieces_[c].region->analysis.computes()) continue;
+      Region& reader = *pieces_[c].region;
+      Values read = inputs_of(reader.analysis);
+      for (const Value& x : Values(read)) {
+        auto made = made_by.find(proxy_key(x));
+        if (made == made_by.end() || made->second == c || returned_.count(proxy_key(x))) continue;
+        Region& maker = *pieces_[made->second].region;
+        if (!maker.analysis.computes() || !read_only_by(x, maker, reader)) continue;
+        std::vector<size_t> chain = chain_of(x, maker);
+        if (chain.empty() || chain.size() > kMaxChain) continue;
+        // What the chain reads that the reader does not read already, against what it saves.
+        int64_t added = 0;
+        std::unordered_set<const void*> counted;
+        for (size_t k : chain)
+          for (const auto& a : maker.analysis.statements()[k].input_proxies())
+            if (a.is_tensor() && !maker.analysis.defines(a) && counted.insert(proxy_key(a)).second &&
+                std::none_of(read.begin(), read.end(), [&](const Value& r) { return proxy_key(r) == proxy_key(a); }))
+              added += a.as_tensor().meta().bytes();
+        if (added >= x.as_tensor().meta().bytes()) continue;
+        Region grown;
+        grown.recomputed = reader.recomputed;
+        for (size_t k : chain) {
+          grown.analysis.add(maker.analysis.statements()[k]);
+          grown.indices.push_back(maker.indices[k]);
+          for (const auto& o : maker.analysis.statements()[k].output_proxies()) grown.recomputed.insert(proxy_key(o));
+        }
+        if (grown.analysis.statements().size() != chain.size() ||
+            !std::all_of(reader.analysis.statements().begin(), reader.analysis.statements().end(),
+                         [&](const BoundSymbol& b) { return grown.analysis.add(b); }))
+          continue;
+        // The reader's statements read its own copies of the chain's values now.
+        for (size_t k : chain)
+          for (const auto& o : maker.analysis.statements()[k].output_proxies()) {
+            auto& users = users_[proxy_key(o)];
+            std::erase_if(users, [&](size_t user) { return std::binary_search(reader.indices.begin(), reader.indices.end(), user); });
+          }
+        grown.indices.insert(grown.indices.end(), reader.indices.begin(), reader.indices.end());
+        std::sort(grown.indices.begin(), grown.indices.end());
+        reader = std::move(grown);
+        maker.lent = true;
+        read = inputs_of(reader.analysis);
+      }
+    }
+  }
+
+  // The values a region reads from outside, in the order its statements first read them.
+  static Values inputs_of(const fuser::RegionAnalysis& region) {
+    Values inputs;
+    std::unordered_set<const void*> seen;
+    for (const auto& b : region.statements())
+      for (const auto& a : b.args)
+        if (a.is_tensor() && !region.defines(a) && seen.insert(proxy_key(a)).second) inputs.push_back(a);
+    return inputs;
+  }
+
+  // Whether every statement that reads `v` is in `maker` or in `reader`.
+  bool read_only_by(const Value& v, const Region& maker, const Region& reader) const {
+    auto it = users_.find(proxy_key(v));
+    auto in = [](const Region& r, size_t user) { return std::binary_search(r.indices.begin(), r.indices.end(), user); };
+    return it != users_.end() && std::all_of(it->second.begin(), it->second.end(), [&](size_t user) { return in(maker, user) || in(reader, user); });
+  }
+
+  // The statements of `r` (their positions, in order) that compute `v` from r's inputs; empty
+  // where one of them reduces.
+  static std::vector<size_t> chain_of(const Value& v, const Region& r) {
+    const auto& statements = r.analysis.statements();
+    std::unordered_set<const void*> needed{proxy_key(v)};
+    std::vector<size_t> chain;
+    for (size_t k = statements.size(); k-- > 0;) {
+      Values outs = statements[k].output_proxies();
+      if (std::none_of(outs.begin(), outs.end(), [&](const Value& o) { return needed.count(proxy_key(o)) > 0; })) continue;
+      if (fuser::is_reduction_prim(statements[k].sym->id)) return {};
+      for (const auto& a : statements[k].input_proxies()) needed.insert(proxy_key(a));
+      chain.push_back(k);
+    }
+    std::reverse(chain.begin(), chain.end());
+    return chain;
+  }
 
   static bool add(Region& r, const BoundSymbol& prim, size_t index) {
     if (!r.analysis.add(prim)) return false;
@@ -149,15 +285,10 @@ class RegionBuilder {
     return std::any_of(prim.args.begin(), prim.args.end(), [&](const Value& a) { return a.is_tensor() && r.analysis.defines(a); });
   }
 
-  void flush(Region& r) {
-    if (r.indices.empty()) return;
-    if (r.analysis.computes()) out_.bound_symbols.push_back(fusion(r));
-    else give_back(r);
-    r = Region();
-  }
-
-  // Read after the region: by the trace's return or by a statement outside it.
+  // Read after the region: by the trace's return or by a statement outside it (not for a value it
+  // computes again for itself, which the region that made it first gives to the others).
   bool escapes(const Value& v, const Region& r) const {
+    if (r.recomputed.count(proxy_key(v))) return false;
     if (returned_.count(proxy_key(v))) return true;
     auto it = users_.find(proxy_key(v));
     if (it == users_.end()) return false;
@@ -174,10 +305,17 @@ class RegionBuilder {
       for (const auto& tag : b.tags)
         if (std::find(f.tags.begin(), f.tags.end(), tag) == f.tags.end()) f.tags.push_back(tag);
     }
+    // Simplified; or, where a later region took over its outputs' chains, without what no output needs.
     fuser::RegionAnalysis simplified;
-    if (may_simplify(r.analysis.statements()))
-      for (const auto& b : simplify_region(r.analysis.statements(), outputs))
-        check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
+    std::vector<BoundSymbol> statements;
+    if (may_simplify(r.analysis.statements())) {
+      statements = simplify_region(r.analysis.statements(), outputs);
+    } else if (r.lent) {
+      if (std::vector<size_t> live = live_statements(r.analysis.statements(), outputs); live.size() < r.analysis.statements().size())
+        for (size_t k : live) statements.push_back(r.analysis.statements()[k]);
+    }
+    for (const auto& b : statements)
+      check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
     const fuser::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
     auto is_input = [&](const Value& a) {
       return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
@@ -255,14 +393,10 @@ Trace fuse_regions(const Trace& trace, SymbolTable& symbols) {
   for (size_t i = 0; i < trace.bound_symbols.size(); ++i) {
     const BoundSymbol& b = trace.bound_symbols[i];
     if (dropped[i]) continue;
-    if (b.sym->id.starts_with("fuser:prims.")) {  // a prim the fuser claimed
-      regions.take(b, i);
-      continue;
-    }
-    regions.flush();
-    out.bound_symbols.push_back(b);
+    if (b.sym->id.starts_with("fuser:prims.")) regions.take(b, i);  // a prim the fuser claimed
+    else regions.pass(b);
   }
-  regions.flush();
+  regions.finish();
   return out;
 }
 
