@@ -147,10 +147,16 @@ bool PlanRunner::in_arena(const at::Tensor& t) const {
 void PlanRunner::bind_arena(const plan::Program& program, const std::string& where) {
   if (!program.arena) return;
   int64_t arena_bytes = program.arena->bytes;
+  // On the device of its buffers (the plan builder plans one device's tensors: a program's on the
+  // GPU, or the CPU).
+  Device device = Device::cpu();
+  for (const auto& j : program.instructions)
+    for (const auto& b : j.buffers)
+      if (b && device.is_cpu()) device = b->tensor.device;
   try {
-    arena_ = at::empty({arena_bytes}, at::kByte);
+    arena_ = at::empty({arena_bytes}, at::TensorOptions().dtype(at::kByte).device(to_aten(device)));
   } catch (const c10::Error& e) {
-    throw LoadError(thundercc::str(where, ": /arena/bytes: cannot allocate the plan's arena of ", arena_bytes, " bytes"));
+    throw LoadError(thundercc::str(where, ": /arena/bytes: cannot allocate the plan's arena of ", arena_bytes, " bytes on ", device.str()));
   }
   auto* base = static_cast<uint8_t*>(arena_.data_ptr());
   for (size_t i = 0; i < program.instructions.size(); ++i) {
@@ -162,10 +168,10 @@ void PlanRunner::bind_arena(const plan::Program& program, const std::string& whe
       int64_t offset = buffers[k]->offset;
       const TensorMeta& meta = buffers[k]->tensor;
       // Every buffer lies inside the arena: a bad plan is an error, never a write out of bounds.
-      if (!meta.device.is_cpu() || offset < 0 || offset % MemoryPlan::kAlignment != 0 || meta.bytes() > arena_bytes - offset)
+      if (!(meta.device == device) || offset < 0 || offset % MemoryPlan::kAlignment != 0 || meta.bytes() > arena_bytes - offset)
         throw LoadError(thundercc::str(where, ": /instructions/", i, "/buffers/", k, ": a ", meta.type_string(), " at offset ", offset,
-                                       " does not lie in the arena of ", arena_bytes, " bytes"));
-      ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)));
+                                       " does not lie in the arena of ", arena_bytes, " bytes on ", device.str()));
+      ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)).device(to_aten(device)));
     }
   }
 }
