@@ -66,7 +66,7 @@ std::vector<at::Tensor> on_devices(std::vector<at::Tensor> tensors, const std::v
 // finished it (a plan's tensors are on its inputs' devices).
 void wait_for_devices(const std::vector<InputSpec>& specs) {
   for (const auto& s : specs)
-    if (s.meta.device.type == Device::Type::CUDA) at::detail::getCUDAHooks().deviceSynchronize(s.meta.device.index);
+    if (s.meta.device.type == Device::Type::CUDA) at::detail::getCUDAHooks().deviceSynchronize(to_aten(s.meta.device).index());
 }
 
 struct RunOptions {
@@ -105,7 +105,7 @@ struct Graphed {
 // The CUDA device the plan runs on (graph_capture_blockers found every tensor there).
 int plan_cuda_device(const std::vector<InputSpec>& specs) {
   for (const auto& s : specs)
-    if (s.meta.device.type == Device::Type::CUDA) return s.meta.device.index;
+    if (s.meta.device.type == Device::Type::CUDA) return to_aten(s.meta.device).index();
   throw LoadError("the plan takes no CUDA tensor");
 }
 
@@ -503,7 +503,16 @@ int run(const RunOptions& o) {
     for (const auto& line : plan::graph_capture_blockers(decoded)) why += "\n  " + line;
     if (!why.empty()) throw LoadError(o.plan_path + ": --cuda-graphs cannot record this plan's step as a CUDA graph:" + why);
   }
-  if (distributed) join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)));
+  if (distributed) {
+    std::vector<int> cuda_devices;  // of the plan's inputs, each once
+    for (const plan::Program* program : decoded.programs())
+      for (const auto& in : program->inputs)
+        if (in.tensor.device.type == Device::Type::CUDA &&
+            std::find(cuda_devices.begin(), cuda_devices.end(), in.tensor.device.index) == cuda_devices.end())
+          cuda_devices.push_back(in.tensor.device.index);
+    place_this_rank(cuda_devices);
+    join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)));
+  }
   install_caching_allocator();
   // ATen, oneDNN and the generated kernels share these threads (LibTorch alone would take one
   // where OMP_NUM_THREADS is unset).
