@@ -10,6 +10,7 @@
 #include <cuda.h>  // only to check the declarations below against it
 #endif
 
+#include "runtime/same_abi.h"
 #include "thundercc/errors.h"
 
 namespace thundercc::runtime {
@@ -20,6 +21,7 @@ namespace {
 struct DriverApi {
   int (*init)(unsigned) = nullptr;
   int (*device_get)(int*, int) = nullptr;
+  int (*device_get_name)(char*, int, int) = nullptr;
   int (*primary_context_retain)(void**, int) = nullptr;
   int (*context_set_current)(void*) = nullptr;
   int (*module_load_data)(void**, const void*) = nullptr;
@@ -45,27 +47,12 @@ struct DriverApi {
 };
 
 #ifdef THUNDERCC_CUDA_H
-// Where the CUDA toolkit is installed, the declarations above are checked against cuda.h: as
-// many parameters, a pointer where it has a pointer (a handle), an integer of the same size (or
-// an enum, CUresult) elsewhere.
-template <class A, class B>
-constexpr bool same_abi() {
-  if constexpr (std::is_pointer_v<A> || std::is_pointer_v<B>) return std::is_pointer_v<A> && std::is_pointer_v<B>;
-  else return (std::is_integral_v<A> || std::is_enum_v<A>) && (std::is_integral_v<B> || std::is_enum_v<B>) && sizeof(A) == sizeof(B);
-}
-template <class F, class G>
-struct SameAbi : std::false_type {};
-template <class R, class... A, class S, class... B>
-struct SameAbi<R (*)(A...), S (*)(B...)> {
-  static constexpr bool value = [] {
-    if constexpr (sizeof...(A) != sizeof...(B)) return false;
-    else return same_abi<R, S>() && (same_abi<A, B>() && ...);
-  }();
-};
+// Where the CUDA toolkit is installed, the declarations above are checked against cuda.h (same_abi.h).
 #define THUNDERCC_SAME_AS_CUDA_H(field, function) \
   static_assert(SameAbi<decltype(DriverApi::field), decltype(&::function)>::value, #function " is declared otherwise in cuda.h")
 THUNDERCC_SAME_AS_CUDA_H(init, cuInit);
 THUNDERCC_SAME_AS_CUDA_H(device_get, cuDeviceGet);
+THUNDERCC_SAME_AS_CUDA_H(device_get_name, cuDeviceGetName);
 THUNDERCC_SAME_AS_CUDA_H(primary_context_retain, cuDevicePrimaryCtxRetain);
 THUNDERCC_SAME_AS_CUDA_H(context_set_current, cuCtxSetCurrent);
 THUNDERCC_SAME_AS_CUDA_H(context_get_current, cuCtxGetCurrent);
@@ -113,6 +100,7 @@ const DriverApi& driver() {
     };
     get(a.init, "cuInit");
     get(a.device_get, "cuDeviceGet");
+    get(a.device_get_name, "cuDeviceGetName");
     get(a.primary_context_retain, "cuDevicePrimaryCtxRetain");
     get(a.context_set_current, "cuCtxSetCurrent");
     get(a.module_load_data, "cuModuleLoadData");
@@ -234,6 +222,15 @@ CudaGraph::~CudaGraph() {
 }
 
 void CudaGraph::launch(void* stream) const { check(usable_driver().graph_launch(exec_, stream), "cuGraphLaunch"); }
+
+std::string cuda_device_name(int device) {
+  const DriverApi& d = usable_driver();
+  int handle = 0;
+  check(d.device_get(&handle, device), "cuDeviceGet");
+  char name[256] = {};
+  check(d.device_get_name(name, sizeof name, handle), "cuDeviceGetName");
+  return name;
+}
 
 void synchronize_stream(void* stream) { check(usable_driver().stream_synchronize(stream), "cuStreamSynchronize"); }
 

@@ -77,6 +77,9 @@ class CudaGraph {
   size_t nodes_ = 0, kernels_ = 0;
 };
 
+// The name of CUDA device `device` (cuDeviceGetName: "NVIDIA H200"), what a measured choice is for.
+std::string cuda_device_name(int device);
+
 // Waits for the work enqueued on `stream` (a CUstream); whether it is being captured now.
 void synchronize_stream(void* stream);
 bool stream_is_capturing(void* stream);
