@@ -14,7 +14,11 @@ against eager PyTorch and torch.compile on the same GPU, and writes one summary 
                once): thundercc run, eager, and torch.compile (Inductor, default and
                mode="max-autotune-no-cudagraphs"), medians and ratios;
   bandwidth    the GELU, softmax, layer_norm and rms_norm regions on 64 MB: bytes read and written
-               over the plan's time, against a device-to-device copy's bandwidth measured the same way.
+               over the plan's time, against a device-to-device copy's bandwidth measured the same way;
+  graphs       the example mlp's training step (traces/mlp.json moved to the device) with and without
+               `run --cuda-graphs`, its outputs checked against the committed ones, and the graph's
+               replay against as many empty kernels' launches (issue 44: within 1.2x). First: it
+               takes seconds. On a CPU (the dry run), --cuda-graphs must refuse the plan.
 
     python3 benchmarks/gpu_bench.py --thundercc build-gpu/thundercc --out build-gpu/bench [--device cuda]
     python3 benchmarks/gpu_bench.py --device cpu --small --out DIR     the dry run: the benchmark itself,
@@ -250,6 +254,38 @@ class Bench:
             self.say(f"  {program:<10} {moved / 1e6:6.1f} MB moved in {ms:.3f} ms: {moved / ms / 1e6:7.1f} GB/s, "
                      f"{100 * moved / ms / 1e6 / copy_bandwidth:.0f}% of the copy's {copy_bandwidth:.1f} GB/s")
 
+    def graphs(self):
+        if not self.chosen(["mlp"]):
+            return
+        work = self.out / "mlp"
+        work.mkdir(exist_ok=True)
+        device = "cuda:0" if self.opts.device == "cuda" else self.opts.device  # as the trace spells a device
+        (work / "mlp.json").write_text((REPO / "traces" / "mlp.json").read_text().replace('"device": "cpu"', f'"device": "{device}"'))
+        env = case_env("float32", "training", self.opts.small)
+        run = [self.opts.thundercc, "run", work / "mlp.plan.json", "--inputs", REPO / "traces" / "mlp.inputs.pt",
+               "--expect", REPO / "traces" / "mlp.expected.pt", "--warmup", "5", "--repeat", str(5 * self.opts.repeat)]
+        if self.sh("mlp.compile", [self.opts.thundercc, "compile", work / "mlp.json", "-o", work], env) is None or \
+                (plain := self.sh("mlp.plain", run, env)) is None:
+            self.failed = True
+            self.say(f"  FAIL mlp step: did not compile or run, or its outputs differ ({self.out}/mlp.*.log)")
+            return
+        line = f"  mlp step float32: {float(re.search(r'median ([0-9.]+) ms', plain).group(1)):.3f} ms"
+        graphed = self.sh("mlp.graphs", [*run, "--cuda-graphs"], env)
+        if self.opts.device == "cpu":  # the dry run: refused, saying why
+            refused = graphed is None and "no tensor of the plan is on a CUDA device" in (self.out / "mlp.graphs.log").read_text()
+            self.failed |= not refused
+            self.say(line + (", --cuda-graphs refused on the CPU" if refused else f", FAIL --cuda-graphs was not refused ({self.out}/mlp.graphs.log)"))
+            return
+        if graphed is None:
+            self.failed = True
+            self.say(line + f", FAIL --cuda-graphs did not run or its outputs differ ({self.out}/mlp.graphs.log)")
+            return
+        ms = float(re.search(r"median ([0-9.]+) ms", graphed).group(1))
+        nodes, kernels, ratio, floor = re.search(r"CUDA graph: (\d+) nodes, (\d+) kernel launches; its replay's median is ([0-9.]+)x .*\(([0-9.]+) ms\)",
+                                                 graphed).groups()
+        self.say(line + f", with --cuda-graphs {ms:.3f} ms: a graph of {nodes} nodes, {kernels} kernels; "
+                        f"{ratio}x of {kernels} empty kernels' launches ({float(floor):.3f} ms; issue 44: within 1.2x)")
+
     def run(self):
         opts = self.opts
         self.say(f"gpu_bench: device {opts.device}{' (small sizes: a dry run)' if opts.small else ''}, thundercc {opts.thundercc}")
@@ -258,6 +294,8 @@ class Bench:
                                 capture_output=True, text=True).stdout.strip())
         if self.missing:
             self.say(f"torchvision is not installed for {sys.executable}: {', '.join(sorted(self.missing))} left out")
+        self.say(f"CUDA graphs (the mlp step, median of {5 * opts.repeat} runs after 5 warm-ups; outputs against the committed ones):")
+        self.graphs()
         self.say("correctness (each tensor's largest error over float64's largest magnitude, the worst; eager's beside it):")
         self.correctness()
         self.say("bandwidth of fused regions (float32, bytes read and written over the plan's median time):")

@@ -15,7 +15,7 @@
 #   cpu-captured   the committed CPU trace moved to cuda:0: outputs against the committed CPU eager
 #                  outputs, gradients against the same plan compiled for and run on the CPU;
 #   distributed    mlp's step under --distributed ddp and fsdp (ZeRO-3) on 2 ranks sharing cuda:0
-#                  (Gloo), gradients against the CPU plan's;
+#                  (THUNDERCC_DISTRIBUTED_BACKEND=gloo), gradients against the CPU plan's;
 #   steps          5 steps in the plan (compile --optimizer, run --steps 5): AdamW for mlp, SGD with
 #                  momentum for cnn; the parameters and optimizer state after them against the same
 #                  plan's on the CPU;
@@ -73,8 +73,11 @@ done
 export LD_LIBRARY_PATH="${library_path#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 started=$(date +%s)
+# NCCL's header, for c10d's NCCL backend: the nvidia-nccl wheel's that this PyTorch loads.
+nccl_include=$("$python" -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' 2>/dev/null)
 if ! { cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DTHUNDERCC_JEMALLOC=OFF \
-         -DCMAKE_PREFIX_PATH="$prefixes" -DCUDAToolkit_ROOT=/usr/local/cuda >"$check/configure.log" 2>&1 &&
+         -DCMAKE_PREFIX_PATH="$prefixes" -DCUDAToolkit_ROOT=/usr/local/cuda ${nccl_include:+-DNCCL_INCLUDE_DIR="$nccl_include"} \
+         >"$check/configure.log" 2>&1 &&
        cmake --build build-gpu --target thundercc thundercc_runtime -- -k 0 >"$check/build.log" 2>&1; }; then
   tail -40 "$check/configure.log"; grep -B2 -A12 "error" "$check/build.log" | head -150
   say "FAIL build (build-gpu/check/configure.log, build.log)"
@@ -134,9 +137,9 @@ pairs += [(v, gpu[\"optimizer\"][\"state\"][i][n]) for i, st in cpu[\"optimizer\
 for a, b in pairs: torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-5)
 print(len(pairs), \"checkpoint tensors equal\")' $work/cpu/steps/end.pt $work/moved/steps/end.pt"
   # Data parallel on the GPU's tensors: 2 ranks on cuda:0 (Gloo stages them through the host;
-  # NCCL would need a GPU per rank), each given the whole batch, so that the averaged gradients
-  # are the single process's: DDP, and FSDP with ZeRO-3.
-  [ "$model" = mlp ] && attempt "$model.distributed" bash -c "
+  # NCCL needs a GPU per rank: scripts/gpu_bench.sh), each given the whole batch, so that the
+  # averaged gradients are the single process's: DDP, and FSDP with ZeRO-3.
+  [ "$model" = mlp ] && THUNDERCC_DISTRIBUTED_BACKEND=gloo attempt "$model.distributed" bash -c "
     $thundercc compile $work/moved/$model.json -o $work/moved/ddp --distributed ddp &&
     $thundercc compile $work/moved/$model.json -o $work/moved/fsdp --distributed fsdp --world-size 2 --zero 3 &&
     for kind in ddp fsdp; do

@@ -35,6 +35,8 @@ std::optional<std::string> random_stream(const BoundSymbol& b) {
 
 class SlotAssigner {
  public:
+  // Tensors on `arena_device` are planned into the program's arena, others allocated as they come.
+  explicit SlotAssigner(Device arena_device) : arena_device_(arena_device) {}
   int slot_of(const Value& proxy) {
     auto [it, inserted] = slots_.emplace(proxy_key(proxy), static_cast<int>(slots_.size()));
     if (inserted) {
@@ -53,16 +55,18 @@ class SlotAssigner {
   const Value& proxy(int slot) const { return proxies_.at(slot); }
 
  private:
-  // What memory planning needs of a slot: the bytes of a CPU tensor (0 for anything else).
-  static MemoryValue memory_value(const Value& proxy) {
+  // What memory planning needs of a slot: the bytes of a tensor on the arena's device (0 for anything else).
+  MemoryValue memory_value(const Value& proxy) const {
     MemoryValue m;
     if (!proxy.is_tensor()) return m;
     const TensorMeta& meta = proxy.as_tensor().meta();
     m.shape = meta.shape;
     m.dtype = static_cast<int>(meta.dtype.type);
-    m.bytes = meta.device.is_cpu() ? meta.bytes() : 0;
+    m.bytes = meta.device == arena_device_ ? meta.bytes() : 0;
     return m;
   }
+
+  Device arena_device_;
 
   std::unordered_map<const void*, int> slots_;
   std::vector<MemoryValue> memory_;
@@ -169,11 +173,23 @@ Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
   return fusion;
 }
 
+// The device of a program's arena: its first CUDA input's device where it has one (a program on
+// the GPU: one allocation for its intermediates there too, at addresses a CUDA graph can replay),
+// else the CPU.
+Device arena_device(const Trace& trace) {
+  Device device = Device::cpu();
+  for (const auto& in : trace.inputs)
+    for_each_proxy(in.value, [&](const Value& v) {
+      if (device.is_cpu() && v.is_tensor() && v.as_tensor().device().type == Device::Type::CUDA) device = v.as_tensor().device();
+    });
+  return device;
+}
+
 // One program (the forward, or the backward) as instructions over slots.
 Program build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
   Program program;
   program.instructions.reserve(trace.bound_symbols.size());  // an Instruction is large to move
-  SlotAssigner slots;
+  SlotAssigner slots(arena_device(trace));
   std::vector<MemoryStep> steps;  // one per instruction
   steps.reserve(trace.bound_symbols.size());
   std::vector<int>* reads = nullptr;  // the instruction being built reads these slots

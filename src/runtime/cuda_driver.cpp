@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #ifdef THUNDERCC_CUDA_H
 #include <cuda.h>  // only to check the declarations below against it
 #endif
 
+#include "runtime/same_abi.h"
 #include "thundercc/errors.h"
 
 namespace thundercc::runtime {
@@ -19,6 +21,7 @@ namespace {
 struct DriverApi {
   int (*init)(unsigned) = nullptr;
   int (*device_get)(int*, int) = nullptr;
+  int (*device_get_name)(char*, int, int) = nullptr;
   int (*primary_context_retain)(void**, int) = nullptr;
   int (*context_set_current)(void*) = nullptr;
   int (*module_load_data)(void**, const void*) = nullptr;
@@ -30,31 +33,26 @@ struct DriverApi {
   int (*occupancy_max_active_blocks)(int*, void*, int, size_t) = nullptr;
   int (*launch_kernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**) = nullptr;
   int (*error_string)(int, const char**) = nullptr;
+  int (*stream_begin_capture)(void*, int) = nullptr;
+  int (*stream_end_capture)(void*, void**) = nullptr;
+  int (*stream_is_capturing)(void*, int*) = nullptr;
+  int (*stream_synchronize)(void*) = nullptr;
+  int (*graph_instantiate)(void**, void*, unsigned long long) = nullptr;
+  int (*graph_launch)(void*, void*) = nullptr;
+  int (*graph_get_nodes)(void*, void**, size_t*) = nullptr;
+  int (*graph_node_get_type)(void*, int*) = nullptr;
+  int (*graph_exec_destroy)(void*) = nullptr;
+  int (*graph_destroy)(void*) = nullptr;
   std::string problem;  // why the driver cannot be used; empty when it can
 };
 
 #ifdef THUNDERCC_CUDA_H
-// Where the CUDA toolkit is installed, the declarations above are checked against cuda.h: as
-// many parameters, a pointer where it has a pointer (a handle), an integer of the same size (or
-// an enum, CUresult) elsewhere.
-template <class A, class B>
-constexpr bool same_abi() {
-  if constexpr (std::is_pointer_v<A> || std::is_pointer_v<B>) return std::is_pointer_v<A> && std::is_pointer_v<B>;
-  else return (std::is_integral_v<A> || std::is_enum_v<A>) && (std::is_integral_v<B> || std::is_enum_v<B>) && sizeof(A) == sizeof(B);
-}
-template <class F, class G>
-struct SameAbi : std::false_type {};
-template <class R, class... A, class S, class... B>
-struct SameAbi<R (*)(A...), S (*)(B...)> {
-  static constexpr bool value = [] {
-    if constexpr (sizeof...(A) != sizeof...(B)) return false;
-    else return same_abi<R, S>() && (same_abi<A, B>() && ...);
-  }();
-};
+// Where the CUDA toolkit is installed, the declarations above are checked against cuda.h (same_abi.h).
 #define THUNDERCC_SAME_AS_CUDA_H(field, function) \
   static_assert(SameAbi<decltype(DriverApi::field), decltype(&::function)>::value, #function " is declared otherwise in cuda.h")
 THUNDERCC_SAME_AS_CUDA_H(init, cuInit);
 THUNDERCC_SAME_AS_CUDA_H(device_get, cuDeviceGet);
+THUNDERCC_SAME_AS_CUDA_H(device_get_name, cuDeviceGetName);
 THUNDERCC_SAME_AS_CUDA_H(primary_context_retain, cuDevicePrimaryCtxRetain);
 THUNDERCC_SAME_AS_CUDA_H(context_set_current, cuCtxSetCurrent);
 THUNDERCC_SAME_AS_CUDA_H(context_get_current, cuCtxGetCurrent);
@@ -66,13 +64,26 @@ THUNDERCC_SAME_AS_CUDA_H(occupancy_max_active_blocks, cuOccupancyMaxActiveBlocks
 THUNDERCC_SAME_AS_CUDA_H(launch_kernel, cuLaunchKernel);
 THUNDERCC_SAME_AS_CUDA_H(driver_get_version, cuDriverGetVersion);
 THUNDERCC_SAME_AS_CUDA_H(error_string, cuGetErrorString);
+THUNDERCC_SAME_AS_CUDA_H(stream_begin_capture, cuStreamBeginCapture);
+THUNDERCC_SAME_AS_CUDA_H(stream_end_capture, cuStreamEndCapture);
+THUNDERCC_SAME_AS_CUDA_H(stream_is_capturing, cuStreamIsCapturing);
+THUNDERCC_SAME_AS_CUDA_H(stream_synchronize, cuStreamSynchronize);
+THUNDERCC_SAME_AS_CUDA_H(graph_instantiate, cuGraphInstantiateWithFlags);
+THUNDERCC_SAME_AS_CUDA_H(graph_launch, cuGraphLaunch);
+THUNDERCC_SAME_AS_CUDA_H(graph_get_nodes, cuGraphGetNodes);
+THUNDERCC_SAME_AS_CUDA_H(graph_node_get_type, cuGraphNodeGetType);
+THUNDERCC_SAME_AS_CUDA_H(graph_exec_destroy, cuGraphExecDestroy);
+THUNDERCC_SAME_AS_CUDA_H(graph_destroy, cuGraphDestroy);
 #undef THUNDERCC_SAME_AS_CUDA_H
 #endif
 
-// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
-constexpr int kMultiprocessorCount = 16;
+// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+// CU_STREAM_CAPTURE_STATUS_NONE, CU_GRAPH_NODE_TYPE_KERNEL
+constexpr int kMultiprocessorCount = 16, kCaptureThreadLocal = 1, kNotCapturing = 0, kKernelNode = 0;
 #ifdef THUNDERCC_CUDA_H
 static_assert(kMultiprocessorCount == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+static_assert(kCaptureThreadLocal == CU_STREAM_CAPTURE_MODE_THREAD_LOCAL && kNotCapturing == CU_STREAM_CAPTURE_STATUS_NONE &&
+              kKernelNode == CU_GRAPH_NODE_TYPE_KERNEL);
 #endif
 
 const DriverApi& driver() {
@@ -89,6 +100,7 @@ const DriverApi& driver() {
     };
     get(a.init, "cuInit");
     get(a.device_get, "cuDeviceGet");
+    get(a.device_get_name, "cuDeviceGetName");
     get(a.primary_context_retain, "cuDevicePrimaryCtxRetain");
     get(a.context_set_current, "cuCtxSetCurrent");
     get(a.module_load_data, "cuModuleLoadData");
@@ -100,6 +112,17 @@ const DriverApi& driver() {
     get(a.occupancy_max_active_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     get(a.launch_kernel, "cuLaunchKernel");
     get(a.error_string, "cuGetErrorString");
+    // The versioned names cuda.h's macros give these (cuStreamBeginCapture is its _v2, with a mode).
+    get(a.stream_begin_capture, "cuStreamBeginCapture_v2");
+    get(a.stream_end_capture, "cuStreamEndCapture");
+    get(a.stream_is_capturing, "cuStreamIsCapturing");
+    get(a.stream_synchronize, "cuStreamSynchronize");
+    get(a.graph_instantiate, "cuGraphInstantiateWithFlags");
+    get(a.graph_launch, "cuGraphLaunch");
+    get(a.graph_get_nodes, "cuGraphGetNodes");
+    get(a.graph_node_get_type, "cuGraphNodeGetType");
+    get(a.graph_exec_destroy, "cuGraphExecDestroy");
+    get(a.graph_destroy, "cuGraphDestroy");
     if (int result = a.problem.empty() ? a.init(0) : 0; result != 0)
       a.problem = "the CUDA driver does not initialize (cuInit returned " + std::to_string(result) + ")";
     return a;
@@ -163,11 +186,58 @@ CudaModule::~CudaModule() {
   d.context_set_current(previous);
 }
 
-void CudaModule::launch(const std::string& name, int device, unsigned grid, unsigned block, void** params) const {
+void CudaModule::launch(const std::string& name, int device, unsigned grid, unsigned block, void** params, void* stream) const {
   Function f = load(name, device, block);
   // At most the blocks the device runs at once: the kernels stride over the rest (any grid
   // computes the same result), and a second wave of blocks would only wait for the first.
-  check(usable_driver().launch_kernel(f.handle, std::min(grid, f.resident), 1, 1, block, 1, 1, 0, nullptr, params, nullptr), "cuLaunchKernel");
+  check(usable_driver().launch_kernel(f.handle, std::min(grid, f.resident), 1, 1, block, 1, 1, 0, stream, params, nullptr), "cuLaunchKernel");
+}
+
+CudaGraph::CudaGraph(void* stream, const std::function<void()>& enqueue) {
+  const DriverApi& d = usable_driver();
+  check(d.stream_begin_capture(stream, kCaptureThreadLocal), "cuStreamBeginCapture");
+  try {
+    enqueue();
+  } catch (...) {
+    // The stream leaves capture mode whatever happened inside it, so that it can be used again.
+    void* partial = nullptr;
+    if (d.stream_end_capture(stream, &partial) == 0 && partial) d.graph_destroy(partial);
+    throw;
+  }
+  check(d.stream_end_capture(stream, &graph_), "cuStreamEndCapture (the run waited for the device, or used another stream, while it was recorded)");
+  check(d.graph_instantiate(&exec_, graph_, 0), "cuGraphInstantiate");
+  check(d.graph_get_nodes(graph_, nullptr, &nodes_), "cuGraphGetNodes");
+  std::vector<void*> nodes(nodes_);
+  check(d.graph_get_nodes(graph_, nodes.data(), &nodes_), "cuGraphGetNodes");
+  for (void* node : nodes) {
+    int type = -1;
+    check(d.graph_node_get_type(node, &type), "cuGraphNodeGetType");
+    kernels_ += type == kKernelNode;
+  }
+}
+
+CudaGraph::~CudaGraph() {
+  if (exec_) driver().graph_exec_destroy(exec_);
+  if (graph_) driver().graph_destroy(graph_);
+}
+
+void CudaGraph::launch(void* stream) const { check(usable_driver().graph_launch(exec_, stream), "cuGraphLaunch"); }
+
+std::string cuda_device_name(int device) {
+  const DriverApi& d = usable_driver();
+  int handle = 0;
+  check(d.device_get(&handle, device), "cuDeviceGet");
+  char name[256] = {};
+  check(d.device_get_name(name, sizeof name, handle), "cuDeviceGetName");
+  return name;
+}
+
+void synchronize_stream(void* stream) { check(usable_driver().stream_synchronize(stream), "cuStreamSynchronize"); }
+
+bool stream_is_capturing(void* stream) {
+  int status = kNotCapturing;
+  check(usable_driver().stream_is_capturing(stream, &status), "cuStreamIsCapturing");
+  return status != kNotCapturing;
 }
 
 }  // namespace thundercc::runtime

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "runtime/cuda_driver.h"
+#include "runtime/cuda_streams.h"
 #include "thundercc/errors.h"
 #include "thundercc/executors/fuser/channels_last.h"
 #include "thundercc/executors/fuser/cuda_emulation.h"
@@ -373,9 +374,10 @@ Kernel FusedKernels::kernel(const plan::Fusion& recorded, const std::string& at,
   if (device.type != Device::Type::CUDA) throw missing("no kernel runs on " + device.str());
   if (!ptx_) throw missing("the plan has no PTX module (NVRTC was not found when it was compiled)");
   const CudaModule* module = ptx_.get();
-  return fusion_kernel(std::move(reads), std::move(writes), layout_free, [module, function, grid, block, count, device](void** pointers, size_t) {
+  const int index = to_aten(device).index();  // a rank's own GPU under NCCL (swap_cuda_devices)
+  return fusion_kernel(std::move(reads), std::move(writes), layout_free, [module, function, grid, block, count, index](void** pointers, size_t) {
     std::vector<void*> params = kernel_params(pointers, count);
-    if (grid) module->launch(function, device.index, grid, block, params.data());
+    if (grid) module->launch(function, index, grid, block, params.data(), current_cuda_stream(index));
   });
 }
 

@@ -58,20 +58,32 @@ DType from_aten(at::ScalarType t) {
   throw ThunderError("NotImplementedError", thundercc::str("ATen dtype ", c10::toString(t), " has no thundercc counterpart"));
 }
 
+namespace {
+int swapped_plan_device = 0, swapped_rank_device = 0;  // equal: nothing swapped
+int swap_cuda_index(int index) {
+  return index == swapped_plan_device ? swapped_rank_device : index == swapped_rank_device ? swapped_plan_device : index;
+}
+}  // namespace
+
+void swap_cuda_devices(int plan_device, int rank_device) {
+  swapped_plan_device = plan_device;
+  swapped_rank_device = rank_device;
+}
+
 at::Device to_aten(const Device& d) {
   switch (d.type) {
     case Device::Type::CPU: return at::Device(at::kCPU);
     case Device::Type::CUDA:
       // Said plainly here: ATen's own message lists every backend it has.
       if (!at::hasCUDA()) throw ThunderError("RuntimeError", d.str() + " is not available: this LibTorch was built without CUDA");
-      return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(d.index));
+      return at::Device(at::kCUDA, static_cast<c10::DeviceIndex>(swap_cuda_index(d.index)));
     case Device::Type::Meta: return at::Device(at::kMeta);
   }
   return at::Device(at::kCPU);
 }
 
 Device from_aten(const at::Device& d) {
-  if (d.is_cuda()) return Device{Device::Type::CUDA, d.has_index() ? d.index() : 0};
+  if (d.is_cuda()) return Device{Device::Type::CUDA, swap_cuda_index(d.has_index() ? d.index() : 0)};
   if (d.is_meta()) return Device{Device::Type::Meta, 0};
   return Device::cpu();
 }

@@ -12,6 +12,7 @@
 
 #include "runtime/caching_allocator.h"
 #include "runtime/fused_kernels.h"
+#include "runtime/linear_epilogue.h"
 #include "thundercc/errors.h"
 #include "thundercc/extend.h"
 #include "thundercc/plan/memory_plan.h"
@@ -109,6 +110,11 @@ PlanRunner::PlanRunner(const plan::Program& program, const std::string& where, c
     ins.fresh = j.fresh;
     instructions_.push_back(std::move(ins));
   }
+  epilogues_.resize(instructions_.size());
+  if (at::hasCUDA())
+    for (const plan::EpiloguePair& pair : plan::linear_epilogues(program))
+      epilogues_[pair.linear] =
+          std::make_shared<const LinearEpilogue>(pair.activation, *instructions_[pair.linear].kernel, *instructions_[pair.linear + 1].kernel);
   collect_output_slots(program.output, output_slots_);
   slots_.resize(num_slots_);
   bind_arena(program, where);
@@ -147,10 +153,16 @@ bool PlanRunner::in_arena(const at::Tensor& t) const {
 void PlanRunner::bind_arena(const plan::Program& program, const std::string& where) {
   if (!program.arena) return;
   int64_t arena_bytes = program.arena->bytes;
+  // On the device of its buffers (the plan builder plans one device's tensors: a program's on the
+  // GPU, or the CPU).
+  Device device = Device::cpu();
+  for (const auto& j : program.instructions)
+    for (const auto& b : j.buffers)
+      if (b && device.is_cpu()) device = b->tensor.device;
   try {
-    arena_ = at::empty({arena_bytes}, at::kByte);
+    arena_ = at::empty({arena_bytes}, at::TensorOptions().dtype(at::kByte).device(to_aten(device)));
   } catch (const c10::Error& e) {
-    throw LoadError(thundercc::str(where, ": /arena/bytes: cannot allocate the plan's arena of ", arena_bytes, " bytes"));
+    throw LoadError(thundercc::str(where, ": /arena/bytes: cannot allocate the plan's arena of ", arena_bytes, " bytes on ", device.str()));
   }
   auto* base = static_cast<uint8_t*>(arena_.data_ptr());
   for (size_t i = 0; i < program.instructions.size(); ++i) {
@@ -162,10 +174,10 @@ void PlanRunner::bind_arena(const plan::Program& program, const std::string& whe
       int64_t offset = buffers[k]->offset;
       const TensorMeta& meta = buffers[k]->tensor;
       // Every buffer lies inside the arena: a bad plan is an error, never a write out of bounds.
-      if (!meta.device.is_cpu() || offset < 0 || offset % MemoryPlan::kAlignment != 0 || meta.bytes() > arena_bytes - offset)
+      if (!(meta.device == device) || offset < 0 || offset % MemoryPlan::kAlignment != 0 || meta.bytes() > arena_bytes - offset)
         throw LoadError(thundercc::str(where, ": /instructions/", i, "/buffers/", k, ": a ", meta.type_string(), " at offset ", offset,
-                                       " does not lie in the arena of ", arena_bytes, " bytes"));
-      ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)));
+                                       " does not lie in the arena of ", arena_bytes, " bytes on ", device.str()));
+      ins.buffers[k] = at::from_blob(base + offset, meta.shape, at::TensorOptions().dtype(to_aten(meta.dtype)).device(to_aten(device)));
     }
   }
 }
@@ -204,32 +216,43 @@ std::vector<at::Tensor> PlanRunner::run(const std::vector<at::Tensor>& inputs, s
   for (int s : free_at_start_) slots_[s].reset();
   const uint64_t draw_seed = mix_seed(seed_, runs_++);
   if (instruction_ns) spans_.assign(instructions_.size(), {});
+  bool made_before = false;  // this instruction's outputs were made with the one before (its epilogue)
   for (size_t i = 0; i < instructions_.size(); ++i) {
     const Instruction& ins = instructions_[i];
     KernelCall call(ins, slots_, draw_seed);
+    bool with_next = false;  // this linear made the next instruction's outputs, and never its own
+    auto execute = [&] {
+      if (made_before) return;
+      if (epilogues_[i]) {
+        KernelCall next(instructions_[i + 1], slots_, draw_seed);
+        with_next = epilogues_[i]->run(call, next);
+      }
+      if (!with_next) (*ins.kernel)(call);
+    };
     try {
       if (instruction_ns) {
         auto start = std::chrono::steady_clock::now();
-        (*ins.kernel)(call);
+        execute();
         auto end = std::chrono::steady_clock::now();
         (*instruction_ns)[i] += std::chrono::duration<double, std::nano>(end - start).count();
         spans_[i] = {std::chrono::duration<double, std::nano>(start.time_since_epoch()).count(),
                      std::chrono::duration<double, std::nano>(end - start).count(), allocator_stats().live_bytes,
                      product_flops(ins, call, slots_)};
       } else {
-        (*ins.kernel)(call);
+        execute();
       }
     } catch (const c10::Error& e) {
       fail(i, e.what_without_backtrace());
     } catch (const std::exception& e) {
       fail(i, e.what());
     }
-    for (size_t k = 0; k < ins.buffers.size(); ++k)
+    made_before = with_next;
+    for (size_t k = 0; k < ins.buffers.size() && !with_next; ++k)
       if (ins.buffers[k].defined() &&
           (!slots_[ins.outputs[k]].defined() || slots_[ins.outputs[k]].data_ptr() != ins.buffers[k].data_ptr()))
         fail(i, thundercc::str("its kernel did not write output ", k, " into the buffer the plan gave it (operators tagged ", kOutBuffer,
                                " must)"));
-    for (size_t k = 0; k < ins.expect.size(); ++k) {
+    for (size_t k = 0; k < ins.expect.size() && !with_next; ++k) {
       if (!ins.expect[k]) continue;
       const at::Tensor& out = slots_[ins.outputs[k]];
       const TensorMeta& m = *ins.expect[k];

@@ -1,8 +1,9 @@
 // The process group of a distributed run, joined on the first collective from torchrun's
 // environment (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT): a c10d TCPStore (torchrun's agent
 // hosts it where TORCHELASTIC_USE_AGENT_STORE says so, else rank 0 does), keys under a prefix of
-// thundercc's own, and Gloo over the loopback or the host's interface (CPU tensors; CUDA ones
-// staged through the host).
+// thundercc's own, and the backend rank_placement.h chooses: Gloo over the loopback or the host's
+// interface (CPU tensors; CUDA ones staged through the host), or NCCL (CUDA tensors, a GPU per
+// rank), built where the LibTorch has it (CMake defines THUNDERCC_NCCL).
 #ifndef USE_C10D_GLOO  // LibTorch's CMake package defines it where c10d has Gloo; ProcessGroupGloo.hpp needs it
 #define USE_C10D_GLOO
 #endif
@@ -13,13 +14,21 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#ifdef THUNDERCC_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
+#include "runtime/rank_placement.h"
 #include "thundercc/errors.h"
+#include "thundercc/runtime/kernels.h"
 
 namespace thundercc::runtime {
 namespace {
@@ -48,10 +57,15 @@ std::string message_of(const std::exception& e) {
   return e.what();
 }
 
+// What the backends derive from: a ProcessGroup in LibTorch 1.13, a Backend in 2.x.
+using Group = std::conditional_t<std::is_base_of_v<c10d::Backend, c10d::ProcessGroupGloo>, c10d::Backend, c10d::ProcessGroup>;
+
 struct Joined {
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;  // a ProcessGroup in LibTorch 1.13, a Backend in 2.x
+  c10::intrusive_ptr<Group> group;
 };
+
+Backend chosen = Backend::gloo;  // place_this_rank's
 
 const Joined& joined() {
   static Joined ranks = [] {
@@ -62,11 +76,19 @@ const Joined& joined() {
     options.numWorkers = world;
     options.timeout = std::chrono::seconds(env_int("THUNDERCC_DISTRIBUTED_TIMEOUT", 300, 1, 7 * 86400));
     const std::string host = env_string("MASTER_ADDR", "127.0.0.1");
-    const auto where = str("rank ", me, " of ", world, " (store ", host, ":", options.port, ", timeout ", options.timeout.count(),
+    const auto where = str("rank ", me, " of ", world, " (", backend_name(), ", store ", host, ":", options.port, ", timeout ", options.timeout.count(),
                            " ms, THUNDERCC_DISTRIBUTED_TIMEOUT)");
     try {
       Joined ranks;
       ranks.store = c10::make_intrusive<c10d::PrefixStore>("thundercc", c10::make_intrusive<c10d::TCPStore>(host, options));
+#ifdef THUNDERCC_NCCL
+      if (chosen == Backend::nccl) {
+        auto nccl = c10d::ProcessGroupNCCL::Options::create();
+        nccl->timeout = options.timeout;
+        ranks.group = c10::make_intrusive<c10d::ProcessGroupNCCL>(ranks.store, me, world, nccl);
+        return ranks;
+      }
+#endif
       auto gloo = c10d::ProcessGroupGloo::Options::create();
       gloo->timeout = options.timeout;
       gloo->devices.push_back(host == "127.0.0.1" || host == "localhost" ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
@@ -80,7 +102,7 @@ const Joined& joined() {
   return ranks;
 }
 
-c10d::ProcessGroupGloo& group() { return *joined().group; }
+Group& group() { return *joined().group; }
 
 struct InFlight {
   c10::intrusive_ptr<c10d::Work> work;
@@ -109,6 +131,29 @@ int world_size() {
   static const int world = env_int("WORLD_SIZE", 1, 1, 1 << 16);
   return world;
 }
+
+void place_this_rank(const std::vector<int>& plan_cuda_devices) {
+  if (world_size() == 1) return;
+  RankSetting setting;
+  // Without torchrun's LOCAL_* (another launcher), the ranks are taken to share one machine.
+  setting.local_world_size = env_int("LOCAL_WORLD_SIZE", world_size(), 1, world_size());
+  setting.local_rank = env_int("LOCAL_RANK", rank() % setting.local_world_size, 0, setting.local_world_size - 1);
+  setting.requested = env_string("THUNDERCC_DISTRIBUTED_BACKEND", "");
+  setting.plan_cuda_devices = plan_cuda_devices;
+#ifdef THUNDERCC_NCCL
+  setting.nccl_built = true;
+#endif
+  setting.visible_gpus = plan_cuda_devices.empty() ? 0 : at::detail::getCUDAHooks().getNumGPUs();
+  try {
+    const RankPlacement placed = place_rank(setting);
+    chosen = placed.backend;
+    if (placed.device_map) swap_cuda_devices(placed.device_map->first, placed.device_map->second);
+  } catch (const ThunderError& e) {
+    throw std::runtime_error(str("rank ", rank(), " of ", world_size(), ": ", e.what()));
+  }
+}
+
+const char* backend_name() { return chosen == Backend::nccl ? "nccl" : "gloo"; }
 
 void join_ranks(const std::string& plan_digest) {
   if (world_size() == 1) return;

@@ -1,5 +1,5 @@
 // The ranks a plan's collectives run over (prims.all_reduce, prims.wait): the process group joined
-// from torchrun's environment over c10d.
+// from torchrun's environment over c10d, with Gloo or NCCL.
 #pragma once
 
 #include <ATen/ATen.h>
@@ -11,6 +11,13 @@ namespace thundercc::runtime {
 // This process's rank and the world size: RANK and WORLD_SIZE as torchrun sets them (0 and 1 alone).
 int rank();
 int world_size();
+
+// Before a distributed plan binds: chooses the backend for the CUDA devices of its inputs
+// (rank_placement.h: NCCL for a plan on CUDA where this LibTorch has it, else Gloo;
+// THUNDERCC_DISTRIBUTED_BACKEND chooses either) and, under NCCL, runs the plan's CUDA device on
+// cuda:LOCAL_RANK (swap_cuda_devices). Throws naming the rank where that cannot run.
+void place_this_rank(const std::vector<int>& plan_cuda_devices);
+const char* backend_name();  // "gloo" or "nccl"
 
 // Joins the ranks before a distributed plan runs: every rank must have been given the same plan
 // (its digest is compared with rank 0's through the store).

@@ -23,8 +23,11 @@
 #include <thread>
 
 #include "runtime/caching_allocator.h"
+#include "runtime/cuda_driver.h"
+#include "runtime/cuda_streams.h"
 #include "runtime/process_group.h"
 #include "thundercc/errors.h"
+#include "thundercc/plan/graph_capture.h"
 #include "thundercc/plan/plan_codec.h"
 #include "thundercc/runtime/package.h"
 #include "thundercc/plugin.h"
@@ -63,7 +66,7 @@ std::vector<at::Tensor> on_devices(std::vector<at::Tensor> tensors, const std::v
 // finished it (a plan's tensors are on its inputs' devices).
 void wait_for_devices(const std::vector<InputSpec>& specs) {
   for (const auto& s : specs)
-    if (s.meta.device.type == Device::Type::CUDA) at::detail::getCUDAHooks().deviceSynchronize(s.meta.device.index);
+    if (s.meta.device.type == Device::Type::CUDA) at::detail::getCUDAHooks().deviceSynchronize(to_aten(s.meta.device).index());
 }
 
 struct RunOptions {
@@ -75,7 +78,7 @@ struct RunOptions {
   int64_t steps = 0;  // --steps: training steps with the plan's optimizer (0: one run, no update)
   std::optional<int> threads;  // --threads (default: OMP_NUM_THREADS where set, else every core the process may use)
   std::string checkpoint_path, resume_path, weights_path, profile_json_path;
-  bool profile = false, cuda_emulate = false, trust_kernels = false;
+  bool profile = false, cuda_emulate = false, trust_kernels = false, cuda_graphs = false;
   std::vector<std::string> plugins;
 };
 
@@ -85,6 +88,45 @@ std::vector<at::Tensor> step(Plan& plan, const std::vector<at::Tensor>& inputs, 
   auto outputs = plan.forward(inputs, forward_ns);
   if (plan.has_backward()) grads = plan.backward(cotangents, backward_ns);
   return outputs;
+}
+
+// run --cuda-graphs: the step recorded once on a stream of LibTorch's pool, made LibTorch's current
+// stream for the rest of the run, and replayed (CudaGraph). Inputs live on in the tensors the
+// recording read (a batch is copied into them), results in those it wrote. Memory the recorded
+// run allocated and freed is the allocator's again, and the replays write it: between replays
+// nothing else allocates on the device (the run only copies inputs in and reads results).
+struct Graphed {
+  PoolStreamScope stream;
+  std::unique_ptr<CudaGraph> graph;
+  std::vector<at::Tensor> outputs, grads;  // what the replays write
+  explicit Graphed(int device) : stream(device) { stream.handle(); }  // a LibTorch that names none refuses before any step
+};
+
+// The CUDA device the plan runs on (graph_capture_blockers found every tensor there).
+int plan_cuda_device(const std::vector<InputSpec>& specs) {
+  for (const auto& s : specs)
+    if (s.meta.device.type == Device::Type::CUDA) return to_aten(s.meta.device).index();
+  throw LoadError("the plan takes no CUDA tensor");
+}
+
+// The floor a graph's replay is held against: as many launches of an empty kernel as it has
+// kernels, in a graph of their own, replayed as often (the time of one launch per kernel).
+double empty_launches_ms(int device, void* stream, size_t kernels, int replays) {
+  const CudaModule empty(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry tcc_empty()\n{\n\tret;\n}\n");
+  CudaGraph graph(stream, [&] {
+    for (size_t k = 0; k < kernels; ++k) empty.launch("tcc_empty", device, 1, 32, nullptr, stream);
+  });
+  graph.launch(stream);
+  synchronize_stream(stream);
+  std::vector<double> ms;
+  for (int r = 0; r < replays; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    graph.launch(stream);
+    synchronize_stream(stream);
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
 }
 
 // Each sharded entry's shard, cut from the whole tensor: rank 0's, broadcast, as DDP's parameters
@@ -153,13 +195,6 @@ bool writes_inputs(const PlanRunner& program) {
                        static const std::string suffix = "prims.copy_";
                        return i.op.size() >= suffix.size() && i.op.compare(i.op.size() - suffix.size(), suffix.size(), suffix) == 0;
                      });
-}
-
-bool uses_collectives(const plan::Plan& plan) {
-  for (const plan::Program* program : plan.programs())
-    for (const auto& i : program->instructions)
-      if (i.op == "torch:prims.all_reduce" || i.op == "torch:prims.all_gather" || i.op == "torch:prims.reduce_scatter") return true;
-  return false;
 }
 
 // The cores this process may run on: its affinity mask (what taskset or a container allows).
@@ -462,8 +497,22 @@ int run(const RunOptions& o) {
                                    " ranks (compile --distributed fsdp --world-size ", decoded.world_size, "), but runs on ", world_size(),
                                    world_size() == 1 ? " (one process: WORLD_SIZE is unset or 1)" : ""));
   // A distributed plan (its programs communicate) runs on ranks given the same plan.
-  const bool distributed = uses_collectives(decoded);
-  if (distributed) join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)));
+  const bool distributed = plan::uses_collectives(decoded);
+  if (o.cuda_graphs) {
+    std::string why;
+    for (const auto& line : plan::graph_capture_blockers(decoded)) why += "\n  " + line;
+    if (!why.empty()) throw LoadError(o.plan_path + ": --cuda-graphs cannot record this plan's step as a CUDA graph:" + why);
+  }
+  if (distributed) {
+    std::vector<int> cuda_devices;  // of the plan's inputs, each once
+    for (const plan::Program* program : decoded.programs())
+      for (const auto& in : program->inputs)
+        if (in.tensor.device.type == Device::Type::CUDA &&
+            std::find(cuda_devices.begin(), cuda_devices.end(), in.tensor.device.index) == cuda_devices.end())
+          cuda_devices.push_back(in.tensor.device.index);
+    place_this_rank(cuda_devices);
+    join_ranks(sha256_hex(read_file(o.plan_path, limits::kTraceBytes)));
+  }
   install_caching_allocator();
   // ATen, oneDNN and the generated kernels share these threads (LibTorch alone would take one
   // where OMP_NUM_THREADS is unset).
@@ -477,6 +526,7 @@ int run(const RunOptions& o) {
   const std::vector<size_t> carried = carried_inputs(plan);
   const std::vector<InputSpec> given_specs = as_given(plan.inputs());
   std::optional<Checkpoint> resumed;
+  std::optional<Graphed> graphed;  // made once the inputs are on the device
   if (!o.resume_path.empty()) {
     resumed = read_checkpoint(o.resume_path, plan, carried);
     plan.set_steps_done(static_cast<uint64_t>(resumed->steps));
@@ -517,7 +567,9 @@ int run(const RunOptions& o) {
     for (size_t k = 0; k < batch_inputs.size(); ++k) {
       const InputSpec& spec = plan.inputs()[batch_inputs[k]];
       at::Tensor t = batch[whole ? batch_inputs[k] : k];
-      inputs[batch_inputs[k]] = spec.meta.device.is_cpu() ? t : t.to(to_aten(spec.meta.device));
+      at::Tensor& input = inputs[batch_inputs[k]];
+      if (graphed && graphed->graph) input.copy_(t);  // into the tensor the graph reads
+      else input = spec.meta.device.is_cpu() ? t : t.to(to_aten(spec.meta.device));
     }
     check_inputs(path, "");
   };
@@ -580,6 +632,20 @@ int run(const RunOptions& o) {
   at::NoGradGuard no_grad;
   std::vector<at::Tensor> grads;
   std::vector<at::Tensor> outputs;
+  if (o.cuda_graphs) graphed.emplace(plan_cuda_device(plan.inputs()));
+  // Records a step (with the optimizer's update of `state`, when given) as the graph the later
+  // ones replay: nothing runs while it is recorded.
+  auto record = [&](std::vector<at::Tensor>* state) {
+    graphed->graph = std::make_unique<CudaGraph>(graphed->stream.handle(), [&] {
+      graphed->outputs = step(plan, inputs, cotangents, graphed->grads, nullptr, nullptr);
+      if (state) plan.update(inputs, graphed->grads, *state);
+    });
+  };
+  auto replay = [&] {
+    graphed->graph->launch(graphed->stream.handle());
+    outputs = graphed->outputs;
+    grads = graphed->grads;
+  };
   if (o.steps) {
     std::vector<at::Tensor> state = resumed ? resumed->state : fill_inputs(plan.optimizer_state(), "zeros", 0);
     const bool batches = o.inputs_path.find("{step}") != std::string::npos;
@@ -587,9 +653,13 @@ int run(const RunOptions& o) {
     for (int64_t s = first_step; s < first_step + o.steps; ++s) {
       if (batches && s != first_step) read_batch(s);
       auto started = std::chrono::steady_clock::now();
-      synchronize_buffers();
-      outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);
-      plan.update(inputs, grads, state);
+      if (graphed && graphed->graph) {
+        replay();
+      } else {
+        synchronize_buffers();
+        outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);
+        plan.update(inputs, grads, state);
+      }
       wait_for_devices(plan.inputs());
       step_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
       // The loss: the first output, where it is one number; then the step's time (its batch's reading aside).
@@ -598,6 +668,7 @@ int run(const RunOptions& o) {
       else
         std::printf("step %lld: %.3f ms\n", static_cast<long long>(s), step_ms.back());
       std::fflush(stdout);
+      if (graphed && !graphed->graph) record(&state);  // after the first step, which warmed the stream's allocations up
     }
     if (!o.checkpoint_path.empty()) write_checkpoint(o.checkpoint_path, plan, carried, inputs, state, first_step + o.steps);
     std::vector<double> sorted = step_ms;
@@ -614,12 +685,13 @@ int run(const RunOptions& o) {
   auto restore = [&] {
     for (size_t i = 0; i < given.size(); ++i) inputs[i].copy_(given[i]);
   };
-  for (int i = 0; i < o.warmup; ++i) {
+  for (int i = 0; i < (graphed ? std::max(o.warmup, 1) : o.warmup); ++i) {  // a graph records a warm run
     restore();
     synchronize_buffers();
     outputs = step(plan, inputs, cotangents, grads, nullptr, nullptr);  // held, as a caller would, while the next run starts
   }
   wait_for_devices(plan.inputs());
+  if (graphed) record(nullptr);
   std::vector<double> run_ns;
   std::vector<double> forward_ns(plan.forward_program().instructions().size(), 0.0);
   std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
@@ -630,8 +702,12 @@ int run(const RunOptions& o) {
     restore();
     auto start = std::chrono::steady_clock::now();
     const bool timed = o.profile || !o.profile_json_path.empty();
-    synchronize_buffers();
-    outputs = step(plan, inputs, cotangents, grads, timed ? &forward_ns : nullptr, timed ? &backward_ns : nullptr);
+    if (graphed) {
+      replay();
+    } else {
+      synchronize_buffers();
+      outputs = step(plan, inputs, cotangents, grads, timed ? &forward_ns : nullptr, timed ? &backward_ns : nullptr);
+    }
     wait_for_devices(plan.inputs());
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
@@ -646,6 +722,12 @@ int run(const RunOptions& o) {
   else
     std::printf("%s, %zu runs after %d warm-up: median %.3f ms, min %.3f ms, max %.3f ms\n", program.c_str(), run_ns.size(), o.warmup,
                 sorted[sorted.size() / 2] / 1e6, sorted.front() / 1e6, sorted.back() / 1e6);
+  if (graphed) {
+    const CudaGraph& graph = *graphed->graph;
+    const double floor = empty_launches_ms(plan_cuda_device(plan.inputs()), graphed->stream.handle(), graph.kernels(), static_cast<int>(run_ns.size()));
+    std::printf("CUDA graph: %zu nodes, %zu kernel launches; its replay's median is %.2fx that of %zu empty kernels' graph (%.3f ms)\n",
+                graph.nodes(), graph.kernels(), sorted[sorted.size() / 2] / 1e6 / floor, graph.kernels(), floor);
+  }
   if (distributed && world_size() > 1) {
     const CommunicationStats c = communication_stats();
     const double runs = static_cast<double>(run_ns.size());
@@ -719,8 +801,14 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_flag("--trust-kernels", o.trust_kernels,
                "load the kernel libraries compiled beside the plan (native code from whoever wrote it) instead of building its "
                "fusion regions' kernels here");
+  auto* cuda_graphs = app.add_flag("--cuda-graphs", o.cuda_graphs,
+               "record the step once as a CUDA graph and replay it (a plan on one CUDA device, with no random op, host read or "
+               "collective: refused otherwise, naming what keeps it from being recorded); after its warm-up, timed runs and steps replay it, "
+               "and the graph's kernels are timed against as many empty kernels")
+      ->excludes(app.get_option("--profile"))->excludes(app.get_option("--profile-json"));
   app.add_flag("--cuda-emulate", o.cuda_emulate,
-               "run the fusion regions' CUDA kernels on the CPU under the emulator, as the driver would launch them (a plan compiled with --emit-cuda)");
+               "run the fusion regions' CUDA kernels on the CPU under the emulator, as the driver would launch them (a plan compiled with --emit-cuda)")
+      ->excludes(cuda_graphs);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

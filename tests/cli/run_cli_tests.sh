@@ -122,6 +122,15 @@ expect 1 "dtype.plan.json: /inputs/0/tensor/dtype: unknown dtype 'float31'" -- "
 sed 's/^"version": 4$/"version": 2/' "$tmp/out/add_mul.plan.json" >"$tmp/v2.plan.json"
 expect 1 'v2.plan.json: /version: plan format version 2 is not supported \(this thundercc reads version 4\)' -- "$THUNDERCC" run "$tmp/v2.plan.json"
 expect 1 'the plan has no backward' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --grads-out "$tmp/g.pt"
+# --cuda-graphs: a CPU plan is refused, saying why; a plan on cuda:0 passes the plan's check and is
+# then refused by this CPU-only LibTorch; the options a graph's replay cannot honour are refused.
+expect 1 "add_mul.plan.json: --cuda-graphs cannot record this plan's step as a CUDA graph:$" -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --cuda-graphs
+expect 1 "no tensor of the plan is on a CUDA device: CUDA graphs replay a GPU's work" -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --cuda-graphs
+sed 's/"device": "cpu"/"device": "cuda:0"/g' traces/add_mul.json >"$tmp/add_mul_cuda.json"
+"$THUNDERCC" compile "$tmp/add_mul_cuda.json" -o "$tmp/cuda" >/dev/null
+expect 1 'the plan runs on cuda:0, but this LibTorch was built without CUDA' -- "$THUNDERCC" run "$tmp/cuda/add_mul_cuda.plan.json" --cuda-graphs
+expect 2 '--profile excludes --cuda-graphs' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --cuda-graphs --profile
+expect 2 'excludes --cuda-emulate' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --cuda-graphs --cuda-emulate
 # Too few inputs: the file, the inputs the plan takes and the missing one. One run is called cold.
 /usr/bin/python3 -c "import torch, sys; torch.save((torch.ones(2, 2),), sys.argv[1])" "$tmp/only_a.pt"
 expect 1 'only_a.pt: the plan takes 2 inputs \(a, b\), but got 1: missing b' -- "$THUNDERCC" run "$tmp/out/add_mul.plan.json" --inputs "$tmp/only_a.pt"

@@ -127,14 +127,27 @@ def test_ranks_given_different_plans_refuse_to_run(tmp_path, thundercc):
     assert "rank 1 was given another plan than rank 0" in result.stdout + result.stderr
 
 
-def ranks_by_hand(tmp_path, thundercc, world, ranks, port, timeout):
+def ranks_by_hand(tmp_path, thundercc, world, ranks, port, timeout, **extra_env):
     """thundercc run of the ddp plan as the given ranks of `world`, started without torchrun."""
     env = {**os.environ, "WORLD_SIZE": str(world), "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
-           "THUNDERCC_DISTRIBUTED_TIMEOUT": str(timeout)}
+           "THUNDERCC_DISTRIBUTED_TIMEOUT": str(timeout), **extra_env}
     env.pop("TORCHELASTIC_USE_AGENT_STORE", None)
     command = [Path(os.environ["THUNDERCC"]).resolve(), "run", tmp_path / "lm.plan.json", "--inputs", tmp_path / "inputs.pt"]
     return [subprocess.Popen(command, env={**env, "RANK": str(rank)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             for rank in ranks]
+
+
+@pytest.mark.parametrize("backend, message", [
+    ("nccl", "rank {rank} of 2: THUNDERCC_DISTRIBUTED_BACKEND=nccl: NCCL reduces CUDA tensors, and the plan's inputs are on the CPU"),
+    ("mpi", "rank {rank} of 2: THUNDERCC_DISTRIBUTED_BACKEND is 'mpi': 'gloo' or 'nccl' was expected"),
+])
+def test_a_backend_that_cannot_run_the_plan_is_refused_before_joining(backend, message, tmp_path, thundercc):
+    step_on_one_shard(tmp_path, thundercc)
+    ranks = ranks_by_hand(tmp_path, thundercc, 2, [0, 1], free_port(), 60, THUNDERCC_DISTRIBUTED_BACKEND=backend)
+    for rank, process in enumerate(ranks):
+        _, stderr = process.communicate(timeout=30)  # each refuses alone, without waiting for the other
+        assert process.returncode != 0
+        assert message.format(rank=rank) in stderr
 
 
 def test_a_missing_rank_is_an_error_within_the_timeout(tmp_path, thundercc):

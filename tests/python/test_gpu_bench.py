@@ -1,5 +1,5 @@
 """The GPU benchmark's own check (scripts/gpu_bench.sh --dry-run): benchmarks/gpu_bench.py on the
-CPU at small sizes, two of its programs: every correctness case passes against float64 (a wrong
+CPU at small sizes, three of its programs: every correctness case passes against float64 (a wrong
 comparison, a lost file or a broken capture would fail it here rather than in a GPU's few
 minutes), the speed and bandwidth lines are written, and the summary file holds them all."""
 import subprocess
@@ -9,7 +9,7 @@ from conftest import REPO
 
 def test_the_gpu_benchmark_runs_on_the_cpu_at_small_sizes(tmp_path):
     result = subprocess.run(["/usr/bin/python3", REPO / "benchmarks" / "gpu_bench.py", "--device", "cpu", "--small", "--rounds", "1",
-                             "--repeat", "2", "--programs", "gpt2_stack,gelu", "--out", tmp_path], capture_output=True, text=True, timeout=600)
+                             "--repeat", "2", "--programs", "gpt2_stack,gelu,mlp", "--out", tmp_path], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     summary = (tmp_path / "summary.txt").read_text()
     assert summary == result.stdout
@@ -18,4 +18,5 @@ def test_the_gpu_benchmark_runs_on_the_cpu_at_small_sizes(tmp_path):
         assert f"  PASS {case}: outputs " in summary
     assert "  gpt2_stack training float32: thundercc " in summary and "eager " in summary
     assert "  gelu " in summary and "% of the copy's" in summary
+    assert "  mlp step float32: " in summary and ", --cuda-graphs refused on the CPU" in summary
     assert summary.endswith("gpu_bench: every correctness check passed\n")

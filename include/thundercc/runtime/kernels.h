@@ -161,5 +161,9 @@ at::ScalarType to_aten(DType d);
 DType from_aten(at::ScalarType t);
 at::Device to_aten(const Device& d);
 Device from_aten(const at::Device& d);
+// Under NCCL a rank runs the plan's CUDA device on a GPU of its own (runtime/rank_placement.h):
+// the two device indices are swapped in to_aten and from_aten (a swap is its own inverse, so no
+// two devices become one). Set once, before a plan binds.
+void swap_cuda_devices(int plan_device, int rank_device);
 
 }  // namespace thundercc::runtime

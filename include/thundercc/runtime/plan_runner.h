@@ -17,6 +17,7 @@
 namespace thundercc::runtime {
 
 class FusedKernels;
+class LinearEpilogue;
 
 // Checks tensors against specifications (count, shape, dtype, device), naming the first that differs.
 void check_against(const std::vector<InputSpec>& specs, const std::vector<at::Tensor>& tensors);
@@ -84,6 +85,9 @@ class PlanRunner {
   std::vector<InputSpec> inputs_;
   std::vector<Instruction> instructions_;
   std::vector<std::unique_ptr<Kernel>> fused_kernels_;  // what fusion instructions point to
+  // By instruction: a linear's, where it and the activation after it may run as one cuBLASLt call
+  // (runtime/linear_epilogue.h); null elsewhere.
+  std::vector<std::shared_ptr<const LinearEpilogue>> epilogues_;
   std::vector<int> free_at_start_;
   std::vector<int> output_slots_;
   size_t num_slots_ = 0;
