@@ -19,6 +19,13 @@ against eager PyTorch and torch.compile on the same GPU, and writes one summary 
                `run --cuda-graphs`, its outputs checked against the committed ones, and the graph's
                replay against as many empty kernels' launches (issue 44: within 1.2x). First: it
                takes seconds. On a CPU (the dry run), --cuda-graphs must refuse the plan.
+  epilogue     the same step's fc1 and ReLU as one cuBLASLt call (docs/executors.md, cuBLASLt
+               epilogues): the choice the runtime measures in a fresh kernel cache, and the outputs
+               with each choice forced (THUNDERCC_LINEAR_EPILOGUE) against the committed ones. On a
+               CPU no pair qualifies, and nothing may be measured.
+  nccl         where nvidia-smi lists 2 GPUs or more: the step under --distributed ddp on 2 ranks,
+               a GPU each, over NCCL, every rank given the whole batch: gradients against the
+               single-GPU plan's. Skipped, saying so, elsewhere.
 
     python3 benchmarks/gpu_bench.py --thundercc build-gpu/thundercc --out build-gpu/bench [--device cuda]
     python3 benchmarks/gpu_bench.py --device cpu --small --out DIR     the dry run: the benchmark itself,
@@ -29,6 +36,7 @@ Asserts nothing about the figures."""
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -286,6 +294,56 @@ class Bench:
         self.say(line + f", with --cuda-graphs {ms:.3f} ms: a graph of {nodes} nodes, {kernels} kernels; "
                         f"{ratio}x of {kernels} empty kernels' launches ({float(floor):.3f} ms; issue 44: within 1.2x)")
 
+    def mlp_env(self, **extra):
+        return {**case_env("float32", "training", self.opts.small), **extra}
+
+    def epilogue(self):
+        work = self.out / "mlp"
+        if not (work / "mlp.plan.json").exists():
+            return self.say("  epilogue: skipped, the mlp step did not compile")
+        cache = work / "epilogue_cache"  # fresh, so that the choice is measured here
+        run = [self.opts.thundercc, "run", work / "mlp.plan.json", "--inputs", REPO / "traces" / "mlp.inputs.pt",
+               "--expect", REPO / "traces" / "mlp.expected.pt", "--warmup", "5", "--repeat", str(5 * self.opts.repeat)]
+        measured = self.sh("mlp.epilogue.measured", run, self.mlp_env(THUNDERCC_CACHE_DIR=str(cache)))
+        records = [f.read_text() for f in sorted((cache / "linear_epilogue").glob("*")) if f.suffix != ".sha256"] if (cache / "linear_epilogue").is_dir() else []
+        times = {}
+        for choice in ("fused", "separate"):
+            out = self.sh(f"mlp.epilogue.{choice}", run, self.mlp_env(THUNDERCC_LINEAR_EPILOGUE=choice))
+            times[choice] = None if out is None else float(re.search(r"median ([0-9.]+) ms", out).group(1))
+        if measured is None or None in times.values():
+            self.failed = True
+            return self.say(f"  FAIL epilogue: a run failed or its outputs differ ({self.out}/mlp.epilogue.*.log)")
+        if self.opts.device == "cpu":  # the dry run: nothing qualifies on the CPU
+            self.failed |= bool(records)
+            return self.say(f"  epilogue: {'no pair on the CPU, nothing measured' if not records else 'FAIL a choice was measured on the CPU'}; "
+                            "outputs equal under THUNDERCC_LINEAR_EPILOGUE=fused and =separate")
+        forced = f"outputs equal with the single call forced ({times['fused']:.3f} ms) and with the pair ({times['separate']:.3f} ms)"
+        if len(records) != 1:
+            self.failed = True
+            return self.say(f"  FAIL epilogue: {len(records)} choices recorded, 1 expected (fc1 and its ReLU) in {cache}")
+        self.say(f"  epilogue: fc1+ReLU measured {records[0].splitlines()[0]}; {forced}")
+
+    def nccl(self):
+        listed = self.opts.device == "cuda" and shutil.which("nvidia-smi")
+        gpus = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.count("GPU ") if listed else 0
+        work = self.out / "mlp"
+        if gpus < 2 or not (work / "mlp.plan.json").exists():
+            return self.say(f"  nccl: skipped, {gpus} GPU(s) listed by nvidia-smi (2 needed)" if gpus < 2 else "  nccl: skipped, the mlp step did not compile")
+        env = self.mlp_env(THUNDERCC_DISTRIBUTED_BACKEND="nccl")
+        inputs = ["--inputs", REPO / "traces" / "mlp.inputs.pt"]
+        if self.sh("mlp.nccl.single", [self.opts.thundercc, "run", work / "mlp.plan.json", *inputs, "--grads-out", work / "grads.pt"], env) is None or \
+                self.sh("mlp.nccl.compile", [self.opts.thundercc, "compile", work / "mlp.json", "-o", work / "ddp", "--distributed", "ddp"], env) is None:
+            self.failed = True
+            return self.say(f"  FAIL nccl: the single-GPU step or the ddp compile failed ({self.out}/mlp.nccl.*.log)")
+        ranks = self.sh("mlp.nccl.ranks", [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--no_python", "--master_port", "29537",
+                                           Path(self.opts.thundercc).resolve(), "run", work / "ddp" / "mlp.plan.json", *inputs, "--warmup", "3",
+                                           "--repeat", str(self.opts.repeat), "--expect-grads", work / "grads.pt", "--rtol", "1e-4", "--atol", "1e-5"], env)
+        if ranks is None or ranks.count(" MB over nccl ") != 2:
+            self.failed = True
+            return self.say(f"  FAIL nccl: the 2 ranks did not both run over NCCL with the single GPU's gradients ({self.out}/mlp.nccl.ranks.log)")
+        medians = ", ".join(f"{float(m):.3f}" for m in re.findall(r"median ([0-9.]+) ms", ranks))
+        self.say(f"  nccl: 2 ranks on {gpus} GPUs, the ddp step's gradients equal the single GPU's; medians {medians} ms")
+
     def run(self):
         opts = self.opts
         self.say(f"gpu_bench: device {opts.device}{' (small sizes: a dry run)' if opts.small else ''}, thundercc {opts.thundercc}")
@@ -296,6 +354,9 @@ class Bench:
             self.say(f"torchvision is not installed for {sys.executable}: {', '.join(sorted(self.missing))} left out")
         self.say(f"CUDA graphs (the mlp step, median of {5 * opts.repeat} runs after 5 warm-ups; outputs against the committed ones):")
         self.graphs()
+        self.say("cuBLASLt epilogue and NCCL (the same mlp step):")
+        self.epilogue()
+        self.nccl()
         self.say("correctness (each tensor's largest error over float64's largest magnitude, the worst; eager's beside it):")
         self.correctness()
         self.say("bandwidth of fused regions (float32, bytes read and written over the plan's median time):")

@@ -3,8 +3,10 @@
 # (made first when build-gpu/thundercc is missing), runs benchmarks/gpu_bench.py: correctness of
 # resnet50, vit_b_16, a GPT-2 stack and a LLaMA block (inference and training, float32 and
 # bfloat16) against eager on the GPU, speed against eager and torch.compile, the fused regions'
-# bandwidth against a copy's, and the mlp step with and without `run --cuda-graphs` against one
-# kernel launch per kernel (issue 44). The summary is build-gpu/bench/summary.txt. Not yet run on a GPU.
+# bandwidth against a copy's, the mlp step with and without `run --cuda-graphs` against one
+# kernel launch per kernel (issue 44), its cuBLASLt epilogue's measured choice and outputs, and its
+# DDP step over NCCL where nvidia-smi lists 2+ GPUs. The summary is build-gpu/bench/summary.txt.
+# Not yet run on a GPU.
 #
 #   scripts/gpu_bench.sh [DIR]                    DIR: gpu_check.sh's packages (default gpu-deps/)
 #   scripts/gpu_bench.sh --dry-run [OUT]          here, on the CPU, at small sizes: the benchmark's own check

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "runtime/cublaslt.h"
 
@@ -20,6 +22,19 @@ TEST_CASE("cuBLASLt epilogue: an activation buffer overlapping the product's ope
   CHECK(bytes_overlap(arena, 64, arena + 8, 4));  // one inside the other
   CHECK(bytes_overlap(arena + 8, 4, arena, 64));
   CHECK_FALSE(bytes_overlap(arena, 0, arena, 64));  // nothing written
+}
+
+TEST_CASE("cuBLASLt epilogue: an activation buffer over an operand sends the pair back to its two instructions") {
+  alignas(16) float arena[64];
+  // The plan gave the activation the bytes of the linear's input (dying there): input rows 0-15,
+  // weight elsewhere, no bias.
+  const std::vector<LtOperand> over_input{{"input", arena, 16 * sizeof(float)}, {"weight", arena + 32, 16 * sizeof(float)}, {"bias", nullptr, 0}};
+  CHECK(std::string(overlapped_operand(arena + 8, 8 * sizeof(float), over_input)) == "input");
+  CHECK(std::string(overlapped_operand(arena + 40, 4 * sizeof(float), over_input)) == "weight");
+  CHECK(overlapped_operand(arena + 16, 16 * sizeof(float), over_input) == nullptr);  // between them: written in one call
+  const std::vector<LtOperand> with_bias{{"input", arena, 16 * sizeof(float)}, {"weight", arena + 32, 16 * sizeof(float)},
+                                         {"bias", arena + 60, 4 * sizeof(float)}};
+  CHECK(std::string(overlapped_operand(arena + 48, 16 * sizeof(float), with_bias)) == "bias");
 }
 
 TEST_CASE("cuBLASLt epilogue: a choice is recorded per GPU, cuBLASLt version, shape, bias and activation") {

@@ -205,6 +205,12 @@ bool bytes_overlap(const void* a, size_t a_bytes, const void* b, size_t b_bytes)
   return a_bytes && b_bytes && x < y + b_bytes && y < x + a_bytes;
 }
 
+const char* overlapped_operand(const void* out, size_t out_bytes, const std::vector<LtOperand>& operands) {
+  for (const LtOperand& o : operands)
+    if (o.data && bytes_overlap(out, out_bytes, o.data, o.bytes)) return o.name;
+  return nullptr;
+}
+
 std::string epilogue_choice_key(const std::string& gpu, size_t version, int64_t m, int64_t n, int64_t k, bool bias,
                                 plan::Activation activation) {
   return str(gpu, "\ncuBLASLt ", version, "\nlinear ", m, " x ", k, " by ", n, bias ? " with bias" : " without bias", ", then ",

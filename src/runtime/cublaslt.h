@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "thundercc/plan/linear_epilogue.h"
 
@@ -30,9 +31,17 @@ struct LtLinear {
 };
 void cublaslt_linear(const LtLinear& product, int device, void* stream, void* workspace, size_t workspace_bytes);
 
-// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte: an activation written straight into
-// its planned buffer must not overlap what the product still reads.
+// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
 bool bytes_overlap(const void* a, size_t a_bytes, const void* b, size_t b_bytes);
+// The first of the product's operands (input, weight, bias: null where absent) that the
+// activation's planned buffer `out` overlaps, or null: the single call would write over what it
+// still reads, so the linear and the region run as two instructions instead.
+struct LtOperand {
+  const char* name;
+  const void* data;
+  size_t bytes;
+};
+const char* overlapped_operand(const void* out, size_t out_bytes, const std::vector<LtOperand>& operands);
 
 // What a measured choice between the epilogue and the separate linear and region is for: the
 // GPU, the cuBLASLt version and the product (its sizes, whether it has a bias, the activation).

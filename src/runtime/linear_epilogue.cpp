@@ -87,9 +87,10 @@ bool LinearEpilogue::run(KernelCall& linear, KernelCall& region) const {
   // product reads: the plan may give it bytes of the linear's input where that dies here.
   const at::Tensor* buffer = region.buffer(0);
   auto bytes = [](const at::Tensor& t) { return static_cast<size_t>(t.numel()) * t.element_size(); };
-  if (buffer && (bytes_overlap(buffer->data_ptr(), bytes(*buffer), x.data_ptr(), bytes(x)) ||
-                 bytes_overlap(buffer->data_ptr(), bytes(*buffer), weight.data_ptr(), bytes(weight)) ||
-                 (has_bias && bytes_overlap(buffer->data_ptr(), bytes(*buffer), bias->data_ptr(), bytes(*bias)))))
+  if (buffer && overlapped_operand(buffer->data_ptr(), bytes(*buffer),
+                                   {{"input", x.data_ptr(), bytes(x)},
+                                    {"weight", weight.data_ptr(), bytes(weight)},
+                                    {"bias", has_bias ? bias->data_ptr() : nullptr, has_bias ? bytes(*bias) : 0}}))
     return false;
   at::Tensor out = buffer ? *buffer : at::empty(sizes, x.options());
   const c10::DeviceGuard guard(x.device());

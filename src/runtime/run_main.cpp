@@ -731,8 +731,8 @@ int run(const RunOptions& o) {
   if (distributed && world_size() > 1) {
     const CommunicationStats c = communication_stats();
     const double runs = static_cast<double>(run_ns.size());
-    std::printf("communication per run: %.0f collectives, %.3f MB (this rank's payload: all-reduced, broadcast, or gathered)\n",
-                c.collectives / runs, c.bytes / runs / 1e6);
+    std::printf("communication per run: %.0f collectives, %.3f MB over %s (this rank's payload: all-reduced, broadcast, or gathered)\n",
+                c.collectives / runs, c.bytes / runs / 1e6, backend_name());
   }
   if (!o.profile_json_path.empty()) write_profile_json(o.profile_json_path, o.plan_path, plan);
   if (o.profile) {

@@ -75,6 +75,7 @@ def test_ddp_gives_every_rank_the_whole_batch_gradients(ranks, bucket_mb, tmp_pa
                       "--grads-out", tmp_path / "grads.{rank}.pt", "--expect-grads", tmp_path / "grads.expected.pt",
                       "--rtol", "1e-4", "--atol", "1e-6")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert result.stdout.count(" MB over gloo ") == ranks  # CPU tensors: Gloo, on every rank
     for rank in range(ranks):
         grads = torch.load(tmp_path / f"grads.{rank}.pt")
         assert len(grads) == len(whole)

@@ -19,4 +19,6 @@ def test_the_gpu_benchmark_runs_on_the_cpu_at_small_sizes(tmp_path):
     assert "  gpt2_stack training float32: thundercc " in summary and "eager " in summary
     assert "  gelu " in summary and "% of the copy's" in summary
     assert "  mlp step float32: " in summary and ", --cuda-graphs refused on the CPU" in summary
+    assert "  epilogue: no pair on the CPU, nothing measured; outputs equal under THUNDERCC_LINEAR_EPILOGUE=fused and =separate" in summary
+    assert "  nccl: skipped, 0 GPU(s) listed by nvidia-smi (2 needed)" in summary
     assert summary.endswith("gpu_bench: every correctness check passed\n")
