@@ -11,6 +11,7 @@
 #include <cublasLt.h>  // only to check the declarations below against it
 #endif
 
+#include "runtime/library_symbols.h"
 #include "runtime/same_abi.h"
 #include "thundercc/errors.h"
 
@@ -100,10 +101,7 @@ const LtApi& lt() {
       a.problem = std::string("cuBLASLt (libcublasLt.so.13 or .12) is not found: ") + dlerror();
       return a;
     }
-    auto get = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
-      if (!fn && a.problem.empty()) a.problem = std::string("cuBLASLt has no ") + name;
-    };
+    auto get = [&](auto& fn, const char* name) { find_function(handle, fn, name, "cuBLASLt", a.problem); };
     get(a.create, "cublasLtCreate");
     get(a.get_version, "cublasLtGetVersion");
     get(a.status_string, "cublasLtGetStatusString");

@@ -10,6 +10,7 @@
 #include <cuda.h>  // only to check the declarations below against it
 #endif
 
+#include "runtime/library_symbols.h"
 #include "runtime/same_abi.h"
 #include "thundercc/errors.h"
 
@@ -94,10 +95,7 @@ const DriverApi& driver() {
       a.problem = std::string("the CUDA driver (libcuda.so.1) is not found: ") + dlerror();
       return a;
     }
-    auto get = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
-      if (!fn && a.problem.empty()) a.problem = std::string("the CUDA driver has no ") + name;
-    };
+    auto get = [&](auto& fn, const char* name) { find_function(handle, fn, name, "the CUDA driver", a.problem); };
     get(a.init, "cuInit");
     get(a.device_get, "cuDeviceGet");
     get(a.device_get_name, "cuDeviceGetName");

@@ -297,7 +297,7 @@ class RegionBuilder {
   }
 
   BoundSymbol fusion(const Region& r) {
-    Values inputs, outputs;
+    Values outputs;
     BoundSymbol f;
     for (const auto& b : r.analysis.statements()) {
       for (const auto& o : b.output_proxies())
@@ -317,12 +317,7 @@ class RegionBuilder {
     for (const auto& b : statements)
       check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
     const fuser::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
-    auto is_input = [&](const Value& a) {
-      return std::any_of(inputs.begin(), inputs.end(), [&](const Value& x) { return proxy_key(x) == proxy_key(a); });
-    };
-    for (const auto& b : region.statements())
-      for (const auto& a : b.args)
-        if (a.is_tensor() && !region.defines(a) && !is_input(a)) inputs.push_back(a);
+    const Values inputs = inputs_of(region);
     // Memory planning may give an output the buffer of any dying input of its shape and dtype:
     // allowed only where the kernel reads every such input in place (and is generated for it).
     bool any_pair = false, all_in_place = true;
