@@ -25,6 +25,7 @@ is printed beside it.
 
 Usage: /usr/bin/python3 benchmarks/peers.py [ROUNDS]   (THUNDERCC names the binary; fma_peak lies beside it)
 Prints the figures; it asserts nothing about them."""
+import functools
 import os
 import re
 import subprocess
@@ -66,6 +67,7 @@ TRAINING = {"gpt2_block_step": make_gpt2_training, "gpt2_d256_step": make_gpt2_d
 PRODUCTS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::conv2d"}
 
 
+@functools.cache  # counted once, for every thread count
 def multiply_add_flops(name):
     """2 x the multiply-adds of the program's matrix products and convolutions, as PyTorch's profiler
     counts them over one eager run; a training step's, its forward's and its backward's (PyTorch
