@@ -167,25 +167,39 @@ std::vector<at::Tensor> input_grads(const Plan& plan, const std::vector<at::Tens
   return wholes(specs, std::move(out));
 }
 
-// Time per instruction, its share of the program's time, and the rate of each matrix product and
+// Time per instruction (its median over the timed runs, as the run's own figure is: one run that a
+// busy machine stalls would otherwise be charged to whichever instructions it stalled, most often
+// the longest products), its share of the program's time, and the rate of each matrix product and
 // convolution (GFLOP/s, to hold against the machine's FMA peak); then the products' share and rate.
-void print_profile(const std::string& program, const PlanRunner& runner, const std::vector<double>& instruction_ns, size_t runs) {
-  double total = 0, product_ns = 0, product_flops = 0;
-  for (double x : instruction_ns) total += x;
-  if (!program.empty()) std::printf("%s: %.3f ms per run\n", program.c_str(), total / runs / 1e6);
+void print_profile(const std::string& program, const PlanRunner& runner, const std::vector<std::vector<double>>& runs_ns) {
+  auto median = [](std::vector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    return xs.empty() ? 0.0 : xs[xs.size() / 2];
+  };
+  const size_t instructions = runner.instructions().size();
+  std::vector<double> instruction_ns(instructions), run_totals;
+  for (size_t i = 0; i < instructions; ++i) {
+    std::vector<double> across;
+    for (const auto& run : runs_ns) across.push_back(run[i]);
+    instruction_ns[i] = median(std::move(across));
+  }
+  for (const auto& run : runs_ns) run_totals.push_back(std::accumulate(run.begin(), run.end(), 0.0));
+  const double total = std::accumulate(instruction_ns.begin(), instruction_ns.end(), 0.0);
+  double product_ns = 0, product_flops = 0;
+  if (!program.empty()) std::printf("%s: %.3f ms per run (median)\n", program.c_str(), median(run_totals) / 1e6);
   std::printf("%10s  %6s  %8s  %s\n", "us/run", "share", "GFLOP/s", "statement");
   const auto& spans = runner.last_timed_run();
-  for (size_t i = 0; i < instruction_ns.size(); ++i) {
+  for (size_t i = 0; i < instructions; ++i) {
     std::string statement = runner.instructions()[i].statement;
     statement = statement.substr(0, statement.find("  #"));
-    const double ns = instruction_ns[i] / runs, flops = i < spans.size() ? spans[i].flops : 0;
+    const double ns = instruction_ns[i], flops = i < spans.size() ? spans[i].flops : 0;
     char rate[32] = "";
     if (flops > 0 && ns > 0) std::snprintf(rate, sizeof rate, "%.1f", flops / ns);
     if (flops > 0) product_ns += ns, product_flops += flops;
-    std::printf("%10.2f  %5.1f%%  %8s  %s\n", ns / 1e3, total > 0 ? 100 * instruction_ns[i] / total : 0.0, rate, statement.c_str());
+    std::printf("%10.2f  %5.1f%%  %8s  %s\n", ns / 1e3, total > 0 ? 100 * ns / total : 0.0, rate, statement.c_str());
   }
   if (product_ns > 0)
-    std::printf("matrix products and convolutions: %.1f%% of the time, %.1f GFLOP/s\n", 100 * product_ns * runs / total, product_flops / product_ns);
+    std::printf("matrix products and convolutions: %.1f%% of the time, %.1f GFLOP/s\n", 100 * product_ns / total, product_flops / product_ns);
 }
 
 // Whether the program writes into its inputs (functionalization's write-backs, prims.copy_).
@@ -693,8 +707,7 @@ int run(const RunOptions& o) {
   wait_for_devices(plan.inputs());
   if (graphed) record(nullptr);
   std::vector<double> run_ns;
-  std::vector<double> forward_ns(plan.forward_program().instructions().size(), 0.0);
-  std::vector<double> backward_ns(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
+  std::vector<std::vector<double>> forward_ns, backward_ns;  // per timed run, per instruction
   size_t live_before = allocator_stats().live_bytes;  // inputs, the arenas, the last warm-up's outputs
   reset_allocator_peak();
   reset_communication_stats();
@@ -706,7 +719,11 @@ int run(const RunOptions& o) {
       replay();
     } else {
       synchronize_buffers();
-      outputs = step(plan, inputs, cotangents, grads, timed ? &forward_ns : nullptr, timed ? &backward_ns : nullptr);
+      if (timed) {
+        forward_ns.emplace_back(plan.forward_program().instructions().size(), 0.0);
+        backward_ns.emplace_back(plan.has_backward() ? plan.backward_program()->instructions().size() : 0, 0.0);
+      }
+      outputs = step(plan, inputs, cotangents, grads, timed ? &forward_ns.back() : nullptr, timed ? &backward_ns.back() : nullptr);
     }
     wait_for_devices(plan.inputs());
     run_ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
@@ -742,8 +759,8 @@ int run(const RunOptions& o) {
     int64_t arenas = plan.forward_program().arena_bytes() + (plan.has_backward() ? plan.backward_program()->arena_bytes() : 0);
     std::printf("memory: working peak %.1f MB (arena %.1f MB), %.1f MB newly taken from the system during the timed runs\n",
                 (memory.peak_live_bytes - live_before + arenas) / 1e6, arenas / 1e6, memory.fresh_bytes / 1e6);
-    print_profile(plan.has_backward() ? "forward" : "", plan.forward_program(), forward_ns, run_ns.size());
-    if (plan.has_backward()) print_profile("backward", *plan.backward_program(), backward_ns, run_ns.size());
+    print_profile(plan.has_backward() ? "forward" : "", plan.forward_program(), forward_ns);
+    if (plan.has_backward()) print_profile("backward", *plan.backward_program(), backward_ns);
   }
   return finish(plan, o, inputs, outputs, grads);
 }
@@ -777,7 +794,7 @@ extern "C" int thundercc_run_main(int argc, char** argv) {
   app.add_option("--atol", o.atol, "absolute tolerance (default: Thunder's, by dtype)")->check(non_negative);
   app.add_option("--repeat", o.repeat, "timed runs")->check(CLI::PositiveNumber);
   app.add_option("--warmup", o.warmup, "untimed runs first")->check(CLI::NonNegativeNumber);
-  app.add_flag("--profile", o.profile, "print the time of each instruction");
+  app.add_flag("--profile", o.profile, "print the time of each instruction (its median over the timed runs)");
   app.add_option("--profile-json", o.profile_json_path,
                  "write the last timed run as Chrome trace events (chrome://tracing, Perfetto): an event per instruction, forward "
                  "and backward, and the memory held after each")->check(path);
