@@ -97,44 +97,66 @@ bool on_onednn(const at::Tensor& a, const at::Tensor& b) {
          b.scalar_type() == at::kFloat && a.numel() > 0 && b.numel() > 0;
 }
 
-// A stack of matrices as oneDNN reads it: [batch, rows, columns] with their strides. A batch of
-// one is broadcast by oneDNN against the other operand's.
+// A stack of matrices as oneDNN reads it: [batch..., rows, columns] (at least one batch
+// dimension) with their strides. A batch dimension of one is broadcast by oneDNN against the other
+// operand's.
 struct Matrices {
   at::Tensor tensor;  // keeps the memory alive (a copy when the layout needed one)
   dnnl::memory::dims dims, strides;
 };
 
-// `t` ([..., rows, columns]) with its batch dimensions broadcast to `batch`: a view where the
-// layout allows (one batch stride, and rows or columns contiguous), a contiguous copy otherwise.
+// `t` ([..., rows, columns]) against a product's batch dimensions `batch`, read where it lies
+// when oneDNN can (rows or columns contiguous, each stride covering the dimensions inside it),
+// each batch dimension kept apart: the heads of an attention, a linear's output split and
+// transposed ([B, T, H, D] read as [B, H, T, D]), need no copy, which merging B and H would.
+// A contiguous copy otherwise, and where `t` is broadcast along some batch dimensions only.
 Matrices matrices(const at::Tensor& t, at::IntArrayRef batch) {
-  int64_t rows = t.size(-2), columns = t.size(-1);
-  bool single = t.numel() == rows * columns;
-  at::Tensor v;
-  if (single) {
-    v = t.reshape({1, rows, columns});
-  } else {
-    std::vector<int64_t> sizes(batch.begin(), batch.end());
-    sizes.insert(sizes.end(), {rows, columns});
-    v = t.expand(sizes).reshape({-1, rows, columns});
-  }
-  auto plain = [&](const at::Tensor& m) {
-    int64_t r = m.stride(1), c = m.stride(2);
-    return (c == 1 && r >= columns) || (r == 1 && c >= rows) || rows == 1 || columns == 1;
+  const int64_t rows = t.size(-2), columns = t.size(-1);
+  const size_t rank = std::max<size_t>(batch.size(), 1) + 2;
+  auto layout = [&](const at::Tensor& v) {
+    Matrices m{v, dnnl::memory::dims(rank, 1), dnnl::memory::dims(rank, 0)};
+    const size_t lead = rank - static_cast<size_t>(v.dim());
+    for (size_t d = lead; d < rank; ++d) {
+      m.dims[d] = v.size(static_cast<int64_t>(d - lead));
+      m.strides[d] = v.stride(static_cast<int64_t>(d - lead));
+    }
+    // A dimension of one lies outside those within it (oneDNN checks every stride).
+    for (size_t d = rank; d-- > 0;)
+      if (m.dims[d] == 1) {
+        int64_t span = 1;
+        for (size_t inner = d + 1; inner < rank; ++inner) span = std::max(span, m.strides[inner] * m.dims[inner]);
+        m.strides[d] = span;
+      }
+    return m;
   };
-  // oneDNN also wants each stride, taken in increasing order, to cover the dimensions inside it
-  // (a batch of [3, 1] rows 4 apart must lie 12 apart, though 9 would do).
-  auto nested = [](const at::Tensor& m) {
+  auto readable = [&](const Matrices& m) {
+    const int64_t r = m.strides[rank - 2], c = m.strides[rank - 1];
+    if (!((c == 1 && r >= columns) || (r == 1 && c >= rows) || rows == 1 || columns == 1)) return false;
+    // (a batch of [3, 1] rows 4 apart must lie 12 apart, though 9 would do)
     std::vector<std::pair<int64_t, int64_t>> by_stride;  // (stride, size) of dims longer than 1
-    for (int64_t d = 0; d < 3; ++d)
-      if (m.size(d) > 1) by_stride.emplace_back(m.stride(d), m.size(d));
+    for (size_t d = 0; d < rank; ++d)
+      if (m.dims[d] > 1) {
+        if (m.strides[d] == 0) return false;  // an expanded dimension: oneDNN broadcasts only dims of one
+        by_stride.emplace_back(m.strides[d], m.dims[d]);
+      }
     std::sort(by_stride.begin(), by_stride.end());
     for (size_t k = 1; k < by_stride.size(); ++k)
       if (by_stride[k].first < by_stride[k - 1].first * by_stride[k - 1].second) return false;
     return true;
   };
-  if (!plain(v) || !nested(v) || (v.size(0) > 1 && v.stride(0) == 0)) v = v.contiguous();
-  int64_t batch_stride = v.size(0) > 1 ? v.stride(0) : rows * columns;
-  return {v, {v.size(0), rows, columns}, {batch_stride, v.stride(1), v.stride(2)}};
+  // Its own batch dimensions are the product's, or all of them one: read as they are.
+  const auto own = t.sizes().slice(0, t.dim() - 2);
+  const bool single = t.numel() == rows * columns;
+  bool as_batch = single || own.size() == batch.size();
+  for (size_t d = 0; as_batch && !single && d < own.size(); ++d) as_batch = own[d] == batch[d];
+  at::Tensor v = t;
+  if (!as_batch) {
+    std::vector<int64_t> sizes(batch.begin(), batch.end());
+    sizes.insert(sizes.end(), {rows, columns});
+    v = t.expand(sizes).contiguous();
+  }
+  Matrices m = layout(v);
+  return readable(m) ? m : layout(v.contiguous());
 }
 
 bool convolutions_enabled() {
@@ -203,23 +225,39 @@ class PrimitiveCache {
   std::map<std::vector<int64_t>, Primitive> primitives_;
 };
 
-// out = src x weights (+ bias [1, 1, N]) (+ row_bias [1, M, 1], a post-op), out contiguous [batch, M, N].
+// out = src x weights (+ bias [..., 1, N]) (+ row_bias [..., M, 1], a post-op), out contiguous
+// [batch..., M, N], the batch each dimension's larger of the operands'.
 void onednn_matmul(const Matrices& src, const Matrices& weights, const at::Tensor* bias, at::Tensor& out,
                    const at::Tensor* row_bias = nullptr) {
   using dnnl::memory;
   const memory::dims& s = src.dims;
   const memory::dims& w = weights.dims;
-  memory::dims dst_dims{std::max(s[0], w[0]), s[1], w[2]};
-  memory::dims dst_strides{s[1] * w[2], w[2], 1};
+  const size_t rank = s.size();
+  memory::dims dst_dims(rank), dst_strides(rank), bias_dims(rank, 1), row_bias_dims(rank, 1);
+  for (size_t d = 0; d + 2 < rank; ++d) dst_dims[d] = std::max(s[d], w[d]);
+  dst_dims[rank - 2] = s[rank - 2];
+  dst_dims[rank - 1] = w[rank - 1];
+  for (size_t d = rank, stride = 1; d-- > 0;) {
+    dst_strides[d] = static_cast<int64_t>(stride);
+    stride *= static_cast<size_t>(dst_dims[d]);
+  }
+  bias_dims[rank - 1] = w[rank - 1];
+  row_bias_dims[rank - 2] = s[rank - 2];
   auto f32 = memory::data_type::f32;
   memory::desc src_md(s, f32, src.strides), weights_md(w, f32, weights.strides), dst_md(dst_dims, f32, dst_strides);
-  memory::desc bias_md({1, 1, w[2]}, f32, memory::dims{w[2], w[2], 1});
-  memory::desc row_bias_md({1, s[1], 1}, f32, memory::dims{s[1], 1, 1});
+  // A bias is one row (or column) of `length`, broadcast along every other dimension.
+  auto vector_strides = [&](size_t along, int64_t length) {
+    memory::dims strides(rank, length);
+    strides[along] = 1;
+    return strides;
+  };
+  memory::desc bias_md(bias_dims, f32, vector_strides(rank - 1, w[rank - 1]));
+  memory::desc row_bias_md(row_bias_dims, f32, vector_strides(rank - 2, s[rank - 2]));
 
   dnnl::engine& cpu = engine();
   static PrimitiveCache<Runnable<dnnl::matmul>> primitives;
-  std::vector<int64_t> key(s.begin(), s.end());
-  for (const auto* part : {&src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
+  std::vector<int64_t> key{static_cast<int64_t>(rank)};
+  for (const auto* part : {&s, &src.strides, &w, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias != nullptr);
   key.push_back(row_bias != nullptr);
   Runnable<dnnl::matmul> product = primitives.get(std::move(key), [&] {
@@ -544,6 +582,9 @@ Library library_for(const std::vector<int64_t>& key, const std::function<void()>
 
 std::vector<int64_t> product_key(const Matrices& src, const Matrices& weights, bool bias) {
   std::vector<int64_t> key;
+  // A three-dimensional product's key is as it was before products kept their batch dimensions
+  // apart: the choices in kernel caches stay found.
+  if (src.dims.size() != 3) key.push_back(static_cast<int64_t>(src.dims.size()));
   for (const auto* part : {&src.dims, &src.strides, &weights.dims, &weights.strides}) key.insert(key.end(), part->begin(), part->end());
   key.push_back(bias);
   return key;

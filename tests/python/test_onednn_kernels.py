@@ -1,4 +1,5 @@
-"""conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp) against eager PyTorch (groups,
+"""Matrix products (batch dimensions kept apart: attention heads read in place from a linear's
+output, broadcast operands, views oneDNN cannot read), conv2d and max_pool2d on oneDNN (src/runtime/matrix_products.cpp) against eager PyTorch (groups,
 depthwise, dilation, stride, no bias, channels-last and non-contiguous inputs, the channels-last
 results followed by the ops a network has; ceil mode, NaN and -inf in max pooling), and a CNN with
 1x1 and 3x3 convolutions trained for several steps in one process, following torch.optim."""
@@ -29,12 +30,30 @@ CASES = {
     # view follow them; a channels-last result is also an output.
     "conv_chain_layouts": (lambda x, w1, w2, w3: _conv_chain(x, w1, w2, w3),
                            lambda: (torch.randn(2, 3, 12, 12), torch.randn(8, 3, 3, 3) / 3, torch.randn(8, 8, 1, 1) / 3, torch.randn(8, 1, 3, 3) / 3)),
+    # Heads split from one linear's output and transposed, [B, T, H, D] read as [B, H, T, D]:
+    # oneDNN reads them where they lie, each batch dimension apart (the products of attention).
+    "matmul_heads_in_place": (lambda x: _heads(x), lambda: (torch.randn(2, 5, 3 * 12),)),
+    # One matrix against a stack of two batch dimensions; a stack with a batch dimension of one
+    # against one of three (broadcast by oneDNN); and one broadcast along a dimension it has (a copy).
+    "matmul_single_against_a_stack": (lambda a, b: (a @ b, b.t() @ a.transpose(-2, -1)), lambda: (torch.randn(3, 4, 6, 5), torch.randn(5, 7))),
+    "matmul_batch_of_one": (lambda a, b: a @ b, lambda: (torch.randn(2, 1, 4, 5), torch.randn(1, 3, 5, 6))),
+    "matmul_partly_broadcast": (lambda a, b: a @ b, lambda: (torch.randn(3, 4, 5), torch.randn(2, 3, 5, 6))),
+    # Three batch dimensions, a step slice (rows 2 apart) and an expanded operand (stride 0).
+    "matmul_three_batch_dims_strided": (lambda a, b: (a[:, :, ::2, :] @ b, a.expand(2, 2, 3, 8, 5)[..., :4, :] @ b.expand(2, 2, 3, 5, 3)),
+                                        lambda: (torch.randn(2, 3, 8, 5), torch.randn(2, 3, 5, 3))),
     "pool_nan": (lambda x: F.max_pool2d(x, 3, 2, 1),
                  lambda: (torch.where(torch.rand(2, 3, 8, 8) < 0.1, torch.tensor(NAN), torch.randn(2, 3, 8, 8)),)),
     "pool_ceil_dilation": (lambda x: F.max_pool2d(x, (2, 3), (2, 1), (1, 1), (2, 1), True), lambda: (torch.randn(2, 3, 11, 10),)),
     "pool_all_minus_infinity": (lambda x: F.max_pool2d(x, 2), lambda: (torch.full((1, 1, 4, 4), -float("inf")),)),
     "pool_window_past_the_end": (lambda x: F.max_pool2d(x, 2, 3), lambda: (torch.randn(1, 2, 4, 4),)),
 }
+
+
+def _heads(x):
+    q, k, v = x.view(2, 5, 3, 12).split(4, 3)[0], *x.split(12, 2)[1:]
+    q, k, v = (t.reshape(2, 5, 3, 4).transpose(1, 2) for t in (q.reshape(2, 5, 12), k, v))
+    scores = q @ k.transpose(-2, -1)
+    return scores, scores.softmax(-1) @ v, q.transpose(-2, -1) @ scores
 
 
 def _conv_chain(x, w1, w2, w3):
