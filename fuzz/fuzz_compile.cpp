@@ -22,7 +22,7 @@ void compile(const thundercc::Trace& traced, thundercc::GradMode mode) {
   if (program.backward) out += thundercc::print_trace(*program.backward);
   for (const auto& stage : program.stages) out += thundercc::print_trace(stage.trace);  // --print-after-all
   out += thundercc::plan::encode_plan(thundercc::plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr,
-                                                                 program.saved_bytes)).dump(1);
+                                                                 program.saved_bytes));
 }
 
 }  // namespace

@@ -380,12 +380,36 @@ TEST_CASE("the input limits are the same whether read_json or nlohmann's parser 
   }
 }
 
-TEST_CASE("write_json writes what nlohmann's dump writes") {
-  auto same = [](const json& doc) {
-    for (int indent : {0, 1, 2}) {
-      INFO("indent " << indent << ": " << doc.dump());
-      CHECK(write_json(doc, indent) == doc.dump(indent));
+TEST_CASE("JsonWriter writes what nlohmann's dump(0) writes, whole documents and member by member") {
+  // Member by member, as the plan's encoder writes: objects and arrays opened and closed, scalars
+  // written as values (floats go through nlohmann's serializer either way).
+  std::function<void(JsonWriter&, const json&)> stream = [&](JsonWriter& out, const json& doc) {
+    if (doc.is_object()) {
+      out.begin_object();
+      for (auto it = doc.begin(); it != doc.end(); ++it) stream(out.key(it.key()), *it);
+      out.end_object();
+    } else if (doc.is_array()) {
+      out.begin_array();
+      for (const auto& item : doc) stream(out, item);
+      out.end_array();
+    } else if (doc.is_string()) {
+      out.value(doc.get_ref<const std::string&>());
+    } else if (doc.is_boolean()) {
+      out.value(doc.get<bool>());
+    } else if (doc.is_number_integer() && !doc.is_number_unsigned()) {
+      out.value(doc.get<int64_t>());
+    } else if (doc.is_null()) {
+      out.value(nullptr);
+    } else {
+      out.value(doc);
     }
+  };
+  auto same = [&](const json& doc) {
+    INFO(doc.dump());
+    CHECK(JsonWriter().value(doc).take() == doc.dump(0));
+    JsonWriter streamed;
+    stream(streamed, doc);
+    CHECK(streamed.take() == doc.dump(0));
   };
   for (const auto& entry : std::filesystem::directory_iterator("traces"))
     if (entry.path().extension() == ".json") same(json::parse(read_text(entry.path())));
@@ -431,6 +455,16 @@ TEST_CASE("write_json writes what nlohmann's dump writes") {
         s.replace(at, 1, special);
         same(json(s));
       }
+}
+
+TEST_CASE("JsonWriter refuses members out of key order and documents left open") {
+  JsonWriter out;
+  out.begin_object().member("b", 1);
+  CHECK_THROWS_WITH(out.member("a", 2), Catch::Contains("member \"a\" after \"b\": members go in ascending key order"));
+  CHECK_THROWS_WITH(out.member("b", 2), Catch::Contains("after \"b\""));
+  CHECK_THROWS_WITH(JsonWriter().begin_array().take(), Catch::Contains("still open"));
+  CHECK_THROWS_WITH(JsonWriter().begin_array().key("x"), Catch::Contains("a key outside an object"));
+  CHECK_THROWS_WITH(JsonWriter().begin_array().end_object(), Catch::Contains("end_object without an open object"));
 }
 
 namespace {

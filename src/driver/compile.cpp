@@ -13,7 +13,6 @@
 #include "thundercc/executors/fuser/nvrtc.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/plan/plan_codec.h"
-#include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
@@ -133,12 +132,11 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     built.dynamic = plan::Dynamic{loaded.symbols, loaded.document, std::move(executors), options.mode == GradMode::Inputs, options.names};
   }
   if (options.distributed.mode == Distributed::Mode::Fsdp) built.world_size = options.distributed.world_size;
-  auto plan = plan::encode_plan(std::move(built));
   timer.emplace("write plan JSON");
   // One value per line, unindented: diffable, and 30% smaller than indented (a 96-layer plan: 1.4 MB).
-  files.add((dir / (stem + ".plan.json")).string(), write_json(plan, 0) + "\n");
+  files.add((dir / (stem + ".plan.json")).string(), plan::encode_plan(built));
   timer.reset();
-  if (free_at_exit) keep_until_exit(std::move(plan));
+  if (free_at_exit) keep_until_exit(std::move(built));
   if (printing.valid()) printed = printing.get();
   for (auto& [file, text] : printed) files.add(file, std::move(text));
   if (options.print_after_all) {

@@ -1,20 +1,23 @@
-// plan.json's codec: the only file that spells the plan's keys. Encoding writes what the builder
-// made (empty arrays and objects as json(value_t::array/object), members moved in: a plan is
-// large and nlohmann's initializer lists copy); decoding checks the version, then the schema,
-// then what the schema cannot say (slots in range, tensor metadata, arguments that are a slot,
-// slots or a constant), naming the JSON pointer of any problem. A backward program's pointers are
-// its own ("/instructions/3"), its `where` says "(backward)". Fusion regions are stored once per
-// distinct region in the plan's `regions` table, which instructions index: the layers of a deep
-// model make the same few regions hundreds of times, and each is a whole trace document.
+// plan.json's codec: the only file that spells the plan's keys. Encoding writes the text as it
+// goes (JsonWriter, each object's members in key order), not a document to dump: a plan is large
+// (96 layers: 1.4 MB) and building its document cost as much as writing it. Decoding checks the
+// version, then the schema, then what the schema cannot say (slots in range, tensor metadata,
+// arguments that are a slot, slots or a constant), naming the JSON pointer of any problem. A
+// backward program's pointers are its own ("/instructions/3"), its `where` says "(backward)".
+// Fusion regions are stored once per distinct region in the plan's `regions` table, which
+// instructions index: the layers of a deep model make the same few regions hundreds of times, and
+// each is a whole trace document.
 #include "thundercc/plan/plan_codec.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/ir/rewrite.h"
+#include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/serialize/value_codec.h"
@@ -25,31 +28,34 @@ namespace {
 
 using json = nlohmann::json;
 
-// ---- encoding (the plan is taken apart: its strings move into the document)
+// ---- encoding: written as text as it is made (JsonWriter), members in key order
 
-json encode_operand(const Operand& o) {
+void write_operand(JsonWriter& out, const Operand& o) {
   switch (o.kind) {
-    case Operand::Kind::Slot: return json_member("slot", o.slot);
-    case Operand::Kind::Constant: return encode_value(o.constant, [](const Value&) { return json(); });
+    case Operand::Kind::Slot: out.begin_object().member("slot", o.slot).end_object(); return;
+    case Operand::Kind::Constant: out.value(encode_value(o.constant, [](const Value&) { return json(); })); return;
     case Operand::Kind::Tuple:
-    case Operand::Kind::List: {
-      json items(json::value_t::array);
-      for (const auto& x : o.items) items.push_back(encode_operand(x));
-      return json_member(o.kind == Operand::Kind::Tuple ? "tuple" : "list", std::move(items));
-    }
-    case Operand::Kind::Dict: {
-      json pairs(json::value_t::array);
-      for (size_t k = 0; k < o.items.size(); ++k) pairs.push_back(json::array({o.keys[k], encode_operand(o.items[k])}));
-      return json_member("dict", std::move(pairs));
-    }
+    case Operand::Kind::List:
+      out.begin_object().key(o.kind == Operand::Kind::Tuple ? "tuple" : "list").begin_array();
+      for (const auto& x : o.items) write_operand(out, x);
+      out.end_array().end_object();
+      return;
+    case Operand::Kind::Dict:
+      out.begin_object().key("dict").begin_array();
+      for (size_t k = 0; k < o.items.size(); ++k) {
+        out.begin_array().value(o.keys[k]);
+        write_operand(out, o.items[k]);
+        out.end_array();
+      }
+      out.end_array().end_object();
+      return;
   }
-  return nullptr;
 }
 
-json encode_metas(const std::vector<TensorMeta>& metas) {
-  json out(json::value_t::array);
-  for (const auto& m : metas) out.push_back(encode_tensor_meta(m));
-  return out;
+void write_metas(JsonWriter& out, const std::vector<TensorMeta>& metas) {
+  out.begin_array();
+  for (const auto& m : metas) write_tensor_meta(out, m);
+  out.end_array();
 }
 
 // The plan's distinct fusion regions, as encoded: a region's values are renamed in order of
@@ -64,7 +70,7 @@ class RegionTable {
     if (fresh) entries_.push_back(encode_trace(canonical(fusion.region)));
     return at->second;
   }
-  json take() { return std::move(entries_); }
+  const std::vector<json>& entries() const { return entries_; }
 
  private:
   static Trace canonical(const Trace& region) {
@@ -93,77 +99,112 @@ class RegionTable {
     return t;
   }
 
-  json entries_ = json(json::value_t::array);
+  std::vector<json> entries_;
   std::unordered_map<std::string, size_t> index_;
 };
 
-json encode_instruction(Instruction& ins, RegionTable& regions) {
-  json j = json_member("op", std::move(ins.op));
-  j["executor"] = std::move(ins.executor);
-  json args(json::value_t::array);
-  for (const auto& a : ins.args) args.push_back(encode_operand(a));
-  json kwargs(json::value_t::object);
-  for (const auto& [k, v] : ins.kwargs) kwargs[k] = encode_operand(v);
-  json outputs(json::value_t::array);
-  for (int s : ins.outputs) outputs.push_back(s < 0 ? json(nullptr) : json(s));
-  j["args"] = std::move(args);
-  j["kwargs"] = std::move(kwargs);
-  j["outputs"] = std::move(outputs);
-  j["free"] = ins.free.empty() ? json(json::value_t::array) : json(ins.free);
-  j["statement"] = std::move(ins.statement);
-  if (!ins.source.empty()) j["source"] = std::move(ins.source);
-  if (ins.fusion) {
-    json fusion(json::value_t::object);
-    fusion["region"] = regions.index_of(*ins.fusion);
-    fusion["name"] = ins.fusion->region.name;
-    if (ins.fusion->function) fusion["function"] = *ins.fusion->function;
-    if (ins.fusion->cuda_function) fusion["cuda_function"] = *ins.fusion->cuda_function;
-    if (ins.fusion->grid) fusion["grid"] = *ins.fusion->grid;
-    fusion["inputs"] = encode_metas(ins.fusion->inputs);
-    fusion["outputs"] = encode_metas(ins.fusion->outputs);
-    j["fusion"] = std::move(fusion);
-  }
+void write_instruction(JsonWriter& out, const Instruction& ins, RegionTable& regions) {
+  out.begin_object().key("args").begin_array();
+  for (const auto& a : ins.args) write_operand(out, a);
+  out.end_array();
   if (!ins.buffers.empty()) {
-    json buffers(json::value_t::array);
+    out.key("buffers").begin_array();
     for (const auto& b : ins.buffers) {
       if (!b) {
-        buffers.push_back(nullptr);
+        out.value(nullptr);
         continue;
       }
-      json buffer = json_member("offset", b->offset);
-      buffer["tensor"] = encode_tensor_meta(b->tensor);
-      buffers.push_back(std::move(buffer));
+      out.begin_object().member("offset", b->offset).key("tensor");
+      write_tensor_meta(out, b->tensor);
+      out.end_object();
     }
-    j["buffers"] = std::move(buffers);
+    out.end_array();
   }
-  if (ins.fresh) j["fresh"] = true;
-  if (ins.stream) j["stream"] = *ins.stream;
+  out.member("executor", ins.executor);
   if (!ins.expect.empty()) {
-    json expect(json::value_t::array);
-    for (const auto& m : ins.expect) expect.push_back(m ? encode_tensor_meta(*m) : json());
-    j["expect"] = std::move(expect);
+    out.key("expect").begin_array();
+    for (const auto& m : ins.expect) m ? write_tensor_meta(out, *m) : void(out.value(nullptr));
+    out.end_array();
   }
-  return j;
+  out.member("free", ins.free);
+  if (ins.fresh) out.member("fresh", true);
+  if (const auto& f = ins.fusion) {
+    out.key("fusion").begin_object();
+    if (f->cuda_function) out.member("cuda_function", *f->cuda_function);
+    if (f->function) out.member("function", *f->function);
+    if (f->grid) out.member("grid", *f->grid);
+    write_metas(out.key("inputs"), f->inputs);
+    out.member("name", f->region.name);
+    write_metas(out.key("outputs"), f->outputs);
+    out.member("region", regions.index_of(*f)).end_object();
+  }
+  // A kwargs object's members in key order, as every object's.
+  std::vector<const std::pair<std::string, Operand>*> kwargs;
+  for (const auto& kv : ins.kwargs) kwargs.push_back(&kv);
+  std::sort(kwargs.begin(), kwargs.end(), [](const auto* a, const auto* b) { return a->first < b->first; });
+  out.key("kwargs").begin_object();
+  for (const auto* kv : kwargs) write_operand(out.key(kv->first), kv->second);
+  out.end_object();
+  out.member("op", ins.op).key("outputs").begin_array();
+  for (int s : ins.outputs) s < 0 ? out.value(nullptr) : out.value(s);
+  out.end_array();
+  if (!ins.source.empty()) out.member("source", ins.source);
+  out.member("statement", ins.statement);
+  if (ins.stream) out.member("stream", *ins.stream);
+  out.end_object();
 }
 
-// A program's members, into `out` (the plan itself for the forward).
-void encode_program(Program& p, json& out, RegionTable& regions) {
-  json inputs(json::value_t::array);
-  for (const auto& in : p.inputs) {
-    inputs.push_back({{"name", in.name}, {"slot", in.slot}, {"tensor", encode_tensor_meta(in.tensor)}});
-    if (!in.fqn.empty()) inputs.back()["fqn"] = in.fqn;
-    if (in.shard_of) inputs.back()["shard_of"] = *in.shard_of;
+// An object whose members come from more than one place (a program's, and its container's),
+// written in key order.
+class Members {
+ public:
+  Members& add(std::string_view key, std::function<void(JsonWriter&)> write) {
+    members_.emplace_back(key, std::move(write));
+    return *this;
   }
-  json instructions(json::value_t::array);
-  for (auto& ins : p.instructions) instructions.push_back(encode_instruction(ins, regions));
-  out["inputs"] = std::move(inputs);
-  out["slots"] = p.slots;
-  out["free_at_start"] = p.free_at_start.empty() ? json(json::value_t::array) : json(p.free_at_start);
-  out["instructions"] = std::move(instructions);
-  out["output"] = encode_operand(p.output);
+  // A member whose value is written as it is (`value` must outlive write()).
+  template <class T>
+  Members& add_value(std::string_view key, const T& value) {
+    return add(key, [&value](JsonWriter& out) { out.value(value); });
+  }
+  void write(JsonWriter& out) {
+    std::sort(members_.begin(), members_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    out.begin_object();
+    for (const auto& [key, write] : members_) write(out.key(key));
+    out.end_object();
+  }
+
+ private:
+  std::vector<std::pair<std::string_view, std::function<void(JsonWriter&)>>> members_;
+};
+
+// A program's members, among its container's (the plan itself for the forward).
+void add_program(Members& members, const Program& p, RegionTable& regions) {
+  members.add("inputs", [&p](JsonWriter& out) {
+    out.begin_array();
+    for (const auto& in : p.inputs) {
+      out.begin_object();
+      if (!in.fqn.empty()) out.member("fqn", in.fqn);
+      out.member("name", in.name);
+      if (in.shard_of) out.member("shard_of", *in.shard_of);
+      out.member("slot", in.slot).key("tensor");
+      write_tensor_meta(out, in.tensor);
+      out.end_object();
+    }
+    out.end_array();
+  });
+  members.add_value("slots", p.slots).add_value("free_at_start", p.free_at_start);
+  members.add("instructions", [&p, &regions](JsonWriter& out) {
+    out.begin_array();
+    for (const auto& ins : p.instructions) write_instruction(out, ins, regions);
+    out.end_array();
+  });
+  members.add("output", [&p](JsonWriter& out) { write_operand(out, p.output); });
   if (p.arena)
-    out["arena"] = {{"bytes", p.arena->bytes}, {"buffers", p.arena->buffers}, {"buffer_bytes", p.arena->buffer_bytes},
-                    {"in_place", p.arena->in_place}};
+    members.add("arena", [&p](JsonWriter& out) {
+      out.begin_object().member("buffer_bytes", p.arena->buffer_bytes).member("buffers", p.arena->buffers);
+      out.member("bytes", p.arena->bytes).member("in_place", p.arena->in_place).end_object();
+    });
 }
 
 // ---- decoding
@@ -392,62 +433,67 @@ void check_version(const json& doc, const std::string& where) {
 
 }  // namespace
 
-json encode_plan(Plan plan) {
-  json doc = json_member("format", kFormat);
-  doc["version"] = kFormatVersion;
-  doc["name"] = std::move(plan.name);
-  doc["seed"] = plan.seed;
-  if (plan.world_size) doc["world_size"] = plan.world_size;
+std::string encode_plan(const Plan& plan) {
   RegionTable regions;
-  encode_program(plan.forward, doc, regions);
-  if (plan.backward) {
-    json backward(json::value_t::object);
-    encode_program(*plan.backward, backward, regions);
-    backward["saved"] = plan.backward->saved;
-    backward["saved_bytes"] = plan.backward->saved_bytes;
-    doc["backward"] = std::move(backward);
-  }
-  if (plan.update) {
-    json update(json::value_t::object);
-    encode_program(plan.update->program, update, regions);
-    update["parameters"] = plan.update->parameters;
-    update["optimizer"] = plan.update->optimizer;
-    doc["update"] = std::move(update);
-  }
-  if (plan.prologue) {
-    json prologue(json::value_t::object);
-    encode_program(plan.prologue->program, prologue, regions);
-    prologue["reads"] = plan.prologue->reads;
-    doc["prologue"] = std::move(prologue);
-  }
-  if (json table = regions.take(); !table.empty()) doc["regions"] = std::move(table);
-  json plugins(json::value_t::array);
-  for (const auto& p : plan.plugins) plugins.push_back({{"name", p.name}, {"version", p.version}});
-  doc["plugins"] = std::move(plugins);
-  if (plan.kernels)
-    doc["kernels"] = {{"library", plan.kernels->library}, {"sha256", plan.kernels->sha256}, {"compiler", plan.kernels->compiler},
-                      {"flags", plan.kernels->flags}, {"isa", plan.kernels->isa}};
-  if (plan.cuda_kernels) {
-    const CudaKernelsRecord& c = *plan.cuda_kernels;
-    json cuda = json_member("block", c.block);
-    if (c.ptx) {
-      cuda["ptx"] = *c.ptx;
-      cuda["sha256"] = c.sha256;
-      cuda["compiler"] = c.compiler;
-      cuda["arch"] = c.arch;
-    }
-    if (c.emulation) cuda["emulation"] = {{"library", c.emulation->library}, {"sha256", c.emulation->sha256}};
-    doc["cuda_kernels"] = std::move(cuda);
-  }
-  if (plan.dynamic) {
-    const Dynamic& d = *plan.dynamic;
-    json dynamic = json_member("executors", d.executors);
-    dynamic["input_gradients"] = d.input_gradients;
-    dynamic["names"] = d.names == NameStyle::Stable ? "stable" : "thunder";
-    dynamic["trace"] = std::move(plan.dynamic->trace);
-    doc["dynamic"] = std::move(dynamic);
-  }
-  return doc;
+  // Regions are numbered in the order the programs use them: forward, backward, update, prologue.
+  for (const Program* p : {&plan.forward, plan.backward ? &*plan.backward : nullptr, plan.update ? &plan.update->program : nullptr,
+                           plan.prologue ? &plan.prologue->program : nullptr})
+    if (p)
+      for (const auto& ins : p->instructions)
+        if (ins.fusion) regions.index_of(*ins.fusion);
+  Members doc;
+  doc.add_value("format", kFormat).add_value("version", kFormatVersion).add_value("name", plan.name).add_value("seed", plan.seed);
+  if (plan.world_size) doc.add_value("world_size", plan.world_size);
+  add_program(doc, plan.forward, regions);
+  // A program in an object of its own, beside its container's members.
+  auto program = [&regions](const Program& p, std::function<void(Members&)> others) {
+    return [&regions, &p, others = std::move(others)](JsonWriter& out) {
+      Members members;
+      add_program(members, p, regions);
+      others(members);
+      members.write(out);
+    };
+  };
+  if (const auto& b = plan.backward)
+    doc.add("backward", program(*b, [&](Members& m) { m.add_value("saved", b->saved).add_value("saved_bytes", b->saved_bytes); }));
+  if (const auto& u = plan.update)
+    doc.add("update", program(u->program, [&](Members& m) { m.add_value("parameters", u->parameters).add_value("optimizer", u->optimizer); }));
+  if (const auto& p = plan.prologue) doc.add("prologue", program(p->program, [&](Members& m) { m.add_value("reads", p->reads); }));
+  if (!regions.entries().empty())
+    doc.add("regions", [&](JsonWriter& out) {
+      out.begin_array();
+      for (const auto& region : regions.entries()) out.value(region);
+      out.end_array();
+    });
+  doc.add("plugins", [&](JsonWriter& out) {
+    out.begin_array();
+    for (const auto& p : plan.plugins) out.begin_object().member("name", p.name).member("version", p.version).end_object();
+    out.end_array();
+  });
+  if (const auto& k = plan.kernels)
+    doc.add("kernels", [&](JsonWriter& out) {
+      out.begin_object().member("compiler", k->compiler).member("flags", k->flags).member("isa", k->isa);
+      out.member("library", k->library).member("sha256", k->sha256).end_object();
+    });
+  if (const auto& c = plan.cuda_kernels)
+    doc.add("cuda_kernels", [&](JsonWriter& out) {
+      out.begin_object();
+      if (c->ptx) out.member("arch", c->arch);
+      out.member("block", c->block);
+      if (c->ptx) out.member("compiler", c->compiler);
+      if (c->emulation)
+        out.key("emulation").begin_object().member("library", c->emulation->library).member("sha256", c->emulation->sha256).end_object();
+      if (c->ptx) out.member("ptx", *c->ptx).member("sha256", c->sha256);
+      out.end_object();
+    });
+  if (const auto& d = plan.dynamic)
+    doc.add("dynamic", [&](JsonWriter& out) {
+      out.begin_object().member("executors", d->executors).member("input_gradients", d->input_gradients).member("names", d->names == NameStyle::Stable ? "stable" : "thunder");
+      out.member("trace", d->trace).end_object();
+    });
+  JsonWriter out;
+  doc.write(out);
+  return out.take() + "\n";
 }
 
 Plan decode_plan(const json& doc, const std::string& where) {

@@ -18,7 +18,7 @@ bool needs_care(uint64_t word) {
   return ((word - kOnes * 0x20) | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\')) | word) & kHighs;
 }
 
-void write_string(std::string& out, const std::string& s) {
+void write_string(std::string& out, std::string_view s) {
   // Most strings (names, types, code) need no care: they are checked a word at a time.
   size_t plain = 0;  // s[0, plain) needs no care
   for (uint64_t word; plain + 8 <= s.size(); plain += 8) {
@@ -27,7 +27,7 @@ void write_string(std::string& out, const std::string& s) {
   }
   for (size_t i = plain; i < s.size(); ++i)
     if (static_cast<unsigned char>(s[i]) >= 0x80) {  // nlohmann checks and passes UTF-8 through
-      out += json(s).dump();
+      out += json(std::string(s)).dump();
       return;
     }
   out += '"';
@@ -35,7 +35,7 @@ void write_string(std::string& out, const std::string& s) {
   for (size_t i = plain; i < s.size(); ++i) {
     unsigned char c = s[i];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s, clean, i - clean);
+    out.append(s.data() + clean, i - clean);
     clean = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
@@ -53,7 +53,7 @@ void write_string(std::string& out, const std::string& s) {
       }
     }
   }
-  out.append(s, clean, s.size() - clean);
+  out.append(s.data() + clean, s.size() - clean);
   out += '"';
 }
 
@@ -63,7 +63,8 @@ void write_integer(std::string& out, Integer n) {
   out.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
 }
 
-void write_value(std::string& out, const json& j, int indent, int depth) {
+// nlohmann's dump(0) of `j`: its layout at indent 0 is the same at every depth.
+void write_value(std::string& out, const json& j) {
   switch (j.type()) {
     case json::value_t::null: out += "null"; return;
     case json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; return;
@@ -82,30 +83,119 @@ void write_value(std::string& out, const json& j, int indent, int depth) {
       for (auto it = j.begin(); it != j.end(); ++it) {
         if (!first) out += ",\n";
         first = false;
-        out.append(static_cast<size_t>(indent) * (depth + 1), ' ');
         if (object) {
           write_string(out, it.key());
           out += ": ";
         }
-        write_value(out, *it, indent, depth + 1);
+        write_value(out, *it);
       }
       out += '\n';
-      out.append(static_cast<size_t>(indent) * depth, ' ');
       out += object ? '}' : ']';
       return;
     }
-    case json::value_t::binary: throw std::invalid_argument("write_json: binary values are not written (plans have none)");
+    case json::value_t::binary: throw std::invalid_argument("JsonWriter: binary values are not written (plans have none)");
     default: out += j.dump(); return;  // floats (shortest round trip), discarded
   }
 }
 
 }  // namespace
 
-std::string write_json(const json& doc, int indent) {
-  if (indent < 0) throw std::invalid_argument("write_json: the indent must be 0 or more (compact text: dump())");
-  std::string out;
-  write_value(out, doc, indent, 0);
-  return out;
+JsonWriter& JsonWriter::begin_object() {
+  element();
+  out_ += '{';
+  open_.push_back({true});
+  return *this;
+}
+
+JsonWriter& JsonWriter::begin_array() {
+  element();
+  out_ += '[';
+  open_.push_back({false});
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_object() {
+  if (open_.empty() || !open_.back().object) throw std::logic_error("JsonWriter: end_object without an open object");
+  if (open_.back().count) out_ += '\n';
+  out_ += '}';
+  open_.pop_back();
+  return *this;
+}
+
+JsonWriter& JsonWriter::end_array() {
+  if (open_.empty() || open_.back().object) throw std::logic_error("JsonWriter: end_array without an open array");
+  if (open_.back().count) out_ += '\n';
+  out_ += ']';
+  open_.pop_back();
+  return *this;
+}
+
+JsonWriter& JsonWriter::key(std::string_view key) {
+  if (open_.empty() || !open_.back().object) throw std::logic_error("JsonWriter: a key outside an object");
+  Open& o = open_.back();
+  out_ += o.count++ ? ",\n" : "\n";
+  const size_t at = out_.size();
+  write_string(out_, key);
+  const std::string_view written(out_.data() + at, out_.size() - at);
+  if (o.key_size && !(std::string_view(out_.data() + o.key_at, o.key_size) < written))
+    throw std::logic_error("JsonWriter: member " + std::string(written) + " after " + out_.substr(o.key_at, o.key_size) +
+                           ": members go in ascending key order");
+  o.key_at = at;
+  o.key_size = written.size();
+  out_ += ": ";
+  return *this;
+}
+
+void JsonWriter::element() {
+  if (open_.empty() || open_.back().object) return;  // a member's value follows its key
+  out_ += open_.back().count++ ? ",\n" : "\n";
+}
+
+JsonWriter& JsonWriter::value(std::string_view s) {
+  element();
+  write_string(out_, s);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(bool b) {
+  element();
+  out_ += b ? "true" : "false";
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(std::nullptr_t) {
+  element();
+  out_ += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::signed_value(int64_t n) {
+  element();
+  write_integer(out_, n);
+  return *this;
+}
+
+JsonWriter& JsonWriter::unsigned_value(uint64_t n) {
+  element();
+  write_integer(out_, n);
+  return *this;
+}
+
+JsonWriter& JsonWriter::value(const std::vector<std::string>& items) {
+  begin_array();
+  for (const auto& s : items) value(s);
+  return end_array();
+}
+
+JsonWriter& JsonWriter::value(const json& doc) {
+  element();
+  write_value(out_, doc);
+  return *this;
+}
+
+std::string JsonWriter::take() {
+  if (!open_.empty()) throw std::logic_error("JsonWriter: an object or array is still open");
+  return std::move(out_);
 }
 
 }  // namespace thundercc

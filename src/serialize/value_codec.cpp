@@ -10,6 +10,7 @@
 #include "thundercc/errors.h"
 #include "thundercc/ir/pyliteral.h"
 #include "thundercc/serialize/json_reader.h"
+#include "thundercc/serialize/json_writer.h"
 
 namespace thundercc {
 namespace {
@@ -73,15 +74,32 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
 
 }  // namespace
 
+namespace {
+
+// A tensor's metadata as traces and plans write it, its members in key order: `member(key, value)`
+// builds a document or writes text.
+template <class Member>
+void tensor_meta_members(const TensorMeta& m, Member&& member) {
+  member("device", m.device.str());
+  member("dtype", m.dtype.full_name());
+  member("requires_grad", m.requires_grad);
+  member("shape", m.shape);
+}
+
+}  // namespace
+
 json encode_tensor_meta(const TensorMeta& m) {
-  // Members in key order, each placed at the end: no searching, no initializer-list copies.
+  // Each member placed at the end: no searching, no initializer-list copies.
   json j(json::value_t::object);
   auto& members = j.get_ref<json::object_t&>();
-  members.emplace_hint(members.end(), "device", m.device.str());
-  members.emplace_hint(members.end(), "dtype", m.dtype.full_name());
-  members.emplace_hint(members.end(), "requires_grad", m.requires_grad);
-  members.emplace_hint(members.end(), "shape", m.shape);
+  tensor_meta_members(m, [&](const char* key, const auto& value) { members.emplace_hint(members.end(), key, value); });
   return j;
+}
+
+void write_tensor_meta(JsonWriter& out, const TensorMeta& m) {
+  out.begin_object();
+  tensor_meta_members(m, [&](const char* key, const auto& value) { out.member(key, value); });
+  out.end_object();
 }
 
 json json_member(const char* key, json value) {

@@ -13,8 +13,8 @@ namespace thundercc::plan {
 inline constexpr const char* kFormat = "thundercc.plan";
 inline constexpr int kFormatVersion = 4;
 
-// Takes the plan apart (its strings move into the document): pass a temporary or std::move it.
-nlohmann::json encode_plan(Plan plan);
+// plan.json's text, newline-terminated.
+std::string encode_plan(const Plan& plan);
 
 // Checks the format version (a plan of another version is refused with a message to compile
 // again), then the schema, then decodes: slots in range, tensor metadata, arguments. Throws

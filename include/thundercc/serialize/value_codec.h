@@ -11,6 +11,8 @@
 
 namespace thundercc {
 
+class JsonWriter;  // serialize/json_writer.h
+
 // The documented limits of trace.json and plan.json (docs/limits.md), checked while parsing,
 // before the schema or any walk of the document sees it.
 namespace limits {
@@ -36,6 +38,8 @@ Value decode_value(const nlohmann::json& j, const std::string& at, const Referen
 std::string proxy_name(const Value& proxy);
 // A tensor's metadata: {"shape", "dtype", "device", "requires_grad"}, as traces and plans write it.
 nlohmann::json encode_tensor_meta(const TensorMeta& m);
+// The same, written as text.
+void write_tensor_meta(JsonWriter& out, const TensorMeta& m);
 // {key: value}, with the value moved in: a braced initializer list copies it (and builds the
 // pair as an array first).
 nlohmann::json json_member(const char* key, nlohmann::json value);
