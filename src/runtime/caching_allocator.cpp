@@ -42,7 +42,7 @@ class CachingAllocator final : public c10::Allocator {
           stats_.cached_bytes -= size;
         }
       }
-      if (!data) stats_.fresh_bytes += size;
+      if (!data && size >= kCachedFrom) stats_.fresh_bytes += size;
       stats_.live_bytes += size;
       if (stats_.live_bytes > stats_.peak_live_bytes) stats_.peak_live_bytes = stats_.live_bytes;
     }

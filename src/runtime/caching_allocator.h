@@ -14,7 +14,7 @@ namespace thundercc::runtime {
 struct AllocatorStats {
   size_t live_bytes = 0;
   size_t peak_live_bytes = 0;   // since the last reset_peak
-  size_t fresh_bytes = 0;       // taken from the system since the last reset_peak
+  size_t fresh_bytes = 0;       // blocks of 1 MB and more newly allocated since the last reset_peak (malloc reuses smaller ones)
   size_t cached_bytes = 0;      // freed blocks kept for reuse
 };
 

@@ -757,7 +757,7 @@ int run(const RunOptions& o) {
     // Working memory: what a run holds beyond its inputs and the previous run's outputs, the arenas
     // included (benchmarks/peak_memory.py measures eager's the same way).
     int64_t arenas = plan.forward_program().arena_bytes() + (plan.has_backward() ? plan.backward_program()->arena_bytes() : 0);
-    std::printf("memory: working peak %.1f MB (arena %.1f MB), %.1f MB newly taken from the system during the timed runs\n",
+    std::printf("memory: working peak %.1f MB (arena %.1f MB), %.1f MB newly taken in blocks of 1 MB and more during the timed runs\n",
                 (memory.peak_live_bytes - live_before + arenas) / 1e6, arenas / 1e6, memory.fresh_bytes / 1e6);
     print_profile(plan.has_backward() ? "forward" : "", plan.forward_program(), forward_ns);
     if (plan.has_backward()) print_profile("backward", *plan.backward_program(), backward_ns);
