@@ -98,7 +98,7 @@ done
 
 # The issue "Performance"'s compile-time baseline, commit 8e323f1, timed interleaved with this
 # checkout (its thundercc is built once, in build-8e323f1).
-benchmarks/compile_against.sh 8e323f1 | sed 's/^/  /'
+benchmarks/compile_against.sh 8e323f1 31 | sed 's/^/  /'
 
 # Training step: forward and backward of a GPT-2 and a LLaMA block (d256, batch 4 x 128), thundercc
 # run against PyTorch eager with autograd, one intra-op thread each, medians of 5 rounds.
