@@ -462,6 +462,14 @@ TEST_CASE("JsonWriter refuses members out of key order and documents left open")
   out.begin_object().member("b", 1);
   CHECK_THROWS_WITH(out.member("a", 2), Catch::Contains("member \"a\" after \"b\": members go in ascending key order"));
   CHECK_THROWS_WITH(out.member("b", 2), Catch::Contains("after \"b\""));
+  // Keys are compared as std::map compares them, not as written: '!' and ' ' sort before the
+  // closing quote, an escaped '"' after '#' only when unescaped.
+  CHECK(JsonWriter().begin_object().member("a", 1).member("a ~", 2).member("a!", 3).end_object().take() ==
+        json{{"a", 1}, {"a ~", 2}, {"a!", 3}}.dump(0));
+  CHECK(JsonWriter().begin_object().member("a\"", 1).member("a#", 2).end_object().take() == json{{"a\"", 1}, {"a#", 2}}.dump(0));
+  JsonWriter escaped;
+  escaped.begin_object().member("a#", 1);
+  CHECK_THROWS_WITH(escaped.member("a\"", 2), Catch::Contains("members go in ascending key order"));
   CHECK_THROWS_WITH(JsonWriter().begin_array().take(), Catch::Contains("still open"));
   CHECK_THROWS_WITH(JsonWriter().begin_array().key("x"), Catch::Contains("a key outside an object"));
   CHECK_THROWS_WITH(JsonWriter().begin_array().end_object(), Catch::Contains("end_object without an open object"));

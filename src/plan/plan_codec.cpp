@@ -167,6 +167,8 @@ class Members {
   Members& add_value(std::string_view key, const T& value) {
     return add(key, [&value](JsonWriter& out) { out.value(value); });
   }
+  template <class T>
+  Members& add_value(std::string_view key, const T&& value) = delete;  // it would be gone by write()
   void write(JsonWriter& out) {
     std::sort(members_.begin(), members_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     out.begin_object();

@@ -618,6 +618,8 @@ at::Tensor fast_matmul(const at::Tensor& a, const at::Tensor& b, const at::Tenso
   if (a.dim() < 2 || b.dim() < 2 || !on_onednn(a, b)) return on_blas();
   auto batch_a = a.sizes().slice(0, a.dim() - 2), batch_b = b.sizes().slice(0, b.dim() - 2);
   auto batch = at::infer_size(batch_a, batch_b);
+  // oneDNN describes at most DNNL_MAX_NDIMS dimensions: a product of more batch dimensions goes to ATen.
+  if (batch.size() + 2 > DNNL_MAX_NDIMS) return on_blas();
   auto sizes = batch;
   sizes.insert(sizes.end(), {a.size(-2), b.size(-1)});
   at::Tensor result = destination(out, sizes, a);

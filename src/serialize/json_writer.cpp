@@ -133,15 +133,12 @@ JsonWriter& JsonWriter::end_array() {
 JsonWriter& JsonWriter::key(std::string_view key) {
   if (open_.empty() || !open_.back().object) throw std::logic_error("JsonWriter: a key outside an object");
   Open& o = open_.back();
+  // Compared as std::map compares them: the keys themselves, not as written (quoted, escaped).
+  if (o.count && !(std::string_view(o.last_key) < key))
+    throw std::logic_error("JsonWriter: member \"" + std::string(key) + "\" after \"" + o.last_key + "\": members go in ascending key order");
+  o.last_key.assign(key);
   out_ += o.count++ ? ",\n" : "\n";
-  const size_t at = out_.size();
   write_string(out_, key);
-  const std::string_view written(out_.data() + at, out_.size() - at);
-  if (o.key_size && !(std::string_view(out_.data() + o.key_at, o.key_size) < written))
-    throw std::logic_error("JsonWriter: member " + std::string(written) + " after " + out_.substr(o.key_at, o.key_size) +
-                           ": members go in ascending key order");
-  o.key_at = at;
-  o.key_size = written.size();
   out_ += ": ";
   return *this;
 }

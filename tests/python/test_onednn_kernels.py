@@ -38,6 +38,8 @@ CASES = {
     "matmul_single_against_a_stack": (lambda a, b: (a @ b, b.t() @ a.transpose(-2, -1)), lambda: (torch.randn(3, 4, 6, 5), torch.randn(5, 7))),
     "matmul_batch_of_one": (lambda a, b: a @ b, lambda: (torch.randn(2, 1, 4, 5), torch.randn(1, 3, 5, 6))),
     "matmul_partly_broadcast": (lambda a, b: a @ b, lambda: (torch.randn(3, 4, 5), torch.randn(2, 3, 5, 6))),
+    # More batch dimensions than oneDNN describes (12 in all): ATen's product.
+    "matmul_eleven_batch_dims": (lambda a, b: a @ b, lambda: (torch.randn(2, *[1] * 9, 2, 3, 4), torch.randn(4, 5))),
     # Three batch dimensions, a step slice (rows 2 apart) and an expanded operand (stride 0).
     "matmul_three_batch_dims_strided": (lambda a, b: (a[:, :, ::2, :] @ b, a.expand(2, 2, 3, 8, 5)[..., :4, :] @ b.expand(2, 2, 3, 5, 3)),
                                         lambda: (torch.randn(2, 3, 8, 5), torch.randn(2, 3, 5, 3))),

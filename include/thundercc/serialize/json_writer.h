@@ -61,7 +61,7 @@ class JsonWriter {
   struct Open {
     bool object;
     size_t count = 0;
-    size_t key_at = 0, key_size = 0;  // the last key, as written into out_
+    std::string last_key;
   };
   std::vector<Open> open_;
   std::string out_;
