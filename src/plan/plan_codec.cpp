@@ -495,7 +495,9 @@ std::string encode_plan(const Plan& plan) {
     });
   JsonWriter out;
   doc.write(out);
-  return out.take() + "\n";
+  std::string text = out.take();
+  text += '\n';
+  return text;
 }
 
 Plan decode_plan(const json& doc, const std::string& where) {

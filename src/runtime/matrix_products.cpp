@@ -145,12 +145,9 @@ Matrices matrices(const at::Tensor& t, at::IntArrayRef batch) {
     return true;
   };
   // Its own batch dimensions are the product's, or all of them one: read as they are.
-  const auto own = t.sizes().slice(0, t.dim() - 2);
   const bool single = t.numel() == rows * columns;
-  bool as_batch = single || own.size() == batch.size();
-  for (size_t d = 0; as_batch && !single && d < own.size(); ++d) as_batch = own[d] == batch[d];
   at::Tensor v = t;
-  if (!as_batch) {
+  if (!single && !t.sizes().slice(0, t.dim() - 2).equals(batch)) {
     std::vector<int64_t> sizes(batch.begin(), batch.end());
     sizes.insert(sizes.end(), {rows, columns});
     v = t.expand(sizes).contiguous();
