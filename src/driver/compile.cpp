@@ -92,13 +92,39 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   if (program.prologue) traces.push_back(&*program.prologue);
   if (program.backward) traces.push_back(&*program.backward);
   if (program.update) traces.push_back(&*program.update);
+  // The kernels are built on a third thread, beside the plan: only attach_kernels waits for them
+  // (with --time-passes, they are built first, in a phase of their own).
+  auto build_kernels = [&] {
+    PhaseTimer timer("fusion kernels");
+    try {
+      return fuser::build_plan_kernels(traces, stem, options.emit_cuda);
+    } catch (const ThunderError& e) {
+      throw LoadError(path + ": " + e.what());
+    }
+  };
   fuser::PlanKernelBuild kernels;
-  timer.emplace("fusion kernels");
-  try {
-    kernels = fuser::build_plan_kernels(traces, stem, options.emit_cuda);
-  } catch (const ThunderError& e) {
-    throw LoadError(path + ": " + e.what());
+  std::future<fuser::PlanKernelBuild> building;
+  timer.reset();
+  if (options.time_passes) kernels = build_kernels();
+  else building = std::async(std::launch::async, build_kernels);
+  timer.emplace("build plan");
+  std::optional<plan::UpdateTrace> update;
+  if (program.update) {
+    std::vector<int64_t> parameters;
+    for (size_t i : optimized_parameters(program.execution)) parameters.push_back(static_cast<int64_t>(i));
+    update.emplace(plan::UpdateTrace{*program.update, std::move(parameters), options.optimizer.describe()});
   }
+  plan::Plan built;
+  std::exception_ptr plan_failed;  // reported after the kernels' failure, as if built one after the other
+  try {
+    built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
+                             plan::KernelRecords::Attached, update ? &*update : nullptr, program.prologue ? &*program.prologue : nullptr);
+  } catch (...) {
+    plan_failed = std::current_exception();
+  }
+  if (building.valid()) kernels = building.get();
+  if (plan_failed) std::rethrow_exception(plan_failed);
+  plan::attach_kernels(built, kernels.kernels);
   if (!kernels.kernels.functions.empty()) {
     files.add((dir / kernels.kernels.library).string(), kernels.library.bytes);
     spdlog::info("{}: {} fusion kernels ({} compiled, {} from the cache {})", path, kernels.kernels.functions.size(),
@@ -116,15 +142,6 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     }
     if (!cuda.emulation.empty()) files.add((dir / cuda.emulation).string(), kernels.emulation.bytes);
   }
-  timer.emplace("build plan");
-  std::optional<plan::UpdateTrace> update;
-  if (program.update) {
-    std::vector<int64_t> parameters;
-    for (size_t i : optimized_parameters(program.execution)) parameters.push_back(static_cast<int64_t>(i));
-    update.emplace(plan::UpdateTrace{*program.update, std::move(parameters), options.optimizer.describe()});
-  }
-  plan::Plan built = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes,
-                                      &kernels.kernels, update ? &*update : nullptr, program.prologue ? &*program.prologue : nullptr);
   built.seed = options.seed;
   if (!loaded.symbols.empty()) {
     std::vector<std::string> executors;

@@ -21,7 +21,7 @@ plan::Plan specialize_plan(const plan::Dynamic& dynamic, const std::string& name
   } catch (const ThunderError& e) {
     throw LoadError(where + ": " + e.what());
   }
-  plan::Plan plan = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, nullptr, nullptr,
+  plan::Plan plan = plan::build_plan(program.execution, program.backward ? &*program.backward : nullptr, program.saved_bytes, plan::KernelRecords::None, nullptr,
                          program.prologue ? &*program.prologue : nullptr);
   plan.name = name;
   return plan;

@@ -152,22 +152,13 @@ Trace region_trace(const BoundSymbol& region) {
   return t;
 }
 
-// A fusion instruction's kernels: the CPU function, or the CUDA function and its grid, or both
-// (--emit-cuda), and the tensors it reads and writes.
-Fusion fusion_record(const BoundSymbol& b, const PlanKernels* kernels) {
+// A fusion instruction's region and the tensors it reads and writes. Its kernels' records come
+// from attach_kernels; without them (a plan specialized at run time, whose runtime generates the
+// kernels itself) it is signed here.
+Fusion fusion_record(const BoundSymbol& b, KernelRecords kernels) {
   Fusion fusion;
-  if (kernels) {
-    if (auto it = kernels->functions.find(b.sym->id); it != kernels->functions.end()) fusion.function = it->second;
-    if (auto it = kernels->cuda.functions.find(b.sym->id); it != kernels->cuda.functions.end()) {
-      fusion.cuda_function = it->second.name;
-      fusion.grid = it->second.grid;
-    }
-  }
-  // Without records (a plan specialized at run time), the runtime generates the kernels itself.
-  check(!kernels || fusion.function || fusion.cuda_function, [&] { return str("plan: no kernel was generated for ", b.sym->id); });
   fusion.region = region_trace(b);
-  // The kernel build's, or (a plan specialized at run time, built without one) made here.
-  fusion.signature = kernels && kernels->signatures.contains(b.sym->id) ? kernels->signatures.at(b.sym->id) : fuser::region_signature(b);
+  if (kernels == KernelRecords::None) fusion.signature = fuser::region_signature(b);
   for (const auto& a : b.args) fusion.inputs.push_back(a.as_tensor().meta());
   for_each_proxy(b.output, [&](const Value& v) { fusion.outputs.push_back(v.as_tensor().meta()); });
   return fusion;
@@ -186,7 +177,7 @@ Device arena_device(const Trace& trace) {
 }
 
 // One program (the forward, or the backward) as instructions over slots.
-Program build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, const PlanKernels* kernels) {
+Program build_program(const Trace& trace, std::set<std::pair<std::string, std::string>>& plugins, KernelRecords kernels) {
   Program program;
   program.instructions.reserve(trace.bound_symbols.size());  // an Instruction is large to move
   SlotAssigner slots(arena_device(trace));
@@ -250,8 +241,7 @@ Program build_program(const Trace& trace, std::set<std::pair<std::string, std::s
 
 }  // namespace
 
-Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, const PlanKernels* kernels,
-                const UpdateTrace* update, const Trace* prologue) {
+Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_bytes, KernelRecords kernels, const UpdateTrace* update, const Trace* prologue) {
   std::set<std::pair<std::string, std::string>> plugins;
   Plan plan;
   plan.name = execution.name;
@@ -273,10 +263,33 @@ Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
     plan.prologue = std::move(p);
   }
   for (const auto& [name, version] : plugins) plan.plugins.push_back({name, version});
-  if (kernels && !kernels->functions.empty())
-    plan.kernels = KernelLibraryRecord{kernels->library, kernels->sha256, kernels->compiler, kernels->flags, kernels->isa};
-  if (kernels && !kernels->cuda.functions.empty()) {
-    const PlanKernels::Cuda& c = kernels->cuda;
+  return plan;
+}
+
+void attach_kernels(Plan& plan, const PlanKernels& kernels) {
+  auto attach = [&](Program& program) {
+    for (Instruction& ins : program.instructions) {
+      if (!ins.fusion) continue;
+      Fusion& fusion = *ins.fusion;
+      if (auto it = kernels.functions.find(ins.op); it != kernels.functions.end()) fusion.function = it->second;
+      if (auto it = kernels.cuda.functions.find(ins.op); it != kernels.cuda.functions.end()) {
+        fusion.cuda_function = it->second.name;
+        fusion.grid = it->second.grid;
+      }
+      check(fusion.function || fusion.cuda_function, [&] { return str("plan: no kernel was generated for ", ins.op); });
+      auto signature = kernels.signatures.find(ins.op);
+      check(signature != kernels.signatures.end(), [&] { return str("plan: the kernel build did not sign ", ins.op); });
+      fusion.signature = signature->second;
+    }
+  };
+  attach(plan.forward);
+  if (plan.backward) attach(*plan.backward);
+  if (plan.update) attach(plan.update->program);
+  if (plan.prologue) attach(plan.prologue->program);
+  if (!kernels.functions.empty())
+    plan.kernels = KernelLibraryRecord{kernels.library, kernels.sha256, kernels.compiler, kernels.flags, kernels.isa};
+  if (!kernels.cuda.functions.empty()) {
+    const PlanKernels::Cuda& c = kernels.cuda;
     CudaKernelsRecord cuda;
     cuda.block = fuser::kCudaBlockSize;
     if (!c.ptx.empty()) {
@@ -288,7 +301,6 @@ Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
     if (!c.emulation.empty()) cuda.emulation = LibraryFile{c.emulation, c.emulation_sha256};
     plan.cuda_kernels = std::move(cuda);
   }
-  return plan;
 }
 
 }  // namespace thundercc::plan

@@ -2,6 +2,9 @@
 // re-trace every bound symbol so its meta function checks the recorded metadata.
 
 #include <cctype>
+#include <exception>
+#include <future>
+#include <optional>
 #include <unordered_map>
 
 #include "thundercc/errors.h"
@@ -141,6 +144,23 @@ Trace retrace(const Trace& recorded, const std::string& where, NameStyle names) 
 
 namespace {
 
+// The trace of a schema-checked document: `decoded`, where decoding it as it is succeeded, else
+// (a trace with symbols, or size expressions in place of numbers) decoded at its symbols' hints,
+// which `symbols` gets.
+Trace decode_checked(const json& doc, const std::string& where, std::vector<SizeSymbol>& symbols, std::optional<Trace> decoded,
+                     std::exception_ptr failed) {
+  try {
+    if (decoded) return std::move(*decoded);
+    // Without symbols, a size expression is a symbol's unknown value: specializing names it.
+    if (failed && !holds_size_expressions(doc)) std::rethrow_exception(failed);
+    PhaseTimer timer("decode");
+    symbols = read_size_symbols(doc, where);
+    return decode_trace(specialize_trace(doc, hint_binding(symbols), where), where);
+  } catch (const ThunderError& e) {
+    throw LoadError(str(where, ": ", e.what()));
+  }
+}
+
 // Parses, schema-checks and decodes (a symbolic trace at its hints); `doc` keeps the parsed
 // document and `symbols` gets its symbols.
 Trace decode_trace_text(const std::string& text, const std::string& where, json& doc, std::vector<SizeSymbol>& symbols) {
@@ -148,29 +168,41 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
     PhaseTimer timer("parse JSON");
     doc = parse_json_document(text, where);
   }
-  {
+  // Another thundercc file (a plan given to compile) is named for what it is.
+  if (doc.is_object() && doc.contains("format") && doc["format"].is_string() && doc["format"] != kTraceFormat)
+    throw LoadError(str(where, ": /format: '", doc["format"].get<std::string>(), "' is not a trace (format '", kTraceFormat,
+                        "'); a plan (NAME.plan.json) is run with thundercc run"));
+  const json& document = doc;
+  auto check = [&] {
     PhaseTimer timer("check schema");
-    // Another thundercc file (a plan given to compile) is named for what it is.
-    if (doc.is_object() && doc.contains("format") && doc["format"].is_string() && doc["format"] != kTraceFormat)
-      throw LoadError(str(where, ": /format: '", doc["format"].get<std::string>(), "' is not a trace (format '", kTraceFormat,
-                          "'); a plan (NAME.plan.json) is run with thundercc run"));
-    check_schema(doc, SchemaKind::Trace, where);
-  }
-  try {
+    check_schema(document, SchemaKind::Trace, where);
+  };
+  // A trace without symbols is decoded beside the schema check, on a second thread, since both
+  // only read the document (with --time-passes, one after the other, each timed alone). The
+  // check's verdict comes first: a document it refuses is reported as such, whatever the decoder
+  // made of it, and nothing is re-traced before it passes. The decoder reads every member with
+  // checked access, so an invalid document makes it throw, never read out of bounds.
+  std::optional<Trace> decoded;
+  std::exception_ptr failed;
+  auto decode = [&] {
     PhaseTimer timer("decode");
-    if (!doc.contains("symbols")) {
-      try {
-        return decode_trace(doc, where);
-      } catch (...) {
-        // Without symbols, a size expression is a symbol's unknown value: specializing names it.
-        if (!holds_size_expressions(doc)) throw;
-      }
+    try {
+      decoded = decode_trace(document, where);
+    } catch (...) {
+      failed = std::current_exception();
     }
-    symbols = read_size_symbols(doc, where);
-    return decode_trace(specialize_trace(doc, hint_binding(symbols), where), where);
-  } catch (const ThunderError& e) {
-    throw LoadError(str(where, ": ", e.what()));
+  };
+  if (document.contains("symbols")) {
+    check();
+  } else if (PhaseTimer::enabled()) {
+    check();
+    decode();
+  } else {
+    auto checking = std::async(std::launch::async, check);
+    decode();
+    checking.get();
   }
+  return decode_checked(document, where, symbols, std::move(decoded), failed);
 }
 
 }  // namespace

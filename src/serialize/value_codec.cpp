@@ -31,7 +31,7 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
     if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
     fail_at(where, at, "unknown float '" + s + "'");
   }
-  if (j.contains("complex")) return std::complex<double>(j["complex"][0].get<double>(), j["complex"][1].get<double>());
+  if (j.contains("complex")) return std::complex<double>(j["complex"].at(0).get<double>(), j["complex"].at(1).get<double>());
   for (const char* seq : {"tuple", "list"})
     if (j.contains(seq)) {
       Values items;
@@ -45,7 +45,8 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
     }
   if (j.contains("slice") && j["slice"].is_array()) {
     auto part = [&](size_t i) -> std::optional<int64_t> {
-      return j["slice"][i].is_null() ? std::nullopt : std::optional<int64_t>(j["slice"][i].get<int64_t>());
+      const json& part = j["slice"].at(i);
+      return part.is_null() ? std::nullopt : std::optional<int64_t>(part.get<int64_t>());
     };
     return Slice{part(0), part(1), part(2)};
   }
@@ -53,8 +54,8 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
   if (j.contains("dict") && j["dict"].is_array()) {
     DictItems items;
     for (size_t i = 0; i < j["dict"].size(); ++i)
-      items.emplace_back(j["dict"][i][0].get<std::string>(),
-                         decode_value(j["dict"][i][1], at + "/dict/" + std::to_string(i) + "/1", reference, where));
+      items.emplace_back(j["dict"][i].at(0).get<std::string>(),
+                         decode_value(j["dict"][i].at(1), at + "/dict/" + std::to_string(i) + "/1", reference, where));
     return Value::dict(std::move(items));
   }
   for (const char* key : {"dtype", "torch_dtype"})

@@ -61,6 +61,8 @@ PhaseTimer::~PhaseTimer() {
 
 void PhaseTimer::enable() { timings().enabled = true; }
 
+bool PhaseTimer::enabled() { return timings().enabled.load(std::memory_order_relaxed); }
+
 std::string PhaseTimer::report() {
   Timings& t = timings();
   std::lock_guard<std::mutex> guard(t.lock);

@@ -174,14 +174,20 @@ struct Plan {
 };
 
 // Builds the plan of an execution trace and, for a training step, its backward trace (and the
-// optimizer's step, whose first inputs are the forward's inputs at `update->parameters`); a trace
-// with fusion regions needs `kernels`, the records of their generated kernels.
+// optimizer's step, whose first inputs are the forward's inputs at `update->parameters`).
 struct UpdateTrace {
   const Trace& trace;
   std::vector<int64_t> parameters;
   std::string optimizer;
 };
+// Where a plan's fusion instructions get their kernels: from `compile`'s kernel build, whose
+// records attach_kernels adds to the plan (so that the plan is built while the kernels are), or
+// none: a plan specialized at run time, whose runtime generates them.
+enum class KernelRecords { Attached, None };
 Plan build_plan(const Trace& execution_trace, const Trace* backward = nullptr, int64_t saved_bytes = 0,
-                const PlanKernels* kernels = nullptr, const UpdateTrace* update = nullptr, const Trace* prologue = nullptr);
+                KernelRecords kernels = KernelRecords::None, const UpdateTrace* update = nullptr, const Trace* prologue = nullptr);
+// Adds the kernel build's records to a plan built with KernelRecords::Attached: each fusion
+// instruction's functions and region signature, and the kernel files.
+void attach_kernels(Plan& plan, const PlanKernels& kernels);
 
 }  // namespace thundercc::plan

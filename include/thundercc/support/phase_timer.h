@@ -19,6 +19,7 @@ class PhaseTimer {
   PhaseTimer& operator=(const PhaseTimer&) = delete;
 
   static void enable();
+  static bool enabled();
   // One line per phase in the order first started: milliseconds, share of the outermost phases'
   // total, and how many times it ran.
   static std::string report();
