@@ -161,7 +161,7 @@ namespace {
 // and repeated.
 void for_each_mutation(const std::function<void(const json&)>& visit) {
   const std::vector<json> replacements = {
-      nullptr, true, 0, -1, 3, 1.5, "", "x", "t0", "float32", "cpu", "inf", json::array(), json::array({1, 2}),
+      nullptr, true, 0, -1, 3, 1.5, 1e300, -1e19, "", "x", "t0", "float32", "cpu", "inf", json::array(), json::array({1, 2}),
       json::array({1, 2, 3}), json::array({nullptr, 1, nullptr}), json::object(), json{{"ref", "t0"}}, json{{"ref", 1}},
       json{{"float", "inf"}}, json{{"float", "big"}}, json{{"complex", {1.0, 2}}}, json{{"tuple", json::array({1})}},
       json{{"list", 1}}, json{{"slice", {1, nullptr, 2}}}, json{{"ellipsis", true}}, json{{"ellipsis", false}},
@@ -171,7 +171,8 @@ void for_each_mutation(const std::function<void(const json&)>& visit) {
       json{{"ref", "t0"}, {"list", json::array()}},
       // Near misses: one keyword of the schema broken in each.
       json{{"complex", {1.0}}}, json{{"complex", {1, 2, 3}}}, json{{"complex", {"a", 1}}}, json{{"slice", {1, 2}}},
-      json{{"slice", {1, 2.5, nullptr}}}, json{{"dict", {{"a"}}}}, json{{"dict", {{"a", 1, 2}}}}, json{{"dict", {{"a", {{"x", 1}}}}}},
+      json{{"slice", {1, 2.5, nullptr}}}, json{{"slice", {1e19, nullptr, nullptr}}},
+      json{{"tensor", {{"name", "q"}, {"shape", {1e300}}, {"dtype", "float32"}, {"device", "cpu"}}}}, json{{"dict", {{"a"}}}}, json{{"dict", {{"a", 1, 2}}}}, json{{"dict", {{"a", {{"x", 1}}}}}},
       json{{"float", "nan"}, {"x", 1}}, json{{"tuple", {{{"ref", "t0"}}, {{"float", "nan"}}}}},
       json{{"number", {{"name", "n"}, {"kind", "int"}, {"value", 1}, {"extra", 1}}}},
       json{{"number", {{"name", "n"}, {"kind", "integer"}}}},
@@ -243,8 +244,8 @@ TEST_CASE("the compiled trace schema agrees with valijson on every bundled trace
 
 TEST_CASE("a document the schema refuses is reported as such, though it was decoded beside the check") {
   // The decoder runs on each document before the schema's verdict: on an invalid one it must
-  // throw (with checked reads, never out of bounds: run under build-asan to see), and the error
-  // reported is the schema's.
+  // throw (checked reads, never out of bounds, no float converted to an integer it overflows:
+  // build-asan and the fuzzers' sanitizers would see it), and the error reported is the schema's.
   int refused = 0;
   for_each_mutation([&](const json& doc) {
     try {
@@ -476,7 +477,7 @@ TEST_CASE("JsonWriter writes what nlohmann's dump(0) writes, whole documents and
   for (int i = 0; i < 2000; ++i) same(make(0));
   // A byte that needs care at every place of strings a word and more long (they are checked a
   // word at a time): the bytes on either side of each class's bounds.
-  for (const std::string special : {std::string(1, '\0'), std::string("\x1f"), std::string(" "), std::string("\""), std::string("!"),
+  for (const std::string& special : {std::string(1, '\0'), std::string("\x1f"), std::string(" "), std::string("\""), std::string("!"),
                                     std::string("\\"), std::string("\x7f"), std::string("\xc3\xa9")})
     for (size_t length = 1; length <= 24; ++length)
       for (size_t at = 0; at < length; ++at) {

@@ -13,6 +13,7 @@
 #include "thundercc/executors/fuser/nvrtc.h"
 #include "thundercc/ir/printer.h"
 #include "thundercc/plan/plan_codec.h"
+#include "thundercc/support/beside.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
@@ -86,12 +87,18 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
     timer.emplace("print traces");
     printed = print_traces();
   } else {
-    printing = std::async(std::launch::async, print_traces);
+    printing = run_beside(print_traces);
   }
   std::vector<const Trace*> traces{&program.execution};
   if (program.prologue) traces.push_back(&*program.prologue);
   if (program.backward) traces.push_back(&*program.backward);
   if (program.update) traces.push_back(&*program.update);
+  std::optional<plan::UpdateTrace> update;
+  if (program.update) {
+    std::vector<int64_t> parameters;
+    for (size_t i : optimized_parameters(program.execution)) parameters.push_back(static_cast<int64_t>(i));
+    update.emplace(plan::UpdateTrace{*program.update, std::move(parameters), options.optimizer.describe()});
+  }
   // The kernels are built on a third thread, beside the plan: only attach_kernels waits for them
   // (with --time-passes, they are built first, in a phase of their own).
   auto build_kernels = [&] {
@@ -106,14 +113,8 @@ void compile_file(const std::string& path, const CompileOptions& options, bool f
   std::future<fuser::PlanKernelBuild> building;
   timer.reset();
   if (options.time_passes) kernels = build_kernels();
-  else building = std::async(std::launch::async, build_kernels);
+  else building = run_beside(build_kernels);
   timer.emplace("build plan");
-  std::optional<plan::UpdateTrace> update;
-  if (program.update) {
-    std::vector<int64_t> parameters;
-    for (size_t i : optimized_parameters(program.execution)) parameters.push_back(static_cast<int64_t>(i));
-    update.emplace(plan::UpdateTrace{*program.update, std::move(parameters), options.optimizer.describe()});
-  }
   plan::Plan built;
   std::exception_ptr plan_failed;  // reported after the kernels' failure, as if built one after the other
   try {

@@ -3,7 +3,6 @@
 
 #include <cctype>
 #include <exception>
-#include <future>
 #include <optional>
 #include <unordered_map>
 
@@ -14,6 +13,7 @@
 #include "thundercc/serialize/schema.h"
 #include "thundercc/serialize/size_symbols.h"
 #include "thundercc/serialize/trace_file.h"
+#include "thundercc/support/beside.h"
 #include "thundercc/support/files.h"
 #include "thundercc/support/phase_timer.h"
 
@@ -153,7 +153,7 @@ Trace decode_checked(const json& doc, const std::string& where, std::vector<Size
     if (decoded) return std::move(*decoded);
     // Without symbols, a size expression is a symbol's unknown value: specializing names it.
     if (failed && !holds_size_expressions(doc)) std::rethrow_exception(failed);
-    PhaseTimer timer("decode");
+    PhaseTimer timer("decode at the symbols' hints");
     symbols = read_size_symbols(doc, where);
     return decode_trace(specialize_trace(doc, hint_binding(symbols), where), where);
   } catch (const ThunderError& e) {
@@ -198,7 +198,7 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
     check();
     decode();
   } else {
-    auto checking = std::async(std::launch::async, check);
+    auto checking = run_beside(check);
     decode();
     checking.get();
   }

@@ -21,6 +21,13 @@ using json = nlohmann::json;
   throw LoadError(where + ": " + pointer + ": " + message);
 }
 
+// An integer of the document. The decoder may see a document before the schema check refuses it
+// (they run side by side): a float here, whose conversion could overflow, is refused instead.
+int64_t integer(const json& j, const std::string& at, const std::string& where) {
+  if (!j.is_number_integer()) fail_at(where, at, "expected an integer, got " + j.dump());
+  return j.get<int64_t>();
+}
+
 Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder& reference, const std::string& where) {
   // Most tagged values are references: those go straight to the caller's decoder.
   if (j.size() == 1 && j.begin().key() == "ref") return reference(j, at);
@@ -46,7 +53,7 @@ Value decode_tagged(const json& j, const std::string& at, const ReferenceDecoder
   if (j.contains("slice") && j["slice"].is_array()) {
     auto part = [&](size_t i) -> std::optional<int64_t> {
       const json& part = j["slice"].at(i);
-      return part.is_null() ? std::nullopt : std::optional<int64_t>(part.get<int64_t>());
+      return part.is_null() ? std::nullopt : std::optional<int64_t>(integer(part, at + "/slice", where));
     };
     return Slice{part(0), part(1), part(2)};
   }
@@ -111,7 +118,9 @@ json json_member(const char* key, json value) {
 
 TensorMeta decode_tensor_meta(const json& j, const std::string& at, const std::string& where) {
   TensorMeta m;
-  m.shape = j.at("shape").get<Shape>();
+  const json& shape = j.at("shape");
+  if (!shape.is_array()) fail_at(where, at + "/shape", "expected an array of integers, got " + shape.dump());
+  for (const json& size : shape) m.shape.push_back(integer(size, at + "/shape", where));
   auto dtype = DType::parse(j.at("dtype").get<std::string>());
   if (!dtype) fail_at(where, at + "/dtype", "unknown dtype '" + j.at("dtype").get<std::string>() + "'");
   m.dtype = *dtype;
