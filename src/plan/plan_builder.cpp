@@ -267,8 +267,8 @@ Plan build_plan(const Trace& execution, const Trace* backward, int64_t saved_byt
 }
 
 void attach_kernels(Plan& plan, const PlanKernels& kernels) {
-  auto attach = [&](Program& program) {
-    for (Instruction& ins : program.instructions) {
+  for (Program* program : plan.programs())
+    for (Instruction& ins : program->instructions) {
       if (!ins.fusion) continue;
       Fusion& fusion = *ins.fusion;
       if (auto it = kernels.functions.find(ins.op); it != kernels.functions.end()) fusion.function = it->second;
@@ -281,11 +281,6 @@ void attach_kernels(Plan& plan, const PlanKernels& kernels) {
       check(signature != kernels.signatures.end(), [&] { return str("plan: the kernel build did not sign ", ins.op); });
       fusion.signature = signature->second;
     }
-  };
-  attach(plan.forward);
-  if (plan.backward) attach(*plan.backward);
-  if (plan.update) attach(plan.update->program);
-  if (plan.prologue) attach(plan.prologue->program);
   if (!kernels.functions.empty())
     plan.kernels = KernelLibraryRecord{kernels.library, kernels.sha256, kernels.compiler, kernels.flags, kernels.isa};
   if (!kernels.cuda.functions.empty()) {

@@ -171,6 +171,11 @@ struct Plan {
     if (update) out.push_back(&update->program);
     return out;
   }
+  std::vector<Program*> programs() {
+    std::vector<Program*> out;
+    for (const Program* p : std::as_const(*this).programs()) out.push_back(const_cast<Program*>(p));
+    return out;
+  }
 };
 
 // Builds the plan of an execution trace and, for a training step, its backward trace (and the
