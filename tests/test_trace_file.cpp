@@ -9,6 +9,7 @@
 
 #include "test_util.h"
 #include "thundercc/ir/printer.h"
+#include "thundercc/ir/rewrite.h"
 #include "thundercc/serialize/json_reader.h"
 #include "thundercc/serialize/json_writer.h"
 #include "thundercc/serialize/compiled_schema.h"
@@ -130,6 +131,74 @@ TEST_CASE("bad trace files give clear errors") {
     doc["bound_symbols"][1]["output"]["tensor"]["requires_grad"] = true;
     CHECK(load_error(doc.dump()).ends_with("  recorded t1: cpu f32[2, 2] (requires_grad=True)\n  computed t2: cpu f32[2, 2]\n  at add_mul.py:2"));
   }
+}
+
+namespace {
+
+// The trace re-tracing gives without remembering anything: every statement called again.
+Trace called_again(const Trace& recorded) {
+  Trace traced;
+  traced.name = recorded.name;
+  TracingScope scope(traced);
+  for (const auto& in : recorded.inputs) {
+    traced.names->reserve(in.name);
+    for (const auto& t : tensors_in(in.value))
+      if (t.name() != in.name) traced.names->reserve(t.name());
+    traced.inputs.push_back(in);
+  }
+  ValueMap map;
+  for (const auto& b : recorded.bound_symbols) {
+    Values args;
+    for (const auto& a : b.args) args.push_back(map.apply(a));
+    Kwargs kwargs;
+    for (const auto& [k, v] : b.kwargs) kwargs.emplace_back(k, map.apply(v));
+    Value out = call(*b.sym, args, kwargs);
+    traced.bound_symbols.back().source = b.source;
+    traced.bound_symbols.back().scope = b.scope;
+    std::vector<Value> recorded_out, computed_out;
+    for_each_proxy(b.output, [&](const Value& v) { recorded_out.push_back(v); });
+    for_each_proxy(out, [&](const Value& v) { computed_out.push_back(v); });
+    REQUIRE(recorded_out.size() == computed_out.size());
+    for (size_t i = 0; i < recorded_out.size(); ++i) map.set(recorded_out[i], computed_out[i]);
+  }
+  traced.output = map.apply(recorded.output);
+  return traced;
+}
+
+}  // namespace
+
+TEST_CASE("re-tracing replays repeated calls as calling them again would record them") {
+  size_t replayed_in_all = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("traces")) {
+    if (entry.path().extension() != ".json") continue;
+    INFO(entry.path());
+    const Trace recorded = decode_trace(json::parse(read_text(entry.path())), entry.path());
+    size_t replayed = 0;
+    const Trace traced = retrace(recorded, entry.path(), NameStyle::Thunder, &replayed);
+    CHECK(print_trace(traced) == print_trace(called_again(recorded)));
+    replayed_in_all += replayed;
+  }
+  // The same program twice over, as a stack of layers repeats itself: every statement of the
+  // second copy is replayed, and its values get the names calling it again gives them.
+  const Trace once = decode_trace(json::parse(read_text("traces/gpt2_block.json")), "gpt2_block.json");
+  Trace twice = once;
+  ValueMap second;
+  for (const auto& b : once.bound_symbols) {
+    BoundSymbol copy = b;
+    copy.args.clear();
+    for (const auto& a : b.args) copy.args.push_back(second.apply(a));
+    for (auto& [k, v] : copy.kwargs) v = second.apply(v);
+    for_each_proxy(b.output, [&](const Value& v) {
+      if (v.is_tensor()) second.set(v, Tensor(std::make_shared<const TensorProxyNode>(TensorProxyNode{v.as_tensor().name() + "_again", v.as_tensor().meta()})));
+    });
+    copy.output = second.apply(b.output);
+    twice.bound_symbols.push_back(copy);
+  }
+  size_t replayed = 0;
+  const Trace traced = retrace(twice, "twice.json", NameStyle::Thunder, &replayed);
+  CHECK(replayed >= once.bound_symbols.size());
+  CHECK(print_trace(traced) == print_trace(called_again(twice)));
+  CHECK(replayed_in_all + replayed > once.bound_symbols.size());
 }
 
 TEST_CASE("requires_grad flows from inputs through prims") {

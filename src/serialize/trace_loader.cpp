@@ -4,7 +4,9 @@
 #include <cctype>
 #include <exception>
 #include <optional>
+#include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "thundercc/errors.h"
 #include "thundercc/ir/printer.h"
@@ -92,15 +94,141 @@ void name_result_after_statement(BoundSymbol& b, const std::string& stem, NameSe
   rename.apply(b);
 }
 
+// Re-tracing remembered: a program repeats itself (a 96-layer stack calls the same ops on the
+// same shapes 96 times), and what a call records depends only on its symbol, its arguments'
+// values, its tensors' metadata and which arguments are the same tensor. A repeated call is the
+// first one's bound symbol with its proxies renamed: the first call's inputs to this call's, the
+// proxies it made to names taken again in the order it took them, so the trace is the one calling
+// again gives. Thunder's name style only (the stable one names values after their statement), and
+// only calls whose made values are all tensors named in one run of the counter.
+class RetraceMemo {
+ public:
+  // The call's key (its tensors, in order of first appearance, into `inputs`), or "" where a
+  // number proxy is among its arguments.
+  static std::string key(const Symbol& sym, const Values& args, const Kwargs& kwargs, std::vector<Value>& inputs) {
+    std::string key = sym.id;
+    key += '\0';
+    for (const auto& a : args)
+      if (!append(key, a, inputs)) return "";
+    for (const auto& [k, v] : kwargs) {
+      key += k;
+      key += '\0';
+      if (!append(key, v, inputs)) return "";
+    }
+    return key;
+  }
+
+  enum class Seen { Never, Replayable, NotReplayable };
+  Seen seen(const std::string& key) const {
+    auto it = calls_.find(key);
+    if (it == calls_.end()) return Seen::Never;
+    return it->second.replayable ? Seen::Replayable : Seen::NotReplayable;
+  }
+
+  // Records a replayable remembered call again, into the active trace.
+  void replay(const std::string& key, const std::vector<Value>& inputs, NameSet& names) const {
+    const Call& call = calls_.at(key);
+    ValueMap rename;
+    for (size_t i = 0; i < inputs.size(); ++i) rename.set(call.inputs[i], inputs[i]);
+    for (const auto& [prefix, made] : call.made)
+      rename.set(made, Tensor(std::make_shared<const TensorProxyNode>(TensorProxyNode{names.make(prefix), made.as_tensor().meta()})));
+    BoundSymbol b = call.bsym;
+    rename.apply(b);
+    tracing::active_sink().push_back(std::move(b));
+  }
+
+  // Remembers `bsym`, the call made while the name counter went from `first` to `end`.
+  void remember(std::string key, std::vector<Value> inputs, const BoundSymbol& bsym, int64_t first, int64_t end) {
+    std::unordered_set<const void*> seen;
+    for (const auto& in : inputs) seen.insert(proxy_key(in));
+    std::vector<std::pair<int64_t, std::pair<std::string, Value>>> made;
+    bool memoizable = true;
+    auto visit = [&](const Value& v) {
+      if (!seen.insert(proxy_key(v)).second) return;
+      if (!v.is_tensor()) {
+        memoizable = false;
+        return;
+      }
+      const std::string& name = v.as_tensor().name();
+      size_t digits = name.find_last_not_of("0123456789") + 1;
+      int64_t number = -1;
+      if (digits > 0 && digits < name.size() && name.size() - digits < 18) number = std::stoll(name.substr(digits));
+      if (number < first || number >= end) memoizable = false;
+      made.push_back({number, {name.substr(0, digits), v}});
+    };
+    visit_proxies(bsym, visit);
+    Call& call = calls_[std::move(key)];
+    if (!memoizable || static_cast<int64_t>(made.size()) != end - first) return;
+    std::sort(made.begin(), made.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    call.replayable = true;
+    call.bsym = bsym;
+    call.inputs = std::move(inputs);
+    for (auto& [number, m] : made) call.made.push_back(std::move(m));
+  }
+
+ private:
+  struct Call {
+    bool replayable = false;
+    BoundSymbol bsym;
+    std::vector<Value> inputs;
+    std::vector<std::pair<std::string, Value>> made;  // name prefix and proxy, in the order named
+  };
+
+  static bool append(std::string& key, const Value& v, std::vector<Value>& inputs) {
+    key += static_cast<char>('A' + static_cast<int>(v.kind()));
+    if (v.is_number_proxy()) return false;
+    if (v.is_tensor()) {
+      const void* id = proxy_key(v);
+      size_t i = 0;
+      while (i < inputs.size() && proxy_key(inputs[i]) != id) ++i;
+      if (i == inputs.size()) inputs.push_back(v);
+      key += std::to_string(i);
+      v.as_tensor().meta().append_type_string(key);
+      if (v.as_tensor().requires_grad()) key += '!';
+      key += ';';
+      return true;
+    }
+    if (v.is_sequence()) {
+      for (const auto& x : v.items())
+        if (!append(key, x, inputs)) return false;
+      key += ')';
+      return true;
+    }
+    if (v.kind() == Value::Kind::Dict) {
+      for (const auto& [k, x] : v.dict_items()) {
+        key += k;
+        key += '\0';
+        if (!append(key, x, inputs)) return false;
+      }
+      key += '}';
+      return true;
+    }
+    append_py_repr(key, v);
+    key += ';';
+    return true;
+  }
+
+  template <class F>
+  static void visit_proxies(const BoundSymbol& b, F& f) {
+    for (const auto& a : b.args) for_each_proxy(a, f);
+    for (const auto& [k, v] : b.kwargs) for_each_proxy(v, f);
+    for_each_proxy(b.output, f);
+    for (const auto& s : b.subsymbols) visit_proxies(s, f);
+  }
+
+  std::unordered_map<std::string, Call> calls_;
+};
+
 }  // namespace
 
-Trace retrace(const Trace& recorded, const std::string& where, NameStyle names) {
+Trace retrace(const Trace& recorded, const std::string& where, NameStyle names, size_t* replayed) {
   Trace traced;
   traced.name = recorded.name;
   traced.names = std::make_shared<NameSet>(names);
   StatementNames statement_names;
   TracingScope scope(traced);
   ValueMap map;
+  RetraceMemo memo;
   // Inputs keep their names and metadata; they are reserved in the new trace's name set.
   for (const auto& in : recorded.inputs) {
     traced.names->reserve(in.name);
@@ -120,7 +248,17 @@ Trace retrace(const Trace& recorded, const std::string& where, NameStyle names) 
     std::string stem = names == NameStyle::Stable ? statement_names.next(b) : "";
     try {
       tracing::NameStem naming(stem);
-      call(*b.sym, args, kwargs);
+      std::vector<Value> inputs;
+      std::string key = names == NameStyle::Thunder ? RetraceMemo::key(*b.sym, args, kwargs, inputs) : "";
+      const auto seen = key.empty() ? RetraceMemo::Seen::NotReplayable : memo.seen(key);
+      if (seen == RetraceMemo::Seen::Replayable) {
+        memo.replay(key, inputs, *traced.names);
+        if (replayed) ++*replayed;
+      } else {
+        const int64_t first = traced.names->counter();
+        call(*b.sym, args, kwargs);
+        if (seen == RetraceMemo::Seen::Never) memo.remember(std::move(key), std::move(inputs), traced.bound_symbols.back(), first, traced.names->counter());
+      }
     } catch (const ThunderError& e) {
       throw LoadError(str(at, ": ", e.type(), ": ", e.what(), "\n  in ", print_call(*b.sym, args, kwargs), line));
     }

@@ -30,6 +30,8 @@ class NameSet {
   void reserve(const std::string& name);  // throws if already taken
   bool contains(const std::string& name) const { return used_.count(name) != 0; }
   NameStyle style() const { return style_; }
+  // Thunder's style: how many numbered names were taken so far (the next one's number, unless taken).
+  int64_t counter() const { return counter_; }
 
  private:
   NameStyle style_;

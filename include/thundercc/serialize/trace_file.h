@@ -29,8 +29,9 @@ nlohmann::json encode_trace(const Trace& recorded);
 // its meta function and decomposition) and the computed output metadata must equal the recorded.
 // In the stable name style a statement's result is named for its module scope, its op and how
 // many such statements came before (t_mlp_c_fc_linear_0), the values its decomposition makes
-// after that name (t_mlp_gelu_0_2).
-Trace retrace(const Trace& recorded, const std::string& where, NameStyle names = NameStyle::Thunder);
+// after that name (t_mlp_gelu_0_2). A call repeated with the same arguments (the same metadata
+// for tensors) is replayed from the first one, renamed; `replayed` (if given) counts those.
+Trace retrace(const Trace& recorded, const std::string& where, NameStyle names = NameStyle::Thunder, size_t* replayed = nullptr);
 
 struct LoadedTrace {
   Trace recorded;
