@@ -156,7 +156,7 @@ class RetraceMemo {
       if (number < first || number >= end) memoizable = false;
       made.push_back({number, {name.substr(0, digits), v}});
     };
-    visit_proxies(bsym, visit);
+    for_each_proxy(bsym, visit);
     Call& call = calls_[std::move(key)];
     if (!memoizable || static_cast<int64_t>(made.size()) != end - first) return;
     std::sort(made.begin(), made.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -206,14 +206,6 @@ class RetraceMemo {
     append_py_repr(key, v);
     key += ';';
     return true;
-  }
-
-  template <class F>
-  static void visit_proxies(const BoundSymbol& b, F& f) {
-    for (const auto& a : b.args) for_each_proxy(a, f);
-    for (const auto& [k, v] : b.kwargs) for_each_proxy(v, f);
-    for_each_proxy(b.output, f);
-    for (const auto& s : b.subsymbols) visit_proxies(s, f);
   }
 
   std::unordered_map<std::string, Call> calls_;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <system_error>
+#include <vector>
 
 extern "C" int mallctl(const char*, void*, size_t*, void*, size_t) __attribute__((weak));
 
@@ -28,10 +29,11 @@ constexpr size_t kPage = 4096;
 
 HeapWarming::HeapWarming(size_t bytes) {
   if (mallctl == nullptr) return;  // not jemalloc
+  std::vector<void*> chunks;
   for (size_t taken = 0; taken < bytes; taken += kChunk)
-    if (void* chunk = std::malloc(kChunk)) chunks_.push_back(chunk);
+    if (void* chunk = std::malloc(kChunk)) chunks.push_back(chunk);
   try {
-    toucher_ = std::thread([chunks = chunks_] {
+    toucher_ = std::thread([chunks] {
       for (void* chunk : chunks) {
         auto begin = (reinterpret_cast<uintptr_t>(chunk) + kPage - 1) & ~(kPage - 1);
         auto end = (reinterpret_cast<uintptr_t>(chunk) + kChunk) & ~(kPage - 1);
@@ -45,9 +47,8 @@ HeapWarming::HeapWarming(size_t bytes) {
       }
     });
   } catch (const std::system_error&) {  // no thread to spare: the memory goes back untouched
-    for (void* chunk : chunks_) std::free(chunk);
+    for (void* chunk : chunks) std::free(chunk);
   }
-  chunks_.clear();
 }
 
 HeapWarming::~HeapWarming() {

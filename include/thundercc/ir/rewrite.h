@@ -21,6 +21,16 @@ void for_each_proxy(const Value& v, F&& f) {
     for (const auto& [k, x] : v.dict_items()) for_each_proxy(x, f);
 }
 
+// Calls f on every proxy of a bound symbol: its args, kwargs and output, then its subsymbols'
+// (recursively), in the order ValueMap::apply rewrites them.
+template <class F>
+void for_each_proxy(const BoundSymbol& b, F&& f) {
+  for (const auto& a : b.args) for_each_proxy(a, f);
+  for (const auto& [k, v] : b.kwargs) for_each_proxy(v, f);
+  for_each_proxy(b.output, f);
+  for (const auto& s : b.subsymbols) for_each_proxy(s, f);
+}
+
 // Replaces proxies by other values, everywhere in a value or a bound symbol (recursively).
 class ValueMap {
  public:

@@ -3,7 +3,6 @@
 
 #include <cstddef>
 #include <thread>
-#include <vector>
 
 namespace thundercc {
 
@@ -19,7 +18,6 @@ class HeapWarming {
   HeapWarming& operator=(const HeapWarming&) = delete;
 
  private:
-  std::vector<void*> chunks_;
   std::thread toucher_;
 };
 
