@@ -90,6 +90,7 @@ import torch  # noqa: E402
 from torch.utils._pytree import tree_flatten, tree_unflatten  # noqa: E402
 
 from thundercc_frontend import CaptureError, capture, saveable  # noqa: E402
+from thundercc_frontend.reference import flat_outputs  # noqa: E402
 
 ORIGINAL_GETITEM = torch.Tensor.__getitem__
 TIMEOUT = 60  # seconds any one compile or run of one trace may take
@@ -224,17 +225,6 @@ class Case:
             if getattr(self, name):
                 out[name] = True
         return out
-
-
-def flat_outputs(result) -> list:
-    """A result's tensors (and Nones), as the front end flattens a program's outputs."""
-    if isinstance(result, torch.Tensor) or result is None:
-        return [result]
-    if isinstance(result, (tuple, list)):
-        return [t for x in result for t in flat_outputs(x)]
-    if isinstance(result, dict):
-        return [t for x in result.values() for t in flat_outputs(x)]
-    return []
 
 
 def clone_tensor(t: torch.Tensor) -> torch.Tensor:

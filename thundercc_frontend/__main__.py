@@ -10,7 +10,12 @@ the eager outputs with torch.save (NAME.inputs.pt, NAME.expected.pt next to the 
 writes the gradients autograd computes for the inputs that require grad (NAME.grads.pt), in input
 order, with every output that requires grad seeded with ones (for a scalar loss: d loss). A program
 that modifies inputs in place also gets NAME.inputs_after.pt (every input as the program left it);
-NAME.inputs.pt holds them as it received them. Nothing is written unless everything is.
+NAME.inputs.pt holds them as it received them. Both also write the program's results run again in
+float64 (NAME.expected64.pt, NAME.grads64.pt), which `thundercc run --expect` and --expect-grads read
+from beside the files they are given: an element that differs from eager float32 beyond tolerance
+passes when it is no further from float64 than eager's own (Thunder's assert_closer). A program that
+draws random values, or fails in float64, gets none (a note says why). Nothing is written unless
+everything is.
 
 --dynamic makes the dimension DIM of the tensor argument INPUT symbolic, for the sizes MIN to MAX
 (default 1 to 2**31-1), named NAME if given (dimensions that share a name share a size): the trace
@@ -31,6 +36,7 @@ from pathlib import Path
 import torch
 
 from thundercc_frontend import VERSION, CaptureError, capture, capture_dynamic, check, saveable
+from thundercc_frontend.reference import Float64Twin
 
 
 def _package_version() -> str:
@@ -168,6 +174,7 @@ def main() -> int:
         print(f"capture: error: {existing} is not a directory", file=sys.stderr)
         return 1
     fn, args, kwargs = load_factory(opts.program, opts.device)
+    twin = Float64Twin(fn, args, kwargs) if opts.save_io or opts.grad else None
     try:
         with torch.no_grad() if opts.inference else contextlib.nullcontext():
             captured = capture_dynamic(fn, args, opts.dynamic, kwargs) if opts.dynamic else capture(fn, *args, **kwargs)
@@ -196,6 +203,16 @@ def main() -> int:
             # What the inputs hold after the program: `thundercc run --expect-inputs` checks them.
             files[out.with_name(stem + ".inputs_after.pt")] = lambda path: torch.save(
                 tuple(saveable(t) for t in captured.input_values), path)
+    if twin is not None:
+        reference = twin.run(captured, inference=opts.inference, grad=opts.grad)
+        if isinstance(reference, str):
+            print(f"capture: note: no float64 reference: {reference}", file=sys.stderr)
+        else:
+            outputs64, grads64 = reference
+            if opts.save_io:
+                files[out.with_name(stem + ".expected64.pt")] = lambda path: torch.save(outputs64, path)
+            if opts.grad:
+                files[out.with_name(stem + ".grads64.pt")] = lambda path: torch.save(grads64, path)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_all(files)
     symbols = ", ".join(f"{s['name']} = {s['input']}.shape[{s['dim']}] in [{s['min']}, {s['max']}]"

@@ -12,6 +12,7 @@ sys.path.insert(0, str(REPO))  # the front end package, thundercc_frontend
 sys.path.insert(0, str(REPO / "scripts"))  # zoo.py, ops_table.py
 
 from thundercc_frontend import capture, saveable  # noqa: E402
+from thundercc_frontend.reference import Float64Twin  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -102,6 +103,7 @@ def tensors_in(result):
 def save_case(directory, name, fn, args, kwargs=None):
     """Captures fn(*args, **kwargs) as NAME.json with its inputs and eager outputs (.pt) for `thundercc run`."""
     kwargs = kwargs or {}
+    twin = Float64Twin(fn, args, kwargs)
     captured = capture(fn, *args, **kwargs)
     captured.save(directory / f"{name}.json")
     torch.save(tuple(saveable(t) for t in captured.input_values_before()), directory / f"{name}.inputs.pt")
@@ -109,11 +111,10 @@ def save_case(directory, name, fn, args, kwargs=None):
         torch.save(tuple(saveable(t) for t in captured.input_values), directory / f"{name}.inputs_after.pt")
     torch.save(captured.expected_outputs(), directory / f"{name}.expected.pt")
     if any(t is not None and t.dtype in LOW_PRECISION for t in captured.output_values):
-        # The program in float64, for Thunder's fallback comparison of low-precision results.
-        upcast = [a.detach().double() if isinstance(a, torch.Tensor) and a.is_floating_point() else a for a in args]
-        with torch.no_grad():
-            reference = flatten(fn(*upcast, **kwargs))
-        torch.save(tuple(t.double() for t in reference), directory / f"{name}.reference64.pt")
+        # The program in float64, as capture.py writes it: Thunder's assert_closer for low-precision results.
+        reference = twin.run(captured, inference=True, grad=False)
+        if not isinstance(reference, str):
+            torch.save(reference[0], directory / f"{name}.expected64.pt")
     return directory / f"{name}.json"
 
 

@@ -33,7 +33,7 @@ def test_every_sample_runs_and_matches_eager(tmp_path, thundercc):
         fn, args, kwargs = sample.values
         name = f"s{i:03d}_{sample.id.rsplit('-', 1)[0]}"
         traces.append(save_case(whole, name, fn, args, kwargs))
-        for io in ("inputs", "expected", "reference64"):
+        for io in ("inputs", "expected", "expected64"):
             if (whole / f"{name}.{io}.pt").exists():
                 for other in (decomposed, fused):
                     (other / f"{name}.{io}.pt").write_bytes((whole / f"{name}.{io}.pt").read_bytes())
