@@ -34,10 +34,11 @@ struct Implementation {
 
 // A pass an executor brings (a fusion pass, say): it runs right after claiming, when the executor
 // is in the compilation's executor list. Symbols it makes (a fusion region's) go into
-// `compilation_symbols`, the compilation's own table, never the global one.
+// `compilation_symbols`, the compilation's own table, never the global one. It is given the trace
+// to keep (a function of `const Trace&` serves too): a pass may move statements out of it.
 struct ExecutorPass {
   std::string name;  // its provenance
-  std::function<Trace(const Trace&, SymbolTable& compilation_symbols)> run;
+  std::function<Trace(Trace, SymbolTable& compilation_symbols)> run;
 };
 
 struct OperatorOptions {

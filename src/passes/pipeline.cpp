@@ -19,7 +19,7 @@ void add_claiming(PassManager& pm, const std::vector<const Executor*>& executors
   pm.add({"Transform for execution", [](Trace t, const PassContext& c) { return transform_for_execution(std::move(t), c.executors); }});
   for (const Executor* ex : executors)
     for (const auto& p : ex->passes())
-      pm.add({p.name, [run = p.run](Trace t, const PassContext& c) { return run(t, *c.symbols); }});
+      pm.add({p.name, [run = p.run](Trace t, const PassContext& c) { return run(std::move(t), *c.symbols); }});
 }
 
 // A training step: a gradient can flow from an output to an input. (Inputs that require grad

@@ -30,23 +30,26 @@ class Claimer {
   // Outputs that execution transforms replaced by values they passed through.
   const ValueMap& aliases() const { return aliases_; }
 
-  // Appends the claimed form of `original` to `out`; `outermost` names the statement in errors.
-  void claim(BoundSymbol b, std::vector<BoundSymbol>& out, const BoundSymbol& outermost) {
+  // Appends the claimed form of `b` to `out`; `outermost` names the statement in errors (null: `b`
+  // is the statement). `b` is moved along, not copied: claiming a whole trace copies nothing.
+  void claim(BoundSymbol b, std::vector<BoundSymbol>& out, const BoundSymbol* outermost = nullptr) {
     aliases_.apply(b);
     if (!b.sym->executor.empty()) {  // already an executor's operator
       out.push_back(std::move(b));
       return;
     }
     for (const Executor* ex : executors_)
-      if (can_run(*ex, b)) return rewrite(*ex, b, out);
+      if (can_run(*ex, b)) return rewrite(*ex, std::move(b), out);
+    const BoundSymbol& statement = outermost ? *outermost : b;
     if (b.sym->is_prim || b.subsymbols.empty()) {
       std::string names;
       for (const Executor* ex : executors_) names += (names.empty() ? "" : ", ") + ex->name();
-      throw ThunderError("RuntimeError", str("Failed to find an executor for bound symbol ", print_bound_symbol(outermost),
+      throw ThunderError("RuntimeError", str("Failed to find an executor for bound symbol ", print_bound_symbol(statement),
                                              "\n(no executor of [", names, "] runs ", b.sym->qualified_name(), ")",
-                                             outermost.source.empty() ? "" : "\n  at " + outermost.source));
+                                             statement.source.empty() ? "" : "\n  at " + statement.source));
     }
-    for (const auto& s : b.subsymbols) claim(s, out, outermost);
+    // Copied, not moved: `statement` may be `b`, printed whole if a later subsymbol fails.
+    for (const auto& s : b.subsymbols) claim(s, out, &statement);
   }
 
  private:
@@ -76,13 +79,13 @@ class Claimer {
     aliases_.apply(b);
     const Implementation* impl = implementation(ex, b);
     if (!impl) {
-      for (const auto& s : b.subsymbols) rewrite(ex, s, out);
+      for (auto& s : b.subsymbols) rewrite(ex, std::move(s), out);
       return;
     }
     if (impl->op) return out.push_back(operator_call(ex, *impl->op, std::move(b)));
     Args args = b.sym->bind(b.args, b.kwargs);
     Replacement r = replace_bound_symbol(b, [&] { return impl->execution_transform(args); });
-    for (auto& e : r.bound_symbols) claim(e, out, b);
+    for (auto& e : r.bound_symbols) claim(std::move(e), out, &b);
     // Aliases found now apply to what follows (the statements after b, and the trace's output).
     aliases_.merge(r.aliases);
   }
@@ -118,12 +121,13 @@ Trace transform_for_execution(Trace trace, const std::vector<const Executor*>& e
   TracingScope scope(out);  // execution transforms name their new proxies in this trace's series
   Claimer claimer(executors);
   std::vector<BoundSymbol> claimed;
-  for (const auto& b : trace.bound_symbols) {
+  for (auto& b : trace.bound_symbols) {
     size_t first = claimed.size();
-    claimer.claim(b, claimed, b);  // a copy: `b` names the statement in errors and gives its tags
+    const std::vector<std::string> tags = b.tags;
+    claimer.claim(std::move(b), claimed);
     // Claimed statements keep the tags of the statement they came from (BACKWARD, DONT_DCE).
     for (size_t i = first; i < claimed.size(); ++i)
-      for (const auto& tag : b.tags)
+      for (const auto& tag : tags)
         if (std::find(claimed[i].tags.begin(), claimed[i].tags.end(), tag) == claimed[i].tags.end()) claimed[i].tags.push_back(tag);
   }
   out.bound_symbols = std::move(claimed);

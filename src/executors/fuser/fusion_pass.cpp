@@ -125,23 +125,23 @@ class RegionBuilder {
   // region but reads nothing the region defines can run before it: it joins a second region,
   // emitted first, and the region grows on past it (a mask computed over another shape between a
   // scale and the softmax that reads both no longer splits them).
-  void take(const BoundSymbol& claimed, size_t index) {
-    const BoundSymbol& prim = claimed.subsymbols.at(0);
-    if (add(region_, prim, index)) return;
+  void take(BoundSymbol claimed, size_t index) {
+    BoundSymbol& prim = claimed.subsymbols.at(0);  // moved into the region that adds it
+    if (add(region_, std::move(prim), index)) return;
     if (!region_.indices.empty() && !reads_from(prim, region_)) {
-      if (add(aside_, prim, index)) return;
+      if (add(aside_, std::move(prim), index)) return;
       flush(aside_);
-      check(add(aside_, prim, index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
+      check(add(aside_, std::move(prim), index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
       return;
     }
     flush();
-    check(add(region_, prim, index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
+    check(add(region_, std::move(prim), index), [&] { return str("fuser: claimed a statement no region takes: ", prim.sym->id); });
   }
 
   // A statement the fuser did not claim: it ends both regions.
-  void pass(const BoundSymbol& b) {
+  void pass(BoundSymbol b) {
     flush();
-    pieces_.push_back({std::nullopt, b});
+    pieces_.push_back({std::nullopt, std::move(b)});
   }
 
   // The trace's end: the regions rematerialized, then everything written out in order.
@@ -275,8 +275,9 @@ class RegionBuilder {
     return chain;
   }
 
-  static bool add(Region& r, const BoundSymbol& prim, size_t index) {
-    if (!r.analysis.add(prim)) return false;
+  // Moves `prim` in only when the region adds it.
+  static bool add(Region& r, BoundSymbol&& prim, size_t index) {
+    if (!r.analysis.add(std::move(prim))) return false;
     r.indices.push_back(index);
     return true;
   }
@@ -296,7 +297,7 @@ class RegionBuilder {
                        [&](size_t user) { return !std::binary_search(r.indices.begin(), r.indices.end(), user); });
   }
 
-  BoundSymbol fusion(const Region& r) {
+  BoundSymbol fusion(Region& r) {
     Values outputs;
     BoundSymbol f;
     for (const auto& b : r.analysis.statements()) {
@@ -316,7 +317,7 @@ class RegionBuilder {
     }
     for (const auto& b : statements)
       check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
-    const fuser::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
+    fuser::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
     const Values inputs = inputs_of(region);
     // Memory planning may give an output the buffer of any dying input of its shape and dtype:
     // allowed only where the kernel reads every such input in place (and is generated for it).
@@ -327,7 +328,7 @@ class RegionBuilder {
           any_pair = true;
           all_in_place = all_in_place && region.may_write_over(in, o);
         }
-    f.subsymbols = region.statements();
+    f.subsymbols = std::move(region).release_statements();
     f.sym = &region_symbol(f.subsymbols.front(), inputs.size(), any_pair && all_in_place);
     f.args = inputs;
     f.output = Value::tuple(outputs);
@@ -359,17 +360,17 @@ class RegionBuilder {
     return symbols_.add(std::move(s));
   }
 
-  void give_back(const Region& r) {
+  void give_back(Region& r) {
     Trace piece = out_.derive("");
-    piece.bound_symbols = r.analysis.statements();
-    piece = transform_for_execution(piece, {&ExecutorRegistry::global().get("torch")});
+    piece.bound_symbols = std::move(r.analysis).release_statements();
+    piece = transform_for_execution(std::move(piece), {&ExecutorRegistry::global().get("torch")});
     for (auto& b : piece.bound_symbols) out_.bound_symbols.push_back(std::move(b));
   }
 };
 
 }  // namespace
 
-Trace fuse_regions(const Trace& trace, SymbolTable& symbols) {
+Trace fuse_regions(Trace trace, SymbolTable& symbols) {
   Trace out = trace.derive("Fusion");
   out.output = trace.output;
   // A backward recomputes a forward op (sigmoid) beside the prims of its decomposition, and
@@ -386,10 +387,10 @@ Trace fuse_regions(const Trace& trace, SymbolTable& symbols) {
   }
   RegionBuilder regions(trace, dropped, symbols, out);
   for (size_t i = 0; i < trace.bound_symbols.size(); ++i) {
-    const BoundSymbol& b = trace.bound_symbols[i];
+    BoundSymbol& b = trace.bound_symbols[i];
     if (dropped[i]) continue;
-    if (b.sym->id.starts_with("fuser:prims.")) regions.take(b, i);  // a prim the fuser claimed
-    else regions.pass(b);
+    if (b.sym->id.starts_with("fuser:prims.")) regions.take(std::move(b), i);  // a prim the fuser claimed
+    else regions.pass(std::move(b));
   }
   regions.finish();
   return out;

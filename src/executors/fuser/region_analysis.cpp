@@ -165,7 +165,7 @@ bool RegionAnalysis::may_write_over(const Value& input, const Value& output) con
   });
 }
 
-bool RegionAnalysis::add(const BoundSymbol& b) {
+bool RegionAnalysis::add(BoundSymbol&& b) {
   const std::string& id = b.sym->id;
   if (!fusible(id, b.args)) return false;
   const Tensor* first = first_tensor(b);
@@ -178,7 +178,7 @@ bool RegionAnalysis::add(const BoundSymbol& b) {
   bool added = is_reduction_prim(id) ? add_reduction(b)
                : id == "prims.broadcast_in_dim" ? add_broadcast(b)
                                                 : add_elementwise(b, b.output.as_tensor());
-  if (added) statements_.push_back(b);
+  if (added) statements_.push_back(std::move(b));
   return added;
 }
 

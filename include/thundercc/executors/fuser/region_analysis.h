@@ -29,10 +29,14 @@ class RegionAnalysis {
   // CPU, or a CUDA device when NVRTC is found to compile its kernel).
   static bool fusible(const std::string& id, const Values& args);
 
-  // Adds `b` (a prim the fuser claimed) when it fits the region; the first statement sets the domain.
-  bool add(const BoundSymbol& b);
+  // Adds `b` (a prim the fuser claimed) when it fits the region; the first statement sets the
+  // domain. The rvalue form moves `b` in only when it adds it.
+  bool add(const BoundSymbol& b) { return add(BoundSymbol(b)); }
+  bool add(BoundSymbol&& b);
   bool empty() const { return statements_.empty(); }
   const std::vector<BoundSymbol>& statements() const { return statements_; }
+  // The statements, moved out: the analysis is done with.
+  std::vector<BoundSymbol> release_statements() && { return std::move(statements_); }
   const Shape& domain() const { return domain_; }
   int64_t rows() const;
   int64_t columns() const;
@@ -75,5 +79,5 @@ std::vector<int64_t> broadcast_strides(const Shape& input, const Shape& domain, 
 namespace thundercc {
 // The fuser's pass (fusion_pass.cpp), run right after claiming: consecutive fuser-claimed prims
 // grouped into fusion regions, each a `fuser_N` symbol of the compilation's table.
-Trace fuse_regions(const Trace& trace, SymbolTable& compilation_symbols);
+Trace fuse_regions(Trace trace, SymbolTable& compilation_symbols);
 }  // namespace thundercc
