@@ -469,7 +469,8 @@ bool report(const std::string& plan_path, const std::string& what, const std::ve
 // it (NAME.expected64.pt beside NAME.expected.pt, NAME.grads64.pt beside NAME.grads.pt) where there
 // is one: the elements it alone matched are printed, so that a user sees where eager float32 is off.
 std::vector<std::string> compare_with_reference(const std::vector<at::Tensor>& actual, const std::string& expected_path,
-                                                std::string_view suffix, std::string_view reference_suffix, const RunOptions& o) {
+                                                std::string_view suffix, std::string_view reference_suffix, std::string_view noun,
+                                                const RunOptions& o) {
   std::string reference_path;
   if (expected_path.size() > suffix.size() && std::string_view(expected_path).substr(expected_path.size() - suffix.size()) == suffix)
     reference_path = expected_path.substr(0, expected_path.size() - suffix.size()) + std::string(reference_suffix);
@@ -479,7 +480,7 @@ std::vector<std::string> compare_with_reference(const std::vector<at::Tensor>& a
   if (has_reference && reference.size() != expected.size())
     return {thundercc::str(reference_path, " holds ", reference.size(), " values and ", expected_path, " ", expected.size(),
                            ": they are not of one capture (capture again, or move the float64 reference away)")};
-  Comparison found = compare_outputs(actual, expected, o.rtol, o.atol, reference);
+  Comparison found = compare_outputs(actual, expected, o.rtol, o.atol, reference, noun);
   for (const auto& note : found.notes)
     std::printf("%s%s: %s (judged against %s)\n", rank_prefix().c_str(), o.plan_path.c_str(), note.c_str(), reference_path.c_str());
   return found.problems;
@@ -495,17 +496,17 @@ int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& input
       (o.expect_grads_path + o.grads_out_path).empty() ? std::vector<at::Tensor>{} : input_grads(plan, grads);
   const std::vector<at::Tensor> whole_inputs = o.expect_inputs_path.empty() ? std::vector<at::Tensor>{} : wholes(plan.inputs(), inputs);
   if (!o.expect_path.empty()) {
-    ok = report(o.plan_path, "outputs", compare_with_reference(outputs, o.expect_path, ".expected.pt", ".expected64.pt", o)) && ok;
+    ok = report(o.plan_path, "outputs", compare_with_reference(outputs, o.expect_path, ".expected.pt", ".expected64.pt", "output", o)) && ok;
     if (ok) std::printf("%s: outputs match %s\n", o.plan_path.c_str(), o.expect_path.c_str());
   }
   if (!o.expect_inputs_path.empty()) {
     bool inputs_ok = report(o.plan_path, "inputs after the run",
-                            compare_outputs(whole_inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol).problems);
+                            compare_outputs(whole_inputs, read_tensor_file(o.expect_inputs_path, {}), o.rtol, o.atol, {}, "input").problems);
     if (inputs_ok) std::printf("%s: inputs after the run match %s\n", o.plan_path.c_str(), o.expect_inputs_path.c_str());
     ok = ok && inputs_ok;
   }
   if (!o.expect_grads_path.empty()) {
-    bool grads_ok = report(o.plan_path, "gradients", compare_with_reference(whole_grads, o.expect_grads_path, ".grads.pt", ".grads64.pt", o));
+    bool grads_ok = report(o.plan_path, "gradients", compare_with_reference(whole_grads, o.expect_grads_path, ".grads.pt", ".grads64.pt", "gradient", o));
     if (grads_ok) std::printf("%s: gradients match %s\n", o.plan_path.c_str(), o.expect_grads_path.c_str());
     ok = ok && grads_ok;
   }

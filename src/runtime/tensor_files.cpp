@@ -319,11 +319,12 @@ std::pair<double, double> default_tolerances(at::ScalarType t) {
 }
 
 Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
-                           std::optional<double> rtol, std::optional<double> atol, const std::vector<at::Tensor>& reference) {
+                           std::optional<double> rtol, std::optional<double> atol, const std::vector<at::Tensor>& reference,
+                           std::string_view noun) {
   Comparison result;
   std::vector<std::string>& problems = result.problems;
   if (actual.size() != expected.size()) {
-    problems.push_back(thundercc::str("expected ", expected.size(), " outputs, got ", actual.size()));
+    problems.push_back(thundercc::str("expected ", expected.size(), " ", noun, "s, got ", actual.size()));
     return result;
   }
   if (!reference.empty() && reference.size() != expected.size()) {
@@ -336,11 +337,11 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
     if (!e.defined() || !a.defined()) {
       const at::Tensor& present = e.defined() ? e : a;
       if (present.defined() && present.count_nonzero().item<int64_t>() != 0)
-        problems.push_back(thundercc::str("output ", i, ": expected ", e.defined() ? "a tensor" : "None", ", got ", a.defined() ? "a nonzero tensor" : "None"));
+        problems.push_back(thundercc::str(noun, " ", i, ": expected ", e.defined() ? "a tensor" : "None", ", got ", a.defined() ? "a nonzero tensor" : "None"));
       continue;
     }
     if (a.sizes() != e.sizes() || a.scalar_type() != e.scalar_type()) {
-      problems.push_back(thundercc::str("output ", i, ": expected ", c10::toString(e.scalar_type()), e.sizes(), ", got ",
+      problems.push_back(thundercc::str(noun, " ", i, ": expected ", c10::toString(e.scalar_type()), e.sizes(), ", got ",
                              c10::toString(a.scalar_type()), a.sizes()));
       continue;
     }
@@ -349,7 +350,7 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
     at::Tensor ac = a.to(at::kCPU), ec = e.to(at::kCPU);
     if (!a.is_floating_point() && !a.is_complex()) {
       auto mismatched = (ac != ec).sum().item<int64_t>();
-      if (mismatched) problems.push_back(thundercc::str("output ", i, ": ", mismatched, " of ", a.numel(), " elements differ"));
+      if (mismatched) problems.push_back(thundercc::str(noun, " ", i, ": ", mismatched, " of ", a.numel(), " elements differ"));
       continue;
     }
     // A complex tensor compares as its real and imaginary parts (flat indices count both).
@@ -390,15 +391,16 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
       const double eager_rms = ours.numel() ? eagers.square().mean().sqrt().item<double>() : 0;
       const double reference_rms = ours.numel() ? rd.masked_select(both).square().mean().sqrt().item<double>() : 0;
       distances = thundercc::str("; from the float64 reference, its largest distance is ", largest, " (the expected's: ", eager_largest,
-                                 "), its root mean square ", rms, " (the expected's: ", eager_rms, ")");
-      std::string judged;
+                                 "), its root mean square ", rms, " (the expected's: ", eager_rms, "); within ", kAsClose,
+                                 " times the expected's, both, it would match");
+      std::string judged;  // why the elements beyond tolerance match
       if (n_closer && !n_bad)
         judged = "each no further from the float64 reference than the expected";
       else if (n_bad && finite_where_reference_is && largest <= kAsClose * eager_largest + at_ + rt * reference_rms &&
                rms <= kAsClose * eager_rms + at_ + rt * reference_rms)
-        judged = "the output as a whole as close to the float64 reference as the expected";
+        judged = thundercc::str("the ", noun, " as a whole within ", kAsClose, " times the expected's distance from the float64 reference");
       if (!judged.empty()) {
-        result.notes.push_back(thundercc::str("output ", i, ": ", n_closer + n_bad, " of ", ad.numel(), elements, " differ from the expected beyond rtol=",
+        result.notes.push_back(thundercc::str(noun, " ", i, ": ", n_closer + n_bad, " of ", ad.numel(), elements, " differ from the expected beyond rtol=",
                                               rt, " atol=", at_, ", ", judged, distances));
         n_bad = 0;
       }
@@ -408,7 +410,7 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
       // the greatest difference, which a large value may have within its tolerance.
       at::Tensor excess = (diff / allowed).masked_fill(diff.isnan(), INFINITY).masked_fill(~bad, -1.0).reshape({-1});
       auto where = excess.argmax().item<int64_t>();
-      problems.push_back(thundercc::str("output ", i, ": ", n_bad, " of ", ad.numel(), elements,
+      problems.push_back(thundercc::str(noun, " ", i, ": ", n_bad, " of ", ad.numel(), elements,
                              " differ beyond rtol=", rt, " atol=", at_,
                              "; the furthest, at flat index ", where, ": got ", ad.reshape({-1})[where].item<double>(), ", expected ",
                              ed.reshape({-1})[where].item<double>(), " (a difference of ", diff.reshape({-1})[where].item<double>(),

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "thundercc/ir/value.h"
@@ -61,8 +62,11 @@ struct Comparison {
 // An undefined (None) expected tensor matches None or all zeros. Where `reference` (capture's float64
 // run, NAME.expected64.pt) holds a float64 tensor for an output, an element beyond tolerance still
 // matches when it is no further from the reference than the expected element is, give or take the
-// tolerance: Thunder's assert_closer, for where eager float32 is itself off.
+// tolerance: Thunder's assert_closer, for where eager float32 is itself off; failing that, when the
+// tensor's largest and root-mean-square distances from it are each within 1.1 times the expected's.
+// `noun` names the tensors in the lines (output 0, gradient 2).
 Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vector<at::Tensor>& expected,
-                           std::optional<double> rtol, std::optional<double> atol, const std::vector<at::Tensor>& reference = {});
+                           std::optional<double> rtol, std::optional<double> atol, const std::vector<at::Tensor>& reference = {},
+                           std::string_view noun = "output");
 
 }  // namespace thundercc::runtime
