@@ -165,7 +165,7 @@ bool RegionAnalysis::may_write_over(const Value& input, const Value& output) con
   });
 }
 
-bool RegionAnalysis::add(BoundSymbol&& b) {
+bool RegionAnalysis::admits(const BoundSymbol& b) {
   const std::string& id = b.sym->id;
   if (!fusible(id, b.args)) return false;
   const Tensor* first = first_tensor(b);
@@ -175,11 +175,9 @@ bool RegionAnalysis::add(BoundSymbol&& b) {
   } else if (first->device() != device_) {
     return false;  // one kernel runs on one device
   }
-  bool added = is_reduction_prim(id) ? add_reduction(b)
-               : id == "prims.broadcast_in_dim" ? add_broadcast(b)
-                                                : add_elementwise(b, b.output.as_tensor());
-  if (added) statements_.push_back(std::move(b));
-  return added;
+  return is_reduction_prim(id) ? add_reduction(b)
+         : id == "prims.broadcast_in_dim" ? add_broadcast(b)
+                                          : add_elementwise(b, b.output.as_tensor());
 }
 
 bool RegionAnalysis::add_elementwise(const BoundSymbol& b, const Tensor& out) {

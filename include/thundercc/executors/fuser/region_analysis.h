@@ -31,8 +31,16 @@ class RegionAnalysis {
 
   // Adds `b` (a prim the fuser claimed) when it fits the region; the first statement sets the
   // domain. The rvalue form moves `b` in only when it adds it.
-  bool add(const BoundSymbol& b) { return add(BoundSymbol(b)); }
-  bool add(BoundSymbol&& b);
+  bool add(const BoundSymbol& b) {
+    if (!admits(b)) return false;
+    statements_.push_back(b);
+    return true;
+  }
+  bool add(BoundSymbol&& b) {
+    if (!admits(b)) return false;
+    statements_.push_back(std::move(b));
+    return true;
+  }
   bool empty() const { return statements_.empty(); }
   const std::vector<BoundSymbol>& statements() const { return statements_; }
   // The statements, moved out: the analysis is done with.
@@ -54,6 +62,8 @@ class RegionAnalysis {
   bool may_write_over(const Value& input, const Value& output) const;
 
  private:
+  // Whether `b` fits the region; if it does, its values' levels are recorded (and the first sets the domain).
+  bool admits(const BoundSymbol& b);
   bool add_elementwise(const BoundSymbol& b, const Tensor& out);
   bool add_broadcast(const BoundSymbol& b);
   bool add_reduction(const BoundSymbol& b);
