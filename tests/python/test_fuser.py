@@ -301,10 +301,11 @@ def masked_softmax(x, m):
 
 @pytest.mark.parametrize("columns", [300, 5000])
 def test_a_rows_costly_values_are_computed_once(columns, tmp_path, thundercc):
-    """A masked softmax computes its scaled scores (a division) in its max's loop and again in its
-    sum's, and its exp in its sum's loop and again in its output's: on the CPU the first loop keeps
-    each in a row array that the later one reads, for rows of up to 4096 columns; longer rows
-    compute them again. Both against eager, with the mask's -inf and a NaN."""
+    """A masked softmax computes its masked scores (a division, then a choice by a one-byte mask)
+    in its max's loop and again in its sum's, and its exp in its sum's loop and again in its
+    output's: on the CPU the first loop keeps each in a row array that the later one reads, for
+    rows of up to 4096 columns, so that the division runs once and no later loop reads the bytes;
+    longer rows compute them again. Both against eager, with the mask's -inf and a NaN."""
     x = torch.randn(6, columns)
     x[1, 7] = float("nan")
     trace = save_case(tmp_path, "masked", masked_softmax, (x, torch.rand(6, columns) < 0.3))
@@ -315,6 +316,7 @@ def test_a_rows_costly_values_are_computed_once(columns, tmp_path, thundercc):
     assert len(kept) == 2 and "if (tcc_columns <= 4096) {" in source, source
     kept_path, long_rows = source.split("} else {")
     assert kept_path.count("= tcc_expf(") == 1 and long_rows.count("= tcc_expf(") == 2
+    assert kept_path.count(" / (float)(5)") == 1 and kept_path.count("in1[") == 1, kept_path
     thundercc("run", tmp_path / "masked.plan.json", "--inputs", tmp_path / "masked.inputs.pt", "--expect", tmp_path / "masked.expected.pt",
               env={"THUNDERCC_CACHE_DIR": str(cache)})
 
@@ -422,6 +424,23 @@ def assert_same_bits(ours, expected):
     width = torch.int16 if expected.element_size() == 2 else torch.int32
     mismatch = (ours.view(width) != expected.view(width)) & ~nan
     assert not mismatch.any(), f"{int(mismatch.sum())} differ, first at {ours[mismatch][:4]} (expected {expected[mismatch][:4]})"
+
+
+def test_exp_over_its_whole_range(tmp_path, thundercc):
+    """The CPU kernels' own exp (tcc_expf) within 2 ulp of float64's exp rounded to float, over a
+    sweep of its range: overflow to inf, subnormal results, 0 below -104 (where a lane computes
+    exp(0) and is replaced, as an underflowing product is slow), -inf to 0, NaN kept."""
+    sweep = torch.linspace(-120.0, 95.0, 400_001)
+    special = torch.tensor([float("-inf"), float("inf"), float("nan"), -103.97, -103.98, -104.0, -87.3, 88.72, 88.73, 0.0, -0.0])
+    x = torch.cat([sweep, special])
+    (ours,) = run_fused(tmp_path, thundercc, "exp", lambda a: torch.exp(a) * 1.0, (x,))
+    exact = torch.exp(x.double()).float()
+    assert torch.equal(torch.isnan(ours), torch.isnan(exact))
+    assert torch.equal(torch.isinf(ours), torch.isinf(exact))
+    assert torch.equal(ours == 0, exact == 0)
+    finite = torch.isfinite(exact)
+    ulps = (ours[finite].view(torch.int32).long() - exact[finite].view(torch.int32).long()).abs()
+    assert ulps.max() <= 2, f"{int(ulps.max())} ulp at x = {x[finite][ulps.argmax()]}"
 
 
 @pytest.mark.parametrize("kernel", ["cpu", "cuda"])

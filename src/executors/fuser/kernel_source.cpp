@@ -121,9 +121,11 @@ const BinaryC* binary_c(std::string_view id) {
 // vector of a masked softmax row holds -inf, and such a region ran 25x slower than unmasked.
 // Cephes' method: exp(x) = 2^n exp(r), n = rint(x / ln 2), r = x - n ln 2 (ln 2 in two parts,
 // exactly), exp(r) by a degree-7 polynomial (within 2 ulp); 2^n as two float powers so that
-// subnormal results round once and overflow gives inf. The argument is clamped where exp is
-// already 0 or inf, NaN to -110 (no NaN reaches the integer conversion); NaN is returned as it
-// came. The powers are bit patterns copied into floats (__builtin_memcpy: any GCC or Clang).
+// subnormal results round once and overflow gives inf. Below -104 exp rounds to 0: such a lane
+// (and NaN) computes exp(0) and is replaced by 0, as a product that underflows costs a microcode
+// assist (a masked softmax's exps, half of them of -inf, ran 2x slower on a Zen 5); above 89 the
+// argument is clamped where exp is inf. NaN is returned as it came. The powers are bit patterns
+// copied into floats (__builtin_memcpy: any GCC or Clang).
 const char* kExpf =
     "static inline float tcc_pow2f(int k) {\n"
     "  int bits = (k + 127) << 23;\n"
@@ -132,7 +134,8 @@ const char* kExpf =
     "  return f;\n"
     "}\n"
     "static inline float tcc_expf(float x) {\n"
-    "  float c = x > -110.0f ? (x < 89.0f ? x : 89.0f) : -110.0f;\n"
+    "  bool zero = !(x >= -104.0f);\n"
+    "  float c = zero ? 0.0f : (x < 89.0f ? x : 89.0f);\n"
     "  float n = __builtin_rintf(c * 1.44269504088896341f);\n"
     "  float r = (c - n * 0.693359375f) + n * 2.12194440e-4f;\n"
     "  float p = 1.9875691500e-4f;\n"
@@ -144,7 +147,7 @@ const char* kExpf =
     "  p = p * r * r + r + 1.0f;\n"
     "  int k = (int)n, k1 = k >> 1, k2 = k - k1;\n"
     "  float e = p * tcc_pow2f(k1) * tcc_pow2f(k2);\n"
-    "  return x != x ? x : e;\n"
+    "  return x != x ? x : (zero ? 0.0f : e);\n"
     "}\n";
 
 // Conversions between float and the 16-bit floats' bit patterns, rounding to nearest even, as
@@ -596,33 +599,58 @@ class Emitter {
   }
 
   // A row's code. Where two of its loops compute one costly element value (a masked softmax's
-  // exp, in its sum and again in its output; the scaled scores, in its max and its sum), the
-  // first keeps it in a row array the later ones read, as ATen's softmax keeps its exps in the
-  // output: for rows of up to kKeptColumns columns, at most kMaxKept values (a row array each,
-  // on the stack), on targets that keep_row_values(). Longer rows compute them again.
+  // exp, in its sum and again in its output), the first keeps it in a row array the later ones
+  // read, as ATen's softmax keeps its exps in the output: for rows of up to kKeptColumns columns,
+  // at most kMaxKept values (a row array each, on the stack), on targets that keep_row_values().
+  // Longer rows compute them again. A wider value computed from a one-byte one (the masked
+  // scores) is kept too: GCC vectorizes a loop by its narrowest element, so a loop that reads
+  // bytes runs 64 lanes at once, four registers of floats, and spilled them (a masked softmax's
+  // exp loop ran 1.4x slower on a Zen 5). The latest such value is kept first, and the loops
+  // are looked at again: what it was computed from is then computed once (the masked scores'
+  // scaling), unless something else needs it again.
   std::string row_code() const {
     constexpr int64_t kKeptColumns = 4096;
     constexpr size_t kMaxKept = 4;
     if (!keeps_row_values()) return row_body();
-    std::vector<std::vector<const BoundSymbol*>> loops;
-    loops_seen_ = &loops;
-    row_body();
-    loops_seen_ = nullptr;
-    std::map<const BoundSymbol*, int> loops_computing;
-    for (const auto& loop : loops)
-      for (const BoundSymbol* b : loop) ++loops_computing[b];
+    while (kept_.size() < kMaxKept) {
+      std::map<const BoundSymbol*, int> loops_computing = count_loops_computing();
+      const BoundSymbol* latest = nullptr;
+      for (const auto& b : region_.statements())
+        if (!kept_.contains(proxy_key(b.output)) && loops_computing[&b] > 1 && (costly(b) || widens_bytes(b))) latest = &b;
+      if (latest == nullptr) break;
+      kept_.insert(proxy_key(latest->output));
+    }
+    if (kept_.empty()) return row_body();
     std::string arrays;
     for (const auto& b : region_.statements())
-      if (loops_computing[&b] > 1 && costly(b) && kept_.size() < kMaxKept) {
-        kept_.insert(proxy_key(b.output));
-        const std::string& name = name_.at(proxy_key(b.output));
-        arrays += str("      ", c_type(b.output.as_tensor().dtype()), " tcc_keep_", name, "[", kKeptColumns, "];\n");
-      }
-    if (kept_.empty()) return row_body();
+      if (kept_.contains(proxy_key(b.output)))
+        arrays += str("      ", c_type(b.output.as_tensor().dtype()), " tcc_keep_", name_.at(proxy_key(b.output)), "[", kKeptColumns, "];\n");
     std::string keeping = row_body();
     kept_.clear();
     stored_.clear();
     return str("    if (", columns(), " <= ", kKeptColumns, ") {\n", arrays, indented(keeping), "    } else {\n", indented(row_body()), "    }\n");
+  }
+
+  // How many of the row's loops compute each element statement, with the values kept so far.
+  std::map<const BoundSymbol*, int> count_loops_computing() const {
+    std::vector<std::vector<const BoundSymbol*>> loops;
+    loops_seen_ = &loops;
+    row_body();
+    loops_seen_ = nullptr;
+    stored_.clear();
+    std::map<const BoundSymbol*, int> counts;
+    for (const auto& loop : loops)
+      for (const BoundSymbol* b : loop) ++counts[b];
+    return counts;
+  }
+
+  // Whether `b` computes a wider element value from a one-byte one it reads element by element
+  // (an input of the region, or a value of its own).
+  bool widens_bytes(const BoundSymbol& b) const {
+    if (b.output.as_tensor().dtype().bytes() == 1) return false;
+    for (const Value& a : b.args)
+      if (a.is_tensor() && a.as_tensor().dtype().bytes() == 1 && (!region_.defines(a) || region_.level_of(a) == Level::Element)) return true;
+    return false;
   }
 
   // One accumulation over the columns: `acc` combined by `op` (+, *, max, min) with the element
