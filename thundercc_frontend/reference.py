@@ -13,14 +13,31 @@ _WIDER = {torch.float16: torch.float64, torch.bfloat16: torch.float64, torch.flo
           torch.complex64: torch.complex128}
 
 
+def _tensors(value):
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _tensors(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _tensors(v)
+
+
 class Float64Twin:
     """The program copied with its floating tensors widened, made before the program runs (which may
     modify its inputs). A module is deep-copied; a plain function is shared, so one that closes
-    over float32 weights fails or mixes precisions, and gets no reference (see `run`)."""
+    over float32 weights fails or mixes precisions, and gets no reference (see `run`). A program
+    with nothing to widen (float64 already, or integers only) is not copied: its run in float64 is
+    the eager one."""
 
     def __init__(self, fn, args, kwargs):
         self.twin_of: dict[int, torch.Tensor] = {}  # id of an original tensor -> its widened copy
         self.fn, self.failure = fn, None
+        held = [*fn.parameters(), *fn.buffers()] if isinstance(fn, torch.nn.Module) else []
+        if not any(t.dtype in _WIDER for t in [*held, *_tensors(args), *_tensors(kwargs)]):
+            self.failure = "no input, parameter or buffer is of a precision below float64"
+            return
         try:
             self._copy(fn, args, kwargs)
         except Exception as e:  # a module holding tensors deepcopy refuses (non-leaf ones)
@@ -57,10 +74,10 @@ class Float64Twin:
         """(outputs, gradients or None) in float64, in the order NAME.expected.pt and NAME.grads.pt
         hold them, with None where no reference applies (an exact dtype); or a string saying why there
         is no reference."""
-        if self.failure:
-            return self.failure
         if captured._drawn:
             return "the program draws random values"
+        if self.failure:
+            return self.failure
         if not any(t is not None and t.dtype in _WIDER for t in captured.output_values):
             return "no output is of a precision below float64"
         try:

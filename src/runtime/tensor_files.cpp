@@ -328,7 +328,8 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
     return result;
   }
   if (!reference.empty() && reference.size() != expected.size()) {
-    problems.push_back(thundercc::str("the float64 reference holds ", reference.size(), " values, the expected ones ", expected.size()));
+    problems.push_back(thundercc::str("the float64 reference holds ", reference.size(), " values, the expected ones ", expected.size(),
+                                      ": they are not of one capture (capture again, or move the float64 reference away)"));
     return result;
   }
   for (size_t i = 0; i < actual.size(); ++i) {

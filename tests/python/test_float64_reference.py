@@ -100,6 +100,11 @@ def test_run_judges_what_differs_from_eager_against_float64(tmp_path, thundercc)
     assert whole.returncode == 0, whole.stderr
     assert "the output as a whole within 1.1 times the expected's distance from the float64 reference" in whole.stdout
 
+    # A reference of another capture (another count of values) is refused, saying so.
+    torch.save([reference.double(), reference.double()], tmp_path / "t.expected64.pt")
+    other = thundercc("run", plan, "--inputs", inputs, "--expect", tmp_path / "t.expected.pt", check=False)
+    assert other.returncode == 1 and "the float64 reference holds 2 values, the expected ones 1: they are not of one capture" in other.stderr
+
     # Without a reference beside it, the same file is a mismatch, as before.
     (tmp_path / "t.expected64.pt").unlink()
     alone = thundercc("run", plan, "--inputs", inputs, "--expect", tmp_path / "t.expected.pt", check=False)
