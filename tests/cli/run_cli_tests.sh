@@ -157,5 +157,18 @@ else
   echo "ok: thundercc does not link LibTorch"
 fi
 
+# No library search path of the command or its runtime has an empty entry: the loader reads one as
+# the directory the command was started in, and would load a library planted there.
+runtime_library="$(dirname "$BINARY")/libthundercc_runtime.so"
+[ -e "$runtime_library" ] || runtime_library="$(dirname "$BINARY")/../lib/libthundercc_runtime.so"
+for file in "$BINARY" "$runtime_library"; do
+  path=$(readelf -d "$file" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]/\1/p')
+  case "${path:+:$path:}" in
+    *::*) echo "FAIL: $file searches the current directory for libraries (RUNPATH '$path' has an empty entry)"
+          failures=$((failures + 1)) ;;
+    *) echo "ok: $file's library search path ($path) has no empty entry" ;;
+  esac
+done
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]
