@@ -18,10 +18,13 @@ using langs::is_one;
 Tensor matmul_impl(const Tensor& a, const Tensor& b) {
   if (a.ndim() <= 2 && b.ndim() <= 2) return prims::matmul(a, b);
   if (a.ndim() > 2 && b.ndim() <= 2) {
-    // Fold the batch dimensions of a into its rows.
+    // Fold the batch dimensions of a into its rows (counted from the shape: with an inner
+    // dimension of 0 the element count says nothing of them).
     Shape out_shape(a.shape().begin(), a.shape().end() - 1);
+    int64_t rows = 1;
+    for (int64_t d : out_shape) rows *= d;
     if (b.ndim() == 2) out_shape.push_back(b.shape()[1]);
-    Tensor folded = reshape(a, {a.numel() / std::max<int64_t>(a.shape().back(), 1), a.shape().back()});
+    Tensor folded = reshape(a, {rows, a.shape().back()});
     return reshape(prims::matmul(folded, b), out_shape);
   }
   // Both batched (or a is 1-D): expand the batch dimensions to their common shape.

@@ -94,6 +94,17 @@ std::pair<Tensor, Tensor> var_mean_impl(const Tensor& a, const std::optional<Dim
   return {core::convert(v, to_real_dtype(a.dtype())), core::convert(m, a.dtype())};
 }
 
+// var, std, var_mean and std_mean of their arguments. PyTorch's overload var(a, unbiased) takes a
+// bool where the dims would be: the variance of every element, unbiased or not.
+std::pair<Tensor, Tensor> var_mean_of(const Args& x) {
+  const Value& dim = x["dim"];
+  if (dim.kind() == Value::Kind::Bool) {
+    check(x.is_none("unbiased") && x.is_none("correction"), "var: cannot specify both unbiased and correction", "ValueError");
+    return var_mean_impl(x.tensor("a"), std::nullopt, dim.as_bool() ? 1 : 0, x.flag("keepdim"));
+  }
+  return var_mean_impl(x.tensor("a"), optional_dims(dim), correction_of(x), x.flag("keepdim"));
+}
+
 Value arg_reduction(const Args& x, bool is_max) {
   const auto& a = x.tensor("a");
   const auto& dim = x["dim"];
@@ -193,14 +204,14 @@ void register_reductions(SymbolTable& t) {
   }}, tags);
   define(t, {{"torch.var", "torch.Tensor.var"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
              [](const Args& x) -> Value {
-    return var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim")).first;
+    return var_mean_of(x).first;
   }}, tags);
   define(t, {{"torch.std", "torch.Tensor.std"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None",
              [](const Args& x) -> Value {
-    return sqrt(var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim")).first);
+    return sqrt(var_mean_of(x).first);
   }}, tags);
   define(t, {{"torch.var_mean"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None", [](const Args& x) -> Value {
-    auto [v, m] = var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim"));
+    auto [v, m] = var_mean_of(x);
     return Value::tuple({v, m});
   }}, tags);
   define(t, {{"torch.argmax", "torch.Tensor.argmax"}, "a, /, dim=None, keepdim=False",
@@ -248,7 +259,7 @@ void register_reductions(SymbolTable& t) {
     return call("torch.sort", {x.tensor("a"), x["dim"], x["descending"]}).items()[1];
   }}, tags);
   define(t, {{"torch.std_mean"}, "a, /, dim=None, unbiased=None, keepdim=False, *, correction=None", [](const Args& x) -> Value {
-    auto [v, m] = var_mean_impl(x.tensor("a"), optional_dims(x["dim"]), correction_of(x), x.flag("keepdim"));
+    auto [v, m] = var_mean_of(x);
     return Value::tuple({sqrt(v), m});
   }}, tags);
   define(t, {{"torch.linalg.vector_norm"}, "a, /, ord=2, dim=None, keepdim=False, *, dtype=None", [](const Args& x) -> Value {

@@ -76,10 +76,20 @@ int64_t reduction_enum(const std::string& reduction) {
   return at::Reduction::Mean;
 }
 
-c10::optional<int64_t> correction_of(KernelCall& c) {
-  if (!c.arg(2).is_none()) return c.arg(2).flag() ? 1 : 0;  // unbiased
-  if (!c.kwarg("correction").is_none()) return c.kwarg("correction").integer();
-  return 1;
+// The dims and correction of var, std, var_mean and std_mean: (a, dim, unbiased, keepdim, *,
+// correction), or PyTorch's overload var(a, unbiased), its bool where the dims would be.
+struct Spread {
+  std::optional<std::vector<int64_t>> dims;
+  c10::optional<int64_t> correction;  // optional: an int64_t would take ATen's overload of a bool `unbiased`
+  at::OptionalIntArrayRef dims_ref() const { return dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt; }
+};
+
+Spread spread_of(KernelCall& c) {
+  if (c.arg(1).value().kind() == Value::Kind::Bool) return {std::nullopt, c.arg(1).flag() ? 1 : 0};
+  Spread s{optional_dims(c.arg(1)), 1};
+  if (!c.arg(2).is_none()) s.correction = c.arg(2).flag() ? 1 : 0;  // unbiased
+  else if (!c.kwarg("correction").is_none()) s.correction = c.kwarg("correction").integer();
+  return s;
 }
 
 // A (nested) list of ints in an index key: the int64 tensor of them, as PyTorch reads it.
@@ -654,16 +664,16 @@ void register_torch_language_kernels(KernelRegistry& r) {
   r.add("torch:torch.amax", [](KernelCall& c) { c.set_output(0, at::amax(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
   r.add("torch:torch.amin", [](KernelCall& c) { c.set_output(0, at::amin(c.arg(0).tensor(), c.arg(1).ints(), c.arg(2).flag())); });
   r.add("torch:torch.var", [](KernelCall& c) {
-    auto dims = optional_dims(c.arg(1));
-    c.set_output(0, at::var(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag()));
+    Spread s = spread_of(c);
+    c.set_output(0, at::var(c.arg(0).tensor(), s.dims_ref(), s.correction, c.arg(3).flag()));
   });
   r.add("torch:torch.std", [](KernelCall& c) {
-    auto dims = optional_dims(c.arg(1));
-    c.set_output(0, at::std(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag()));
+    Spread s = spread_of(c);
+    c.set_output(0, at::std(c.arg(0).tensor(), s.dims_ref(), s.correction, c.arg(3).flag()));
   });
   r.add("torch:torch.std_mean", [](KernelCall& c) {
-    auto dims = optional_dims(c.arg(1));
-    auto [sd, m] = at::std_mean(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag());
+    Spread s = spread_of(c);
+    auto [sd, m] = at::std_mean(c.arg(0).tensor(), s.dims_ref(), s.correction, c.arg(3).flag());
     c.set_output(0, sd);
     c.set_output(1, m);
   });
@@ -689,8 +699,8 @@ void register_torch_language_kernels(KernelRegistry& r) {
   });
   r.add("torch:torch.logcumsumexp", [](KernelCall& c) { c.set_output(0, at::logcumsumexp(c.arg(0).tensor(), c.arg(1).integer())); });
   r.add("torch:torch.var_mean", [](KernelCall& c) {
-    auto dims = optional_dims(c.arg(1));
-    auto [v, m] = at::var_mean(c.arg(0).tensor(), dims ? at::OptionalIntArrayRef(*dims) : c10::nullopt, correction_of(c), c.arg(3).flag());
+    Spread s = spread_of(c);
+    auto [v, m] = at::var_mean(c.arg(0).tensor(), s.dims_ref(), s.correction, c.arg(3).flag());
     c.set_output(0, v);
     c.set_output(1, m);
   });

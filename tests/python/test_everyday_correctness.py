@@ -276,6 +276,22 @@ def test_a_variance_keeps_its_correction_in_a_training_step(tmp_path, thundercc,
 
 
 @pytest.mark.parametrize("program", [
+    lambda x: torch.var(x, True),
+    lambda x: x.std(False),
+    lambda x: torch.var_mean(x, False)[0] + torch.std_mean(x, True)[1],
+], ids=["var", "std", "var_mean_std_mean"])
+def test_a_variance_of_every_element_by_pytorchs_unbiased_overload(tmp_path, thundercc, program):
+    """torch.var(x, unbiased) (and std, var_mean, std_mean): a bool where the dims would be."""
+    check_program(tmp_path, thundercc, program, grad_input(2, 5, 3))
+
+
+def test_a_batched_product_of_an_empty_inner_dimension(tmp_path, thundercc):
+    """[5, 5, 0] @ [0, 5]: the rows of the folded product are counted from the shape, not the
+    (empty) element count."""
+    check_program(tmp_path, thundercc, torch.matmul, torch.randn(5, 5, 0), torch.randn(0, 5))
+
+
+@pytest.mark.parametrize("program", [
     lambda x: torch.prod(x, 1),
     lambda x: torch.prod(x),
     lambda x: x.prod(0, keepdim=True),
