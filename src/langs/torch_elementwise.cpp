@@ -198,13 +198,14 @@ Value is_negative(const Value& x) {
   return x.as_float() < 0;
 }
 
+// Floor division in the computation dtype (a float16 quotient is floored before it is rounded).
 Tensor floor_divide_impl(const Value& a, const Value& b) {
   auto [computation, result] = core::elementwise_type_promotion({a, b}, Promotion::Default);
+  Values ab = core::maybe_broadcast({a, b});
+  Value x = core::maybe_convert_to_dtype(ab[0], computation), y = core::maybe_convert_to_dtype(ab[1], computation);
   if (result.is_exact()) {
     // Python's floor division on integers: truncating division, minus one where the signs differ
     // and the division is inexact.
-    Values ab = core::maybe_broadcast({a, b});
-    Value x = core::maybe_convert_to_dtype(ab[0], computation), y = core::maybe_convert_to_dtype(ab[1], computation);
     Tensor quotient = prims::div(x, y);
     Value x_negative = is_negative(x);
     Value y_negative = is_negative(y);
@@ -213,7 +214,7 @@ Tensor floor_divide_impl(const Value& a, const Value& b) {
     Tensor offset = prims::convert_element_type(prims::bitwise_and(signs_differ, inexact), computation);
     return core::convert(prims::sub(quotient, offset), result);
   }
-  return core::convert(prims::floor(core::elementwise_binary(a, b, prims::div, Promotion::Default)), result);
+  return core::convert(prims::floor(prims::div(x, y)), result);
 }
 
 }  // namespace

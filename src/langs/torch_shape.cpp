@@ -1203,9 +1203,12 @@ void register_shape_ops(SymbolTable& t) {
     check(span >= 0, "arange: upper bound and larger bound inconsistent with step sign");
     auto length = static_cast<int64_t>(std::ceil(span));
     if (all_ints && d.is_integer()) return prims::iota(length, start.as_int(), step.as_int(), device, d);
-    Tensor steps = prims::convert_element_type(prims::iota(length, 0, 1, device, dtypes::int64), d);
-    Value step_ = core::maybe_convert_to_dtype(step, d), start_ = core::maybe_convert_to_dtype(start, d);
-    return prims::add(prims::mul(steps, step_), start_);
+    // start + i * step in the computation dtype (float for float16 and bfloat16, as ATen's
+    // accumulate type), rounded to d once.
+    DType computation = core::computation_dtype(d);
+    Tensor steps = prims::convert_element_type(prims::iota(length, 0, 1, device, dtypes::int64), computation);
+    Value step_ = core::maybe_convert_to_dtype(step, computation), start_ = core::maybe_convert_to_dtype(start, computation);
+    return core::convert(prims::add(prims::mul(steps, step_), start_), d);
   }});
 }
 

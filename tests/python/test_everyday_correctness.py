@@ -285,6 +285,19 @@ def test_a_variance_of_every_element_by_pytorchs_unbiased_overload(tmp_path, thu
     check_program(tmp_path, thundercc, program, grad_input(2, 5, 3))
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_floor_division_and_arange_in_16_bit_floats(tmp_path, thundercc, dtype):
+    """The quotient is floored in float before it is rounded (2.999 must not round to 3 first),
+    and arange's values are computed in float, as ATen's accumulate type."""
+    torch.manual_seed(0)
+    a, b = (torch.randn(64) * 8).to(dtype), (torch.rand(64) + 0.1).to(dtype)
+    (tmp_path / "div").mkdir()
+    (tmp_path / "arange").mkdir()
+    check_program(tmp_path / "div", thundercc, lambda a, b: torch.div(a, b, rounding_mode="floor") + a // b, a, b, rtol=0, atol=0)
+    check_program(tmp_path / "arange", thundercc, lambda a: a + torch.arange(-3.0, 9.8, 0.2, dtype=dtype), torch.zeros(64, dtype=dtype),
+                  rtol=0, atol=0)
+
+
 def test_a_batched_product_of_an_empty_inner_dimension(tmp_path, thundercc):
     """[5, 5, 0] @ [0, 5]: the rows of the folded product are counted from the shape, not the
     (empty) element count."""
