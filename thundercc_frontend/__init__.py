@@ -807,6 +807,13 @@ class Capture:
         self._record("torch.nn.functional.batch_norm", args, kwargs, result, where)
         x = bound["input"]
         dims = [0] + list(range(2, x.dim()))
+        if stats and x.dtype != stats[0].dtype:
+            # A low-precision input beside float statistics (autocast): the batch's statistics in
+            # theirs, as ATen computes them (lerp_ takes no mixed dtypes).
+            with torch._C.DisableTorchFunction():
+                widened = x.to(stats[0].dtype)
+            self._record("torch.Tensor.to", [x, stats[0].dtype], {}, widened, where)
+            x = widened
         with torch._C.DisableTorchFunction():
             batch = [torch.mean(x, dims), torch.var(x, dims, unbiased=True)]
         self._record("torch.mean", [x, dims], {}, batch[0], where)

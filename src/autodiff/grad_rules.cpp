@@ -251,6 +251,25 @@ void register_elementwise_rules() {
     put_grad(x.tensor("a"), ltorch::where(ltorch::le(out, 0.0), 0.0, g));
     return out;
   });
+  // sigmoid's decomposition, 1 / (1 + exp(-a)), differentiated through, multiplies a gradient of 0
+  // by exp(-a) = inf below -89 (NaN where autograd gives 0); as autograd's sigmoid_backward, this
+  // rule reads the result: g (1 - y) y.
+  register_grad("torch.sigmoid", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    Tensor slope = ltorch::mul(ltorch::sub(1.0, out), out);
+    put_operand_grad(x["a"], [&] { return ltorch::mul(g, conjugate(slope)); });
+    return out;
+  });
+  // hypot's decomposition (scaled by the larger magnitude) differentiated through would pass
+  // through its where()s; as autograd's: g a / hypot and g b / hypot.
+  register_grad("torch.hypot", [](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    Tensor g = get_grad(out);
+    put_operand_grad(x["a"], [&] { return ltorch::true_divide(ltorch::mul(g, x["a"]), out); });
+    put_operand_grad(x["b"], [&] { return ltorch::true_divide(ltorch::mul(g, x["b"]), out); });
+    return out;
+  });
   register_grad("prims.lerp", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);

@@ -230,4 +230,12 @@ std::vector<Tensor> tensors_in(const Value& v) {
   return out;
 }
 
+Value indexing_key(const Value& key) {
+  if (key.kind() != Value::Kind::List || key.items().size() >= 32) return key;
+  for (const Value& k : key.items())
+    if (k.is_sequence() || k.is_tensor() || k.kind() == Value::Kind::Slice || k.kind() == Value::Kind::Ellipsis || k.is_none())
+      return Value::tuple(key.items());
+  return key;
+}
+
 }  // namespace thundercc

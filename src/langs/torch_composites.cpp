@@ -42,16 +42,17 @@ Value split_along(const Args& x, const char* name, int64_t dim, int64_t min_ndim
   return call("torch.tensor_split", {a, sections, dim});
 }
 
+// A zero of a's dtype (False for bools, so that a where keeps the dtype).
+Value zero_of(const Tensor& a) { return a.dtype().is_bool() ? Value(false) : Value(int64_t{0}); }
+
+// The sum with NaNs counted as zeros, of a's own dtype's promotion (an integer or bool tensor's
+// is int64, as sum's).
 Tensor sum_ignoring_nan(const Args& x) {
   const Tensor& a = x.tensor("a");
   Tensor nan = op("torch.isnan", {a});
-  Tensor zeroed = where(nan, 0.0, a);
+  Tensor zeroed = where(nan, zero_of(a), a);
   return op("torch.sum", {zeroed, x["dim"], x["keepdim"]}, {{"dtype", x["dtype"]}});
 }
-
-
-// A zero of a's dtype (False for bools, so that a where keeps the dtype).
-Value zero_of(const Tensor& a) { return a.dtype().is_bool() ? Value(false) : Value(int64_t{0}); }
 
 // A constant tensor of a's device, from values known when tracing.
 Tensor constant(const Values& values, const Shape& shape, const Tensor& like, DType dtype) {

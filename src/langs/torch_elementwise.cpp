@@ -198,6 +198,11 @@ Value is_negative(const Value& x) {
   return x.as_float() < 0;
 }
 
+// `a` with 0 where `dropped` holds: the input of a branch that a where() drops there, so that the
+// branch's derivative is taken at 0, never where it overflows (ELU's expm1 at 89 is inf, and 0, the
+// gradient a dropped branch receives, times inf is NaN: the double-where rule).
+Tensor dropped_as_zero(const Tensor& dropped, const Tensor& a) { return where(dropped, int64_t{0}, a); }
+
 // Floor division in the computation dtype (a float16 quotient is floored before it is rounded).
 Tensor floor_divide_impl(const Value& a, const Value& b) {
   auto [computation, result] = core::elementwise_type_promotion({a, b}, Promotion::Default);
@@ -416,13 +421,19 @@ void register_elementwise(SymbolTable& t) {
     return op("torch.bitwise_xor", {ne(x["a"], int64_t{0}), ne(x["b"], int64_t{0})});
   }});
   define(t, {{"torch.hypot", "torch.Tensor.hypot"}, "a, b, /", [](const Args& x) -> Value {
-    // In the computation dtype (float32 for float16, float for integers), then the result's.
+    // In the computation dtype (float32 for float16, float for integers), then the result's. As
+    // the C library's hypot: the larger magnitude times sqrt(1 + (smaller / larger)^2), which
+    // overflows and underflows only where the result does (a^2 + b^2 did at 3e19 in float32), and
+    // inf where either is infinite, even beside a NaN.
     auto [computation, result] = core::elementwise_type_promotion({x["a"], x["b"]}, Promotion::Default);
     DType wide = computation.is_inexact() ? computation : dtypes::float32;
-    Value a = core::maybe_convert_to_dtype(x["a"], wide), b = core::maybe_convert_to_dtype(x["b"], wide);
-    Tensor a2 = mul(a, a);
-    Tensor b2 = mul(b, b);
-    return core::convert(sqrt(add(a2, b2)), result);
+    Tensor a = abs(core::convert(x.tensor("a"), wide)), b = abs(core::convert(x.tensor("b"), wide));
+    Tensor larger = op("torch.maximum", {a, b}), smaller = op("torch.minimum", {a, b});
+    Tensor infinite = op("torch.logical_or", {op("torch.isinf", {a}), op("torch.isinf", {b})});
+    // (0 / 0 and inf / inf would be NaN: the ratio is of 1 there.)
+    Tensor ratio = smaller / where(op("torch.logical_or", {eq(larger, 0.0), infinite}), 1.0, larger);
+    Tensor scaled = larger * sqrt(1.0 + ratio * ratio);
+    return core::convert(where(infinite, std::numeric_limits<double>::infinity(), scaled), result);
   }});
   define(t, {{"torch.copysign", "torch.Tensor.copysign"}, "a, b, /", [in_float](const Args& x) -> Value {
     Tensor magnitude = abs(in_float(x["a"], x["b"]).first.as_tensor());
@@ -537,7 +548,7 @@ void register_elementwise(SymbolTable& t) {
     double alpha = x.real("alpha");
     check(alpha != 0, "ZeroDivisionError: alpha cannot be 0 for CELU", "ValueError");
     Tensor positive = a > 0;
-    Tensor negative_part = op("torch.expm1", {a / alpha}) * alpha;
+    Tensor negative_part = op("torch.expm1", {dropped_as_zero(positive, a) / alpha}) * alpha;
     return where(positive, a, negative_part);
   }});
   define(t, {{"torch.nn.functional.selu", "torch.selu"}, "a, /, inplace=False", [](const Args& x) -> Value {
@@ -545,7 +556,7 @@ void register_elementwise(SymbolTable& t) {
     constexpr double alpha = 1.6732632423543772848170429916717, scale = 1.0507009873554804934193349852946;
     Tensor positive = a > 0;
     Tensor positive_part = a * scale;
-    Tensor negative_part = op("torch.expm1", {a}) * (alpha * scale);
+    Tensor negative_part = op("torch.expm1", {dropped_as_zero(positive, a)}) * (alpha * scale);
     return where(positive, positive_part, negative_part);
   }});
   define(t, {{"torch.nn.functional.threshold", "torch.threshold"}, "a, threshold, value, /, inplace=False", [](const Args& x) -> Value {
@@ -620,7 +631,7 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.nn.functional.elu"}, "a, /, alpha=1.0, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     Tensor positive = a > 0;
-    Tensor negative_part = mul(op("torch.expm1", {a}), x["alpha"]);
+    Tensor negative_part = mul(op("torch.expm1", {dropped_as_zero(positive, a)}), x["alpha"]);
     return where(positive, a, negative_part);
   }});
   define(t, {{"torch.nn.functional.mish"}, "a, /, inplace=False", [](const Args& x) -> Value {
@@ -641,8 +652,9 @@ void register_elementwise(SymbolTable& t) {
   define(t, {{"torch.nn.functional.softplus"}, "a, /, beta=1, threshold=20", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");
     Tensor scaled = mul(a, x["beta"]);
-    Tensor soft = true_divide(log1p(exp(scaled)), x["beta"]);
-    return where(gt(scaled, x["threshold"]), a, soft);
+    Tensor linear = gt(scaled, x["threshold"]);
+    Tensor soft = true_divide(log1p(exp(dropped_as_zero(linear, scaled))), x["beta"]);
+    return where(linear, a, soft);
   }});
 }
 

@@ -261,7 +261,8 @@ Tensor advanced_getitem(const Tensor& a, const Values& key) {
 
 // A list of ints in a key indexes as an int64 tensor of them (NumPy's rule: x[:, [-1]], x[[0, 2]]);
 // its negative entries count from the end of the dimension it indexes, known here.
-Value lists_as_index_tensors(const Tensor& a, const Value& key_arg) {
+Value lists_as_index_tensors(const Tensor& a, const Value& list_key) {
+  const Value key_arg = indexing_key(list_key);
   bool tuple = key_arg.kind() == Value::Kind::Tuple;
   Values key = tuple ? key_arg.items() : Values{key_arg};
   if (std::none_of(key.begin(), key.end(), [](const Value& k) { return k.kind() == Value::Kind::List; })) return key_arg;

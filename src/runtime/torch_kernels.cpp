@@ -106,9 +106,10 @@ Tensor list_index(const Value& list) {
 
 // LibTorch's TensorIndex leaves its bool member uninitialized unless it is a bool index, and its
 // copy and move read it (UBSan: an invalid bool load): indices are built in place, never moved.
-std::vector<at::indexing::TensorIndex> tensor_indices(const Value& key) {
+std::vector<at::indexing::TensorIndex> tensor_indices(const Value& written_key) {
   namespace idx = at::indexing;
   std::vector<idx::TensorIndex> out;
+  const Value key = indexing_key(written_key);
   Values items = key.kind() == Value::Kind::Tuple ? key.items() : Values{key};
   out.reserve(items.size());
   for (const auto& k : items) {

@@ -285,6 +285,24 @@ def test_a_variance_of_every_element_by_pytorchs_unbiased_overload(tmp_path, thu
     check_program(tmp_path, thundercc, program, grad_input(2, 5, 3))
 
 
+@pytest.mark.parametrize("program", [
+    F.elu, F.selu, F.celu, F.mish, F.silu, torch.sigmoid, lambda x: F.softplus(x, beta=2.0, threshold=5.0), F.softplus,
+], ids=["elu", "selu", "celu", "mish", "silu", "sigmoid", "softplus_beta2", "softplus"])
+def test_saturating_activations_keep_finite_gradients(tmp_path, thundercc, program):
+    """Where an activation saturates (|x| of 89 and more in float32), its dropped branch overflows
+    (exp(89) is inf) and 0 times inf was a NaN gradient where autograd gives 0 or 1."""
+    x = torch.tensor([-200.0, -100.0, -89.0, -10.0, 0.3, 10.0, 89.0, 100.0, 200.0], requires_grad=True)
+    check_program(tmp_path, thundercc, program, x)
+
+
+def test_hypot_neither_overflows_nor_underflows(tmp_path, thundercc):
+    """hypot(3e19, 6e19) is 6.7e19 in float32, though 3e19 squared is not a float32 (it was inf),
+    and hypot(1e-30, 2e-30) is not 0; infinities win over NaN, as the C library's hypot."""
+    a = torch.tensor([3e19, 1e-30, 3.0, 0.0, float("inf"), float("nan"), -5.0], requires_grad=True)
+    b = torch.tensor([6e19, 2e-30, 4.0, 1.0, float("nan"), float("-inf"), 12.0], requires_grad=True)
+    check_program(tmp_path, thundercc, torch.hypot, a, b)
+
+
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
 def test_floor_division_and_arange_in_16_bit_floats(tmp_path, thundercc, dtype):
     """The quotient is floored in float before it is rounded (2.999 must not round to 3 first),

@@ -171,6 +171,28 @@ def test_batch_norm_in_training_updates_the_running_statistics(tmp_path, thunder
     assert "outputs match" in result.stdout and "inputs after the run match" in result.stdout
 
 
+class BatchNormOfBfloat16(torch.nn.Module):
+    """A bfloat16 input beside float32 running statistics, as under CPU autocast."""
+
+    def __init__(self):
+        super().__init__()
+        self.bn = torch.nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        return self.bn(x.bfloat16())
+
+
+def test_batch_norm_of_a_bfloat16_input_updates_float32_running_statistics(tmp_path, thundercc):
+    """The batch's statistics are recorded in the running statistics' dtype, as ATen computes
+    them (lerp_ of float32 by bfloat16 was refused at run)."""
+    torch.manual_seed(0)
+    trace = save_case(tmp_path, "bn16", BatchNormOfBfloat16().train(), (torch.randn(3, 4),))
+    thundercc("compile", trace, "-o", tmp_path)
+    result = thundercc("run", tmp_path / "bn16.plan.json", "--inputs", tmp_path / "bn16.inputs.pt", "--expect",
+                       tmp_path / "bn16.expected.pt", "--expect-inputs", tmp_path / "bn16.inputs_after.pt")
+    assert "outputs match" in result.stdout and "inputs after the run match" in result.stdout
+
+
 def copied_then_modified(x, y):
     x.copy_(y)   # functionally x's new value is y itself
     x.add_(1)    # so this version must still be known as x's

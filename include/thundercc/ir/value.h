@@ -199,4 +199,9 @@ NumberProxy make_number_proxy(NumberKind kind, std::optional<Value> value);
 // Every tensor proxy in a value, in order.
 std::vector<Tensor> tensors_in(const Value& v);
 
+// An indexing key as PyTorch reads it (NumPy's former rule): a list of fewer than 32 items that
+// holds a sequence, a slice, a tensor, Ellipsis or None is the tuple of its items
+// (x[[[0, 2], [1, 3]]] is x[[0, 2], [1, 3]], x[[slice(None), 0]] is x[:, 0]); any other key is itself.
+Value indexing_key(const Value& key);
+
 }  // namespace thundercc
