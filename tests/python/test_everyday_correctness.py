@@ -295,6 +295,18 @@ def test_saturating_activations_keep_finite_gradients(tmp_path, thundercc, progr
     check_program(tmp_path, thundercc, program, x)
 
 
+def test_nansum_of_integers_is_int64(tmp_path, thundercc):
+    check_program(tmp_path, thundercc, lambda x, m: torch.nansum(x) + torch.nansum(m, 0), torch.arange(6).reshape(2, 3),
+                  torch.tensor([[True, False], [True, True]]))
+
+
+def test_a_list_key_holding_sequences_or_slices_indexes_as_a_tuple(tmp_path, thundercc):
+    """PyTorch's reading (NumPy's former one): x[[[0, 2], [1, 3]]] is x[[0, 2], [1, 3]], and
+    x[[slice(None), 0]] is x[:, 0]; a list of ints stays one index."""
+    x = torch.arange(60.0).reshape(3, 4, 5).requires_grad_(True)
+    check_program(tmp_path, thundercc, lambda x: (x[[[0, 2], [1, 3]]].sum(-1), x[[slice(None), 0]], x[[0, 2]].sum(0)), x)
+
+
 def test_hypot_neither_overflows_nor_underflows(tmp_path, thundercc):
     """hypot(3e19, 6e19) is 6.7e19 in float32, though 3e19 squared is not a float32 (it was inf),
     and hypot(1e-30, 2e-30) is not 0; infinities win over NaN, as the C library's hypot."""
