@@ -52,8 +52,11 @@ def _package_version() -> str:
         return VERSION
     except ImportError:
         pass
-    from importlib.metadata import version
-    return version("thundercc-frontend")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("thundercc-frontend")
+    except PackageNotFoundError:  # a copy of the folder alone: every command still runs
+        return "unknown"
 
 
 def load_factory(spec: str, device: torch.device | None = None):

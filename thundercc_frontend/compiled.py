@@ -53,6 +53,12 @@ def compile(fn, *args, workdir=None, executors: str | None = None, options=(), *
     refuses, CompileError (the compiler's message) for a program it refuses."""
     runtime = _runtime()
     captured = capture(fn, *args, **kwargs)
+    # Capture ran the program once; compiling it must not have been a call of it: what that run
+    # modified in place (a training batch norm's running statistics) is put back.
+    before = captured.input_values_before()
+    with torch.no_grad():
+        for k in captured.mutated_inputs():
+            captured.input_values[k].copy_(before[k])
     folder = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="thundercc-"))
     folder.mkdir(parents=True, exist_ok=True)
     trace_path = folder / f"{captured.name}.json"

@@ -393,13 +393,15 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
       const double reference_rms = ours.numel() ? rd.masked_select(both).square().mean().sqrt().item<double>() : 0;
       distances = thundercc::str("; from the float64 reference, its largest distance is ", largest, " (the expected's: ", eager_largest,
                                  "), its root mean square ", rms, " (the expected's: ", eager_rms, "); within ", kAsClose,
-                                 " times the expected's, both, it would match");
+                                 " times the expected's, both, give or take atol + rtol times the reference's root mean square (",
+                                 at_ + rt * reference_rms, "), it would match");
       std::string judged;  // why the elements beyond tolerance match
       if (n_closer && !n_bad)
         judged = "each no further from the float64 reference than the expected";
       else if (n_bad && finite_where_reference_is && largest <= kAsClose * eager_largest + at_ + rt * reference_rms &&
                rms <= kAsClose * eager_rms + at_ + rt * reference_rms)
-        judged = thundercc::str("the ", noun, " as a whole within ", kAsClose, " times the expected's distance from the float64 reference");
+        judged = thundercc::str("the ", noun, " as a whole within ", kAsClose, " times the expected's distance from the float64 reference, give or take ",
+                                at_ + rt * reference_rms, " (atol + rtol times the reference's root mean square)");
       if (!judged.empty()) {
         result.notes.push_back(thundercc::str(noun, " ", i, ": ", n_closer + n_bad, " of ", ad.numel(), elements, " differ from the expected beyond rtol=",
                                               rt, " atol=", at_, ", ", judged, distances));

@@ -38,6 +38,22 @@ def test_a_module_runs_in_process_as_eager_does(thundercc, tmp_path):
     assert "def computation" in fast.execution_trace() or "def " in fast.execution_trace()
 
 
+def test_compiling_leaves_a_training_batch_norms_statistics_as_they_were(thundercc, tmp_path):
+    """Capture runs the program once; compile puts back what that run modified, so that a call of
+    the compiled module updates the running statistics once, as one eager call does."""
+    import copy
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU()).train()
+    eager = copy.deepcopy(model)
+    x = torch.randn(2, 3, 8, 8)
+    fast = tcc.compile(model, x, workdir=tmp_path)
+    for name, value in eager.state_dict().items():
+        assert torch.equal(model.state_dict()[name], value), name
+    fast(x)
+    eager(x)
+    for name, value in eager.state_dict().items():
+        torch.testing.assert_close(model.state_dict()[name], value, msg=name)
+
+
 def test_a_torchvision_model(thundercc, tmp_path):
     model = torchvision.models.resnet18(num_classes=10).eval()
     x = torch.randn(2, 3, 64, 64)
