@@ -33,21 +33,21 @@ def backward_fn(saved_for_backward, cotangents):
   # t82: "cpu f32[2, 16, 172]"
   x, t_attention_norm_weight, t_attention_wq_weight, t_attention_wk_weight, t_attention_wv_weight, t_attention_wo_weight, t_ffn_norm_weight, t_feed_forward_w1_weight, t_feed_forward_w2_weight, t_feed_forward_w3_weight, t_attention_cos, t_attention_sin, t_attention_mask, t5, t29, t39, t42, t60, t63, t65, t71, t76, t82, = saved_for_backward
   # cotangents: "Collection"
-  # t340: "cpu f32[2, 16, 64]"
-  t340, = cotangents
-  t333 = torch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
-    # t333 = ltorch.matmul(t340, t_feed_forward_w2_weight)  # t333: "cpu f32[2, 16, 172]"
-      # t331 = ltorch.reshape(t340, (32, 64))  # t331: "cpu f32[32, 64]"
-        # t331 = prims.reshape(t340, (32, 64))  # t331: "cpu f32[32, 64]"
-      # t332 = prims.matmul(t331, t_feed_forward_w2_weight)  # t332: "cpu f32[32, 172]"
-      # t333 = ltorch.reshape(t332, (2, 16, 172))  # t333: "cpu f32[2, 16, 172]"
-        # t333 = prims.reshape(t332, (2, 16, 172))  # t333: "cpu f32[2, 16, 172]"
+  # t335: "cpu f32[2, 16, 64]"
+  t335, = cotangents
+  t328 = torch.matmul(t335, t_feed_forward_w2_weight)  # t328: "cpu f32[2, 16, 172]"
+    # t328 = ltorch.matmul(t335, t_feed_forward_w2_weight)  # t328: "cpu f32[2, 16, 172]"
+      # t326 = ltorch.reshape(t335, (32, 64))  # t326: "cpu f32[32, 64]"
+        # t326 = prims.reshape(t335, (32, 64))  # t326: "cpu f32[32, 64]"
+      # t327 = prims.matmul(t326, t_feed_forward_w2_weight)  # t327: "cpu f32[32, 172]"
+      # t328 = ltorch.reshape(t327, (2, 16, 172))  # t328: "cpu f32[2, 16, 172]"
+        # t328 = prims.reshape(t327, (2, 16, 172))  # t328: "cpu f32[2, 16, 172]"
   del t_feed_forward_w2_weight
-  t334 = torchex.reshape(t340, (32, 64))  # t334: "cpu f32[32, 64]"
-    # t334 = prims.reshape(t340, (32, 64))  # t334: "cpu f32[32, 64]"
-  t335 = torchex.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
-    # t335 = prims.transpose(t334, (1, 0))  # t335: "cpu f32[64, 32]"
-  del t334
+  t329 = torchex.reshape(t335, (32, 64))  # t329: "cpu f32[32, 64]"
+    # t329 = prims.reshape(t335, (32, 64))  # t329: "cpu f32[32, 64]"
+  t330 = torchex.transpose(t329, (1, 0))  # t330: "cpu f32[64, 32]"
+    # t330 = prims.transpose(t329, (1, 0))  # t330: "cpu f32[64, 32]"
+  del t329
   (t81, t83) = fuser_14(t76, t82)
     # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
     # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
@@ -55,90 +55,88 @@ def backward_fn(saved_for_backward, cotangents):
     # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
     # t81 = prims.mul(t76, t80)  # t81: "cpu f32[2, 16, 172]"
     # t83 = prims.mul(t81, t82)  # t83: "cpu f32[2, 16, 172]"
-  t336 = torchex.reshape(t83, (32, 172))  # t336: "cpu f32[32, 172]"
-    # t336 = prims.reshape(t83, (32, 172))  # t336: "cpu f32[32, 172]"
+  t331 = torchex.reshape(t83, (32, 172))  # t331: "cpu f32[32, 172]"
+    # t331 = prims.reshape(t83, (32, 172))  # t331: "cpu f32[32, 172]"
   del t83
-  t337 = torchex.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
-    # t337 = prims.matmul(t335, t336)  # t337: "cpu f32[64, 172]"
-  del t335, t336
-  (t327, t328) = fuser_15(t333, t82, t81)
-    # t327 = prims.mul(t333, t82)  # t327: "cpu f32[2, 16, 172]"
-    # t328 = prims.mul(t333, t81)  # t328: "cpu f32[2, 16, 172]"
-  del t333, t82, t81
-  t320 = torch.matmul(t328, t_feed_forward_w3_weight)  # t320: "cpu f32[2, 16, 64]"
-    # t320 = ltorch.matmul(t328, t_feed_forward_w3_weight)  # t320: "cpu f32[2, 16, 64]"
-      # t318 = ltorch.reshape(t328, (32, 172))  # t318: "cpu f32[32, 172]"
-        # t318 = prims.reshape(t328, (32, 172))  # t318: "cpu f32[32, 172]"
-      # t319 = prims.matmul(t318, t_feed_forward_w3_weight)  # t319: "cpu f32[32, 64]"
-      # t320 = ltorch.reshape(t319, (2, 16, 64))  # t320: "cpu f32[2, 16, 64]"
-        # t320 = prims.reshape(t319, (2, 16, 64))  # t320: "cpu f32[2, 16, 64]"
+  t332 = torchex.matmul(t330, t331)  # t332: "cpu f32[64, 172]"
+    # t332 = prims.matmul(t330, t331)  # t332: "cpu f32[64, 172]"
+  del t330, t331
+  (t322, t323) = fuser_15(t328, t82, t81)
+    # t322 = prims.mul(t328, t82)  # t322: "cpu f32[2, 16, 172]"
+    # t323 = prims.mul(t328, t81)  # t323: "cpu f32[2, 16, 172]"
+  del t328, t82, t81
+  t315 = torch.matmul(t323, t_feed_forward_w3_weight)  # t315: "cpu f32[2, 16, 64]"
+    # t315 = ltorch.matmul(t323, t_feed_forward_w3_weight)  # t315: "cpu f32[2, 16, 64]"
+      # t313 = ltorch.reshape(t323, (32, 172))  # t313: "cpu f32[32, 172]"
+        # t313 = prims.reshape(t323, (32, 172))  # t313: "cpu f32[32, 172]"
+      # t314 = prims.matmul(t313, t_feed_forward_w3_weight)  # t314: "cpu f32[32, 64]"
+      # t315 = ltorch.reshape(t314, (2, 16, 64))  # t315: "cpu f32[2, 16, 64]"
+        # t315 = prims.reshape(t314, (2, 16, 64))  # t315: "cpu f32[2, 16, 64]"
   del t_feed_forward_w3_weight
-  t321 = torchex.reshape(t328, (32, 172))  # t321: "cpu f32[32, 172]"
-    # t321 = prims.reshape(t328, (32, 172))  # t321: "cpu f32[32, 172]"
-  del t328
-  t322 = torchex.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
-    # t322 = prims.transpose(t321, (1, 0))  # t322: "cpu f32[172, 32]"
-  del t321
+  t316 = torchex.reshape(t323, (32, 172))  # t316: "cpu f32[32, 172]"
+    # t316 = prims.reshape(t323, (32, 172))  # t316: "cpu f32[32, 172]"
+  del t323
+  t317 = torchex.transpose(t316, (1, 0))  # t317: "cpu f32[172, 32]"
+    # t317 = prims.transpose(t316, (1, 0))  # t317: "cpu f32[172, 32]"
+  del t316
   (t73, t75) = fuser_16(t71, t65, t_ffn_norm_weight)
     # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
     # t73 = prims.mul(t65, t72)  # t73: "cpu f32[2, 16, 64]"
     # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
     # t75 = prims.mul(t73, t74)  # t75: "cpu f32[2, 16, 64]"
-  t323 = torchex.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
-    # t323 = prims.reshape(t75, (32, 64))  # t323: "cpu f32[32, 64]"
+  t318 = torchex.reshape(t75, (32, 64))  # t318: "cpu f32[32, 64]"
+    # t318 = prims.reshape(t75, (32, 64))  # t318: "cpu f32[32, 64]"
   del t75
-  t324 = torchex.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
-    # t324 = prims.matmul(t322, t323)  # t324: "cpu f32[172, 64]"
-  del t322
-  (t341,) = fuser_17(t76, t327)
+  t319 = torchex.matmul(t317, t318)  # t319: "cpu f32[172, 64]"
+    # t319 = prims.matmul(t317, t318)  # t319: "cpu f32[172, 64]"
+  del t317
+  (t336,) = fuser_17(t76, t322)
     # t77 = prims.neg(t76)  # t77: "cpu f32[2, 16, 172]"
     # t78 = prims.exp(t77)  # t78: "cpu f32[2, 16, 172]"
     # t79 = prims.add(1.0, t78)  # t79: "cpu f32[2, 16, 172]"
     # t80 = prims.div(1.0, t79)  # t80: "cpu f32[2, 16, 172]"
-    # t314 = prims.mul(t327, t80)  # t314: "cpu f32[2, 16, 172]"
-    # t315 = prims.mul(t327, t76)  # t315: "cpu f32[2, 16, 172]"
-    # t309 = prims.mul(t315, t80)  # t309: "cpu f32[2, 16, 172]"
-    # t310 = prims.div(t309, t79)  # t310: "cpu f32[2, 16, 172]"
-    # t311 = prims.neg(t310)  # t311: "cpu f32[2, 16, 172]"
-    # t304 = prims.mul(t311, t78)  # t304: "cpu f32[2, 16, 172]"
-    # t301 = prims.neg(t304)  # t301: "cpu f32[2, 16, 172]"
-    # t341 = prims.add(t314, t301)  # t341: "cpu f32[2, 16, 172]"
-  del t76, t327
-  t294 = torch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
-    # t294 = ltorch.matmul(t341, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
-      # t292 = ltorch.reshape(t341, (32, 172))  # t292: "cpu f32[32, 172]"
-        # t292 = prims.reshape(t341, (32, 172))  # t292: "cpu f32[32, 172]"
+    # t309 = prims.mul(t322, t80)  # t309: "cpu f32[2, 16, 172]"
+    # t310 = prims.mul(t322, t76)  # t310: "cpu f32[2, 16, 172]"
+    # t304 = prims.sub(1.0, t80)  # t304: "cpu f32[2, 16, 172]"
+    # t305 = prims.mul(t304, t80)  # t305: "cpu f32[2, 16, 172]"
+    # t306 = prims.mul(t310, t305)  # t306: "cpu f32[2, 16, 172]"
+    # t336 = prims.add(t309, t306)  # t336: "cpu f32[2, 16, 172]"
+  del t76, t322
+  t294 = torch.matmul(t336, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
+    # t294 = ltorch.matmul(t336, t_feed_forward_w1_weight)  # t294: "cpu f32[2, 16, 64]"
+      # t292 = ltorch.reshape(t336, (32, 172))  # t292: "cpu f32[32, 172]"
+        # t292 = prims.reshape(t336, (32, 172))  # t292: "cpu f32[32, 172]"
       # t293 = prims.matmul(t292, t_feed_forward_w1_weight)  # t293: "cpu f32[32, 64]"
       # t294 = ltorch.reshape(t293, (2, 16, 64))  # t294: "cpu f32[2, 16, 64]"
         # t294 = prims.reshape(t293, (2, 16, 64))  # t294: "cpu f32[2, 16, 64]"
   del t_feed_forward_w1_weight
-  (t342,) = fuser_18(t320, t294)
-    # t342 = prims.add(t320, t294)  # t342: "cpu f32[2, 16, 64]"
-  del t320, t294
-  t295 = torchex.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
-    # t295 = prims.reshape(t341, (32, 172))  # t295: "cpu f32[32, 172]"
-  del t341
+  (t337,) = fuser_18(t315, t294)
+    # t337 = prims.add(t315, t294)  # t337: "cpu f32[2, 16, 64]"
+  del t315, t294
+  t295 = torchex.reshape(t336, (32, 172))  # t295: "cpu f32[32, 172]"
+    # t295 = prims.reshape(t336, (32, 172))  # t295: "cpu f32[32, 172]"
+  del t336
   t296 = torchex.transpose(t295, (1, 0))  # t296: "cpu f32[172, 32]"
     # t296 = prims.transpose(t295, (1, 0))  # t296: "cpu f32[172, 32]"
   del t295
-  t298 = torchex.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
-    # t298 = prims.matmul(t296, t323)  # t298: "cpu f32[172, 64]"
-  del t296, t323
-  (t288, t289) = fuser_19(t_ffn_norm_weight, t342, t73)
+  t298 = torchex.matmul(t296, t318)  # t298: "cpu f32[172, 64]"
+    # t298 = prims.matmul(t296, t318)  # t298: "cpu f32[172, 64]"
+  del t296, t318
+  (t288, t289) = fuser_19(t_ffn_norm_weight, t337, t73)
     # t74 = prims.broadcast_in_dim(t_ffn_norm_weight, [2, 16, 64], (2,))  # t74: "cpu f32[2, 16, 64]"
-    # t288 = prims.mul(t342, t74)  # t288: "cpu f32[2, 16, 64]"
-    # t289 = prims.mul(t342, t73)  # t289: "cpu f32[2, 16, 64]"
-  del t_ffn_norm_weight, t342, t73
+    # t288 = prims.mul(t337, t74)  # t288: "cpu f32[2, 16, 64]"
+    # t289 = prims.mul(t337, t73)  # t289: "cpu f32[2, 16, 64]"
+  del t_ffn_norm_weight, t337, t73
   t285 = torchex.sum(t289, (0, 1))  # t285: "cpu f32[64]"
     # t285 = prims.sum(t289, (0, 1))  # t285: "cpu f32[64]"
   del t289
-  (t343, t277) = fuser_20(t71, t288, t340, t65)
+  (t338, t277) = fuser_20(t71, t288, t335, t65)
     # t72 = prims.broadcast_in_dim(t71, [2, 16, 64], (0, 1, 2))  # t72: "cpu f32[2, 16, 64]"
     # t281 = prims.mul(t288, t72)  # t281: "cpu f32[2, 16, 64]"
-    # t343 = prims.add(t340, t281)  # t343: "cpu f32[2, 16, 64]"
+    # t338 = prims.add(t335, t281)  # t338: "cpu f32[2, 16, 64]"
     # t282 = prims.mul(t288, t65)  # t282: "cpu f32[2, 16, 64]"
     # t277 = prims.sum(t282, (2,))  # t277: "cpu f32[2, 16]"
-  del t288, t340
+  del t288, t335
   t278 = torchex.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
     # t278 = prims.reshape(t277, (2, 16, 1))  # t278: "cpu f32[2, 16, 1]"
   del t277
@@ -150,24 +148,24 @@ def backward_fn(saved_for_backward, cotangents):
     # t266 = prims.sum(t274, (2,))  # t266: "cpu f32[2, 16]"
     # t263 = prims.div(t266, 64.0)  # t263: "cpu f32[2, 16]"
   del t71, t278
-  (t344,) = fuser_22(t263, t65, t343)
+  (t339,) = fuser_22(t263, t65, t338)
     # t260 = prims.broadcast_in_dim(t263, [2, 16, 64], (0, 1))  # t260: "cpu f32[2, 16, 64]"
     # t255 = prims.pow(t65, 1.0)  # t255: "cpu f32[2, 16, 64]"
     # t256 = prims.mul(t260, t255)  # t256: "cpu f32[2, 16, 64]"
     # t257 = prims.mul(t256, 2.0)  # t257: "cpu f32[2, 16, 64]"
-    # t344 = prims.add(t343, t257)  # t344: "cpu f32[2, 16, 64]"
-  del t263, t65, t343
-  t246 = torch.matmul(t344, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
-    # t246 = ltorch.matmul(t344, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
-      # t244 = ltorch.reshape(t344, (32, 64))  # t244: "cpu f32[32, 64]"
-        # t244 = prims.reshape(t344, (32, 64))  # t244: "cpu f32[32, 64]"
+    # t339 = prims.add(t338, t257)  # t339: "cpu f32[2, 16, 64]"
+  del t263, t65, t338
+  t246 = torch.matmul(t339, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
+    # t246 = ltorch.matmul(t339, t_attention_wo_weight)  # t246: "cpu f32[2, 16, 64]"
+      # t244 = ltorch.reshape(t339, (32, 64))  # t244: "cpu f32[32, 64]"
+        # t244 = prims.reshape(t339, (32, 64))  # t244: "cpu f32[32, 64]"
       # t245 = prims.matmul(t244, t_attention_wo_weight)  # t245: "cpu f32[32, 64]"
       # t246 = ltorch.reshape(t245, (2, 16, 64))  # t246: "cpu f32[2, 16, 64]"
         # t246 = prims.reshape(t245, (2, 16, 64))  # t246: "cpu f32[2, 16, 64]"
   del t_attention_wo_weight
-  t247 = torchex.reshape(t344, (32, 64))  # t247: "cpu f32[32, 64]"
-    # t247 = prims.reshape(t344, (32, 64))  # t247: "cpu f32[32, 64]"
-  del t344
+  t247 = torchex.reshape(t339, (32, 64))  # t247: "cpu f32[32, 64]"
+    # t247 = prims.reshape(t339, (32, 64))  # t247: "cpu f32[32, 64]"
+  del t339
   t248 = torchex.transpose(t247, (1, 0))  # t248: "cpu f32[64, 32]"
     # t248 = prims.transpose(t247, (1, 0))  # t248: "cpu f32[64, 32]"
   del t247
@@ -296,8 +294,8 @@ def backward_fn(saved_for_backward, cotangents):
   t163 = torchex.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
     # t163 = prims.pad(t166, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t163: "cpu f32[2, 2, 16, 8]"
   del t166
-  (t345,) = fuser_28(t169, t163)
-    # t345 = prims.add(t169, t163)  # t345: "cpu f32[2, 2, 16, 8]"
+  (t340,) = fuser_28(t169, t163)
+    # t340 = prims.add(t169, t163)  # t340: "cpu f32[2, 2, 16, 8]"
   del t169, t163
   t19 = Tensor.__getitem__(t_attention_cos, slice(None,16,None))  # t19: "cpu f32[16, 8]"
     # t19 = ltorch.getitem(t_attention_cos, slice(None,16,None))  # t19: "cpu f32[16, 8]"
@@ -307,11 +305,11 @@ def backward_fn(saved_for_backward, cotangents):
     # t27 = prims.broadcast_in_dim(t20, [2, 8, 16, 8], (2, 3))  # t27: "cpu f32[2, 8, 16, 8]"
     # t155 = prims.mul(t205, t27)  # t155: "cpu f32[2, 8, 16, 8]"
   del t20
-  (t346,) = fuser_30(t19, t181, t345)
+  (t341,) = fuser_30(t19, t181, t340)
     # t30 = prims.broadcast_in_dim(t19, [2, 2, 16, 8], (2, 3))  # t30: "cpu f32[2, 2, 16, 8]"
     # t160 = prims.mul(t181, t30)  # t160: "cpu f32[2, 2, 16, 8]"
-    # t346 = prims.add(t345, t160)  # t346: "cpu f32[2, 2, 16, 8]"
-  del t181, t345
+    # t341 = prims.add(t340, t160)  # t341: "cpu f32[2, 2, 16, 8]"
+  del t181, t340
   t151 = torchex.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
     # t151 = prims.slice_prim(t155, [0, 0, 0, 0], [2, 8, 16, 4], [1, 1, 1, 1])  # t151: "cpu f32[2, 8, 16, 4]"
   t152 = torchex.slice_prim(t155, [0, 0, 0, 4], [2, 8, 16, 8], [1, 1, 1, 1])  # t152: "cpu f32[2, 8, 16, 4]"
@@ -326,11 +324,11 @@ def backward_fn(saved_for_backward, cotangents):
   t142 = torchex.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
     # t142 = prims.pad(t145, 0.0, [(0, 0, 0), (0, 0, 0), (0, 0, 0), (4, 0, 0)])  # t142: "cpu f32[2, 8, 16, 8]"
   del t145
-  (t348,) = fuser_32(t148, t142, t19, t205)
-    # t347 = prims.add(t148, t142)  # t347: "cpu f32[2, 8, 16, 8]"
+  (t343,) = fuser_32(t148, t142, t19, t205)
+    # t342 = prims.add(t148, t142)  # t342: "cpu f32[2, 8, 16, 8]"
     # t21 = prims.broadcast_in_dim(t19, [2, 8, 16, 8], (2, 3))  # t21: "cpu f32[2, 8, 16, 8]"
     # t139 = prims.mul(t205, t21)  # t139: "cpu f32[2, 8, 16, 8]"
-    # t348 = prims.add(t347, t139)  # t348: "cpu f32[2, 8, 16, 8]"
+    # t343 = prims.add(t342, t139)  # t343: "cpu f32[2, 8, 16, 8]"
   del t148, t142, t19, t205
   t136 = torchex.transpose(t191, (0, 2, 1, 3))  # t136: "cpu f32[2, 16, 2, 8]"
     # t136 = prims.transpose(t191, (0, 2, 1, 3))  # t136: "cpu f32[2, 16, 2, 8]"
@@ -364,9 +362,9 @@ def backward_fn(saved_for_backward, cotangents):
   t130 = torchex.matmul(t128, t129)  # t130: "cpu f32[16, 64]"
     # t130 = prims.matmul(t128, t129)  # t130: "cpu f32[16, 64]"
   del t128
-  t121 = torchex.transpose(t346, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
-    # t121 = prims.transpose(t346, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
-  del t346
+  t121 = torchex.transpose(t341, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
+    # t121 = prims.transpose(t341, (0, 2, 1, 3))  # t121: "cpu f32[2, 16, 2, 8]"
+  del t341
   t118 = torchex.reshape(t121, (2, 16, 16))  # t118: "cpu f32[2, 16, 16]"
     # t118 = prims.reshape(t121, (2, 16, 16))  # t118: "cpu f32[2, 16, 16]"
   del t121
@@ -378,8 +376,8 @@ def backward_fn(saved_for_backward, cotangents):
       # t111 = ltorch.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
         # t111 = prims.reshape(t110, (2, 16, 64))  # t111: "cpu f32[2, 16, 64]"
   del t_attention_wk_weight
-  (t349,) = fuser_34(t126, t111)
-    # t349 = prims.add(t126, t111)  # t349: "cpu f32[2, 16, 64]"
+  (t344,) = fuser_34(t126, t111)
+    # t344 = prims.add(t126, t111)  # t344: "cpu f32[2, 16, 64]"
   del t126, t111
   t112 = torchex.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
     # t112 = prims.reshape(t118, (32, 16))  # t112: "cpu f32[32, 16]"
@@ -390,9 +388,9 @@ def backward_fn(saved_for_backward, cotangents):
   t115 = torchex.matmul(t113, t129)  # t115: "cpu f32[16, 64]"
     # t115 = prims.matmul(t113, t129)  # t115: "cpu f32[16, 64]"
   del t113
-  t106 = torchex.transpose(t348, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
-    # t106 = prims.transpose(t348, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
-  del t348
+  t106 = torchex.transpose(t343, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
+    # t106 = prims.transpose(t343, (0, 2, 1, 3))  # t106: "cpu f32[2, 16, 8, 8]"
+  del t343
   t103 = torchex.reshape(t106, (2, 16, 64))  # t103: "cpu f32[2, 16, 64]"
     # t103 = prims.reshape(t106, (2, 16, 64))  # t103: "cpu f32[2, 16, 64]"
   del t106
@@ -404,9 +402,9 @@ def backward_fn(saved_for_backward, cotangents):
       # t96 = ltorch.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
         # t96 = prims.reshape(t95, (2, 16, 64))  # t96: "cpu f32[2, 16, 64]"
   del t_attention_wq_weight
-  (t350,) = fuser_35(t349, t96)
-    # t350 = prims.add(t349, t96)  # t350: "cpu f32[2, 16, 64]"
-  del t349, t96
+  (t345,) = fuser_35(t344, t96)
+    # t345 = prims.add(t344, t96)  # t345: "cpu f32[2, 16, 64]"
+  del t344, t96
   t97 = torchex.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
     # t97 = prims.reshape(t103, (32, 64))  # t97: "cpu f32[32, 64]"
   del t103
@@ -416,10 +414,10 @@ def backward_fn(saved_for_backward, cotangents):
   t100 = torchex.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
     # t100 = prims.matmul(t98, t129)  # t100: "cpu f32[64, 64]"
   del t98, t129
-  (t91,) = fuser_36(t350, t7)
-    # t91 = prims.mul(t350, t7)  # t91: "cpu f32[2, 16, 64]"
-  del t350, t7
+  (t91,) = fuser_36(t345, t7)
+    # t91 = prims.mul(t345, t7)  # t91: "cpu f32[2, 16, 64]"
+  del t345, t7
   t88 = torchex.sum(t91, (0, 1))  # t88: "cpu f32[64]"
     # t88 = prims.sum(t91, (0, 1))  # t88: "cpu f32[64]"
   del t91
-  return (None, t88, t100, t115, t130, t250, t285, t298, t337, t324, None, None, None)
+  return (None, t88, t100, t115, t130, t250, t285, t298, t332, t319, None, None, None)

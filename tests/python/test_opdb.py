@@ -24,8 +24,6 @@ COVERAGE = ["scatter_reduce.amax", "scatter_reduce.mean", "round.decimals_3", "t
 OPS = ELEMENTWISE + REDUCTIONS + SHAPES + NN + COVERAGE
 MODULES = ["nn.Linear", "nn.Conv2d", "nn.BatchNorm2d"]
 PASSES = ["float32", "bfloat16", "int64", "grad", "modules", "module_grads"]
-# (matmul's float32 sample of an empty matrix product is refused at compile: partial, not pass.)
-KNOWN_PARTIAL = {("float32", "matmul")}
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +51,8 @@ def test_the_ops_known_to_pass_still_pass(slice_results):
         for name in names:
             if name not in statuses:
                 continue  # the database has no sample of it for this dtype
-            wanted = "partial" if (pass_name, name) in KNOWN_PARTIAL else "pass"
-            if statuses[name] != wanted:
-                regressions.append(f"{pass_name} {name}: {statuses[name]}, was {wanted}")
+            if statuses[name] != "pass":
+                regressions.append(f"{pass_name} {name}: {statuses[name]}, was pass")
     assert not regressions, "\n".join(regressions)
     # Every op and module of the slice is in the database (a renamed OpInfo would drop out silently).
     seen = {name for s in summary.values() for name in s["ops"]}
