@@ -13,17 +13,6 @@ _WIDER = {torch.float16: torch.float64, torch.bfloat16: torch.float64, torch.flo
           torch.complex64: torch.complex128}
 
 
-def _tensors(value):
-    if isinstance(value, torch.Tensor):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _tensors(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _tensors(v)
-
-
 class Float64Twin:
     """The program copied with its floating tensors widened, made before the program runs (which may
     modify its inputs). A module is deep-copied; a plain function is shared, so one that closes
@@ -35,7 +24,7 @@ class Float64Twin:
         self.twin_of: dict[int, torch.Tensor] = {}  # id of an original tensor -> its widened copy
         self.fn, self.failure = fn, None
         held = [*fn.parameters(), *fn.buffers()] if isinstance(fn, torch.nn.Module) else []
-        if not any(t.dtype in _WIDER for t in [*held, *_tensors(args), *_tensors(kwargs)]):
+        if not any(t is not None and t.dtype in _WIDER for t in [*held, *flat_outputs(args), *flat_outputs(kwargs)]):
             self.failure = "no input, parameter or buffer is of a precision below float64"
             return
         try:
