@@ -237,6 +237,11 @@ void register_elementwise_rules() {
   register_grad("prims.where", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
+    // A bool pred (the in-place ops' where(True, new value, x)) sends all of g one way.
+    if (!x["pred"].is_tensor()) {
+      put_operand_grad(x["pred"].as_bool() ? x["a"] : x["b"], [&] { return g; });
+      return out;
+    }
     put_operand_grad(x["a"], [&] { return ltorch::where(x["pred"], g, 0.0); });
     put_operand_grad(x["b"], [&] { return ltorch::where(x["pred"], 0.0, g); });
     return out;

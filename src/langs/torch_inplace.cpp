@@ -61,7 +61,12 @@ void define_in_place(SymbolTable& t, std::vector<std::string> ids, const std::st
   s.meta = [functional](const Args& x) -> Value {
     auto [args, kwargs] = x.symbol().normalize(x);
     check(!args.empty() && args[0].is_tensor(), [&] { return str(x.symbol().id, " expects a tensor to modify"); }, "TypeError");
-    Tensor result = written_into(args[0].as_tensor(), op(functional, args, kwargs));
+    const Tensor& target = args[0].as_tensor();
+    Tensor result = written_into(target, op(functional, args, kwargs));
+    // A tensor that requires grad still does after any in-place op, as in eager (x.zero_(),
+    // x.fill_(1.0), x.copy_(constant)): a result made of constants is joined to x by a where that
+    // always takes it, through which x's gradient is zero, as autograd's for an overwritten value.
+    if (target.requires_grad() && !result.requires_grad()) return prims::where(true, result, target);
     // The new value of the first argument is a value of its own, never one of the arguments passed
     // through (x.copy_(y) of y's dtype and shape): a later in-place op on it modifies x, not y.
     for (const auto& a : args)

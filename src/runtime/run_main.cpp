@@ -460,9 +460,22 @@ std::string rank_prefix() {
 }
 
 bool report(const std::string& plan_path, const std::string& what, const std::vector<std::string>& problems) {
-  for (const auto& p : problems)
-    std::fprintf(stderr, "error: %s%s: %s: %s\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), p.c_str());
+  // A wrong result usually shows in most tensors at once: the first few tell where to look.
+  constexpr size_t kShown = 10;
+  for (size_t i = 0; i < std::min(problems.size(), kShown); ++i)
+    std::fprintf(stderr, "error: %s%s: %s: %s\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), problems[i].c_str());
+  if (problems.size() > kShown)
+    std::fprintf(stderr, "error: %s%s: %s: %zu more differ\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), problems.size() - kShown);
   return problems.empty();
+}
+
+// The first instruction of the running programs that draws random values, or null.
+const Instruction* first_random_instruction(Plan& plan) {
+  for (PlanRunner* runner : {&plan.forward_program(), plan.backward_program()})
+    if (runner)
+      for (const Instruction& ins : runner->instructions())
+        if (ins.stream) return &ins;
+  return nullptr;
 }
 
 // `actual` against the file `expected_path`, and against the float64 reference capture wrote beside
@@ -507,7 +520,16 @@ int finish(Plan& plan, const RunOptions& o, const std::vector<at::Tensor>& input
     if (grads_ok) std::printf("%s: gradients match %s\n", o.plan_path.c_str(), o.expect_grads_path.c_str());
     ok = ok && grads_ok;
   }
-  if (!ok) return 1;
+  if (!ok) {
+    // Eager's draws and the plan's differ (as Thunder's do): a program with dropout or stochastic
+    // depth on cannot match what capture saved.
+    if (const Instruction* random = first_random_instruction(plan))
+      std::fprintf(stderr, "note: %s%s draws random values (first: `%s`%s%s), which eager drew otherwise: its results cannot match "
+                   "the saved ones; capture the program with its randomness off (model.eval(), dropout p=0) to compare\n",
+                   rank_prefix().c_str(), o.plan_path.c_str(), random->statement.substr(0, random->statement.find("  #")).c_str(),
+                   random->source.empty() ? "" : " at ", random->source.c_str());
+    return 1;
+  }
   if (!o.outputs_path.empty()) write_tensor_file(o.outputs_path, outputs);
   if (!o.grads_out_path.empty()) write_tensor_file(o.grads_out_path, whole_grads);
   return 0;

@@ -56,6 +56,15 @@ def test_capture_saves_the_program_run_in_float64(tmp_path):
     assert not (tmp_path / "noisy.expected64.pt").exists() and (tmp_path / "noisy.expected.pt").exists()
 
 
+def test_run_says_why_a_plan_that_draws_random_values_differs_from_eager(tmp_path, thundercc):
+    capture(tmp_path, "noisy", "--save-io")
+    thundercc("compile", tmp_path / "noisy.json", "-o", tmp_path)
+    result = thundercc("run", tmp_path / "noisy.plan.json", "--inputs", tmp_path / "noisy.inputs.pt", "--expect",
+                       tmp_path / "noisy.expected.pt", check=False)
+    assert result.returncode == 1 and "error: " in result.stderr
+    assert "noisy.plan.json draws random values (first: `" in result.stderr and "dropout p=0) to compare" in result.stderr
+
+
 def test_run_judges_what_differs_from_eager_against_float64(tmp_path, thundercc):
     capture(tmp_path, "make", "--save-io")
     thundercc("compile", tmp_path / "make.json", "-o", tmp_path)
