@@ -15,10 +15,11 @@ _WIDER = {torch.float16: torch.float64, torch.bfloat16: torch.float64, torch.flo
 
 class Float64Twin:
     """The program copied with its floating tensors widened, made before the program runs (which may
-    modify its inputs). A module is deep-copied; a plain function is shared, so one that closes
-    over float32 weights fails or mixes precisions, and gets no reference (see `run`). A program
-    with nothing to widen (float64 already, or integers only) is not copied: its run in float64 is
-    the eager one."""
+    modify its inputs). A module is deep-copied, or, holding a tensor deepcopy refuses (weight_norm's
+    computed weight), called with widened copies of its parameters and buffers in their place
+    (functional_call); a plain function is shared, so one that closes over float32 weights fails or
+    mixes precisions, and gets no reference (see `run`). A program with nothing to widen (float64
+    already, or integers only) is not copied: its run in float64 is the eager one."""
 
     def __init__(self, fn, args, kwargs):
         self.twin_of: dict[int, torch.Tensor] = {}  # id of an original tensor -> its widened copy
@@ -29,12 +30,17 @@ class Float64Twin:
             return
         try:
             self._copy(fn, args, kwargs)
-        except Exception as e:  # a module holding tensors deepcopy refuses (non-leaf ones)
+        except Exception as e:
             self.failure = f"the program cannot be copied: {type(e).__name__}: {e}"
 
     def _copy(self, fn, args, kwargs):
         if isinstance(fn, torch.nn.Module):
-            self.fn = copy.deepcopy(fn)
+            try:
+                self.fn = copy.deepcopy(fn)
+            except RuntimeError:  # a non-leaf tensor among its attributes
+                self._reparametrize(fn)
+                self.args, self.kwargs = self._widen(args), self._widen(kwargs)
+                return
             for (_, original), (_, twin) in zip(fn.named_parameters(), self.fn.named_parameters()):
                 twin.data = twin.data.to(_WIDER.get(twin.dtype, twin.dtype))
                 self.twin_of[id(original)] = twin
@@ -46,6 +52,25 @@ class Float64Twin:
                 self.twin_of[id(original)] = twin
         self.args = self._widen(args)
         self.kwargs = self._widen(kwargs)
+
+    def _reparametrize(self, module):
+        """`module` called with widened copies of its parameters and buffers; the tensors its forward
+        leaves among its attributes (weight_norm's weight, now float64) are put back after the call."""
+        state = {}
+        for name, t in [*module.named_parameters(), *module.named_buffers()]:
+            state[name] = t.detach().to(_WIDER.get(t.dtype, t.dtype), copy=True).requires_grad_(t.requires_grad)
+            self.twin_of[id(t)] = state[name]
+
+        def call(*args, **kwargs):
+            attributes = [(m, dict(vars(m))) for m in module.modules()]
+            try:
+                return torch.nn.utils.stateless.functional_call(module, state, args, kwargs)
+            finally:
+                for m, held in attributes:
+                    for name, value in held.items():
+                        if isinstance(value, torch.Tensor):
+                            setattr(m, name, value)
+        self.fn = call
 
     def _widen(self, value):
         if isinstance(value, torch.Tensor):

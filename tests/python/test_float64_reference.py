@@ -56,6 +56,38 @@ def test_capture_saves_the_program_run_in_float64(tmp_path):
     assert not (tmp_path / "noisy.expected64.pt").exists() and (tmp_path / "noisy.expected.pt").exists()
 
 
+WEIGHT_NORMED = ("import torch\n"
+                 "class M(torch.nn.Module):\n"
+                 "    def __init__(self):\n"
+                 "        super().__init__()\n"
+                 "        self.lin = torch.nn.utils.weight_norm(torch.nn.Linear(8, 16))\n"
+                 "    def forward(self, x):\n"
+                 "        return torch.tanh(self.lin(x)).sum()\n"
+                 "def make():\n"
+                 "    torch.manual_seed(0)\n"
+                 "    m = M()\n"
+                 "    m(torch.randn(2, 8))  # leaves lin.weight a non-leaf tensor, which deepcopy refuses\n"
+                 "    return m, (torch.randn(2, 8, requires_grad=True),)\n")
+
+
+def test_a_module_deepcopy_refuses_gets_its_reference_by_functional_call(tmp_path):
+    program = tmp_path / "normed.py"
+    program.write_text(WEIGHT_NORMED)
+    done = subprocess.run([sys.executable, REPO / "scripts" / "capture.py", f"{program}:make", "-o", tmp_path / "normed.json",
+                           "--save-io", "--grad"], capture_output=True, text=True, check=True)
+    assert "no float64 reference" not in done.stderr
+    model, (x,) = runpy.run_path(str(program))["make"]()
+    model = model.double()
+    x64 = x.detach().double().requires_grad_()
+    out = model(x64)
+    wanted = torch.autograd.grad(out, [x64, *model.parameters()])
+    torch.testing.assert_close(torch.load(tmp_path / "normed.expected64.pt")[0], out.detach(), rtol=0, atol=0)
+    grads64 = torch.load(tmp_path / "normed.grads64.pt")
+    assert len(grads64) == len(wanted)
+    for got, want in zip(grads64, wanted):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
 def test_run_says_why_a_plan_that_draws_random_values_differs_from_eager(tmp_path, thundercc):
     capture(tmp_path, "noisy", "--save-io")
     thundercc("compile", tmp_path / "noisy.json", "-o", tmp_path)
