@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(cmake ninja-build ccache g++ clang nlohmann-json3-dev libcli11-dev libspdlog-dev catch2
-          libvalijson-dev libjemalloc-dev libdnnl-dev libtorch-dev python3-torch python3-pytest python3-torchvision
+          libvalijson-dev libjemalloc-dev libdnnl-dev libtorch-dev python3-torch python3-pytest python3-pytest-xdist python3-torchvision
           python3-torchaudio libgloo-dev zlib1g-dev pybind11-dev python3-dev)
 scripts/install_packages.sh setup "${PACKAGES[@]}"
 

@@ -319,9 +319,17 @@ class _Recorder(TorchFunctionMode):
         else:
             result = func(*args, **kwargs)
         mutated = [t for t, v in zip(tensors, versions) if _version_of(t) != v]
-        if symbol_id == "torch.nn.functional.batch_norm" and _batch_norm_arguments(args, kwargs).get("training", False):
-            # ATen updates the running statistics without bumping their version counters.
-            mutated += [s for s in _running_statistics(args, kwargs) if all(s is not t for t in mutated)]
+        if symbol_id in NORMALIZATIONS_WITH_STATISTICS:
+            # ATen's batch_norm updates the running statistics without bumping their version counters;
+            # its instance_norm bumps them even where it only reads them (copying their mean onto them).
+            stats = _running_statistics(symbol_id, args, kwargs)
+            mutated = [t for t in mutated if all(t is not s for s in stats)]
+            if _updates_statistics(symbol_id, args, kwargs):
+                mutated += list(stats)
+            else:
+                for s in stats:  # unchanged: their names still hold
+                    if id(s) in self.capture._versions:
+                        self.capture._versions[id(s)] = _version_of(s)
         call_args = list(args)
         # Warning bookkeeping of torch.nn.functional, not part of the op.
         kwargs = {k: v for k, v in kwargs.items() if k != "_stacklevel"}
@@ -429,15 +437,30 @@ def _is_tensor_property(func) -> bool:
     return getattr(func, "__name__", "") == "__get__" and _key(getattr(func, "__self__", None)) in known_ids()
 
 
-def _batch_norm_arguments(args, kwargs) -> dict:
-    """A batch_norm call's arguments by parameter name."""
-    return inspect.signature(torch.nn.functional.batch_norm).bind(*args, **kwargs).arguments
+# The normalizations that keep running statistics, which they update in place while they use the
+# input's own: batch_norm in training, instance_norm with use_input_stats.
+NORMALIZATIONS_WITH_STATISTICS = {"torch.nn.functional.batch_norm": torch.nn.functional.batch_norm,
+                                  "torch.nn.functional.instance_norm": torch.nn.functional.instance_norm}
 
 
-def _running_statistics(args, kwargs) -> tuple:
-    """The running mean and variance of a batch_norm call (the tensors among them)."""
-    bound = _batch_norm_arguments(args, kwargs)
+def _normalization_arguments(symbol_id, args, kwargs) -> dict:
+    """A batch_norm or instance_norm call's arguments by parameter name."""
+    return inspect.signature(NORMALIZATIONS_WITH_STATISTICS[symbol_id]).bind(*args, **kwargs).arguments
+
+
+def _running_statistics(symbol_id, args, kwargs) -> tuple:
+    """The running mean and variance of a batch_norm or instance_norm call (the tensors among them)."""
+    bound = _normalization_arguments(symbol_id, args, kwargs)
     return tuple(t for t in (bound.get("running_mean"), bound.get("running_var")) if isinstance(t, torch.Tensor))
+
+
+def _updates_statistics(symbol_id, args, kwargs) -> bool:
+    """Whether the call updates its running statistics (from the input's)."""
+    if symbol_id not in NORMALIZATIONS_WITH_STATISTICS:
+        return False
+    bound = _normalization_arguments(symbol_id, args, kwargs)
+    flag = "training" if symbol_id == "torch.nn.functional.batch_norm" else "use_input_stats"
+    return bool(bound.get(flag, flag == "use_input_stats")) and bool(_running_statistics(symbol_id, args, kwargs))
 
 
 def _version_of(t) -> int:
@@ -574,8 +597,8 @@ class Capture:
         """Keeps a copy of a program input the call may modify in place (its first argument, or a
         batch norm's running statistics), so that NAME.inputs.pt holds what the program was given."""
         candidates = [self._root(args[0])] if args else []
-        if symbol_id == "torch.nn.functional.batch_norm":
-            candidates += list(_running_statistics(args, kwargs))
+        if symbol_id in NORMALIZATIONS_WITH_STATISTICS:
+            candidates += list(_running_statistics(symbol_id, args, kwargs))
         for tensor in candidates:
             if isinstance(tensor, torch.Tensor) and id(tensor) in self._input_ids:
                 index = self._input_ids[id(tensor)]
@@ -746,13 +769,17 @@ class Capture:
         return value
 
     def _record(self, symbol_id, args, kwargs, result, where, mutated=()):
-        if mutated and symbol_id == "torch.nn.functional.batch_norm":
-            return self._record_batch_norm_in_training(args, kwargs, result, where, mutated)
+        if mutated and symbol_id in NORMALIZATIONS_WITH_STATISTICS:
+            return self._record_statistics_update(symbol_id, args, kwargs, result, where, mutated)
         if mutated:
             target = args[0] if args else None
             if any(t is not target for t in mutated):
-                raise CaptureError(f"{symbol_id} modifies an argument other than its first in place (out=?), which "
-                                   f"thundercc cannot capture, at {where}:{_source_text(where)}")
+                which = [f"argument {i}" for i, a in enumerate(args) if i and any(a is t for t in mutated)] + \
+                        [k for k, v in kwargs.items() if any(v is t for t in mutated)]
+                cause = {"torch.nn.functional.embedding": " (max_norm renormalizes the weight's rows in place)"}.get(symbol_id, "")
+                raise CaptureError(f"{symbol_id} modifies its {', '.join(which) or 'arguments'} in place{cause}, which thundercc "
+                                   f"captures only for a first argument (and batch and instance norms' running statistics), "
+                                   f"at {where}:{_source_text(where)}")
             base = target._base
             if base is not None and id(target) not in self._view_of and id(base) in self._input_ids:
                 raise CaptureError(f"{symbol_id} modifies a view of the input {self._names[id(base)]} in place, which "
@@ -789,24 +816,28 @@ class Capture:
             })
             view = base
 
-    def _record_batch_norm_in_training(self, args, kwargs, result, where, mutated) -> None:
-        """batch_norm in training also updates its running statistics in place: recorded as the
-        batch norm, then the batch's mean and unbiased variance, then running.lerp_(batch, momentum)
-        for each statistic, which functionalization writes back like any in-place op."""
-        stats = _running_statistics(args, kwargs)
+    def _record_statistics_update(self, symbol_id, args, kwargs, result, where, mutated) -> None:
+        """batch_norm in training (instance_norm with use_input_stats) also updates its running
+        statistics in place: recorded as the normalization, then the batch's mean and unbiased
+        variance (instance_norm: each sample's, averaged over the batch, as ATen's), then
+        running.lerp_(batch, momentum) for each statistic, which functionalization writes back like
+        any in-place op."""
+        op = symbol_id.rsplit(".", 1)[-1]
+        stats = _running_statistics(symbol_id, args, kwargs)
         if any(all(t is not s for s in stats) for t in mutated):
-            raise CaptureError(f"batch_norm modifies an argument other than its running statistics in place, at "
+            raise CaptureError(f"{op} modifies an argument other than its running statistics in place, at "
                                f"{where}:{_source_text(where)}")
-        bound = _batch_norm_arguments(args, kwargs)
+        bound = _normalization_arguments(symbol_id, args, kwargs)
         momentum = bound.get("momentum", 0.1)
         if momentum is None:
-            raise CaptureError(f"batch_norm with momentum=None (a cumulative average) is not supported yet, at "
+            raise CaptureError(f"{op} with momentum=None (a cumulative average) is not supported yet, at "
                                f"{where}:{_source_text(where)}")
         for s in stats:  # their names still refer to the statistics before this call
             self._versions[id(s)] = _version_of(s)
-        self._record("torch.nn.functional.batch_norm", args, kwargs, result, where)
+        self._record(symbol_id, args, kwargs, result, where)
         x = bound["input"]
-        dims = [0] + list(range(2, x.dim()))
+        per_sample = symbol_id == "torch.nn.functional.instance_norm"
+        dims = list(range(2, x.dim())) if per_sample else [0] + list(range(2, x.dim()))
         if stats and x.dtype != stats[0].dtype:
             # A low-precision input beside float statistics (autocast): the batch's statistics in
             # theirs, as ATen computes them (lerp_ takes no mixed dtypes).
@@ -818,6 +849,12 @@ class Capture:
             batch = [torch.mean(x, dims), torch.var(x, dims, unbiased=True)]
         self._record("torch.mean", [x, dims], {}, batch[0], where)
         self._record("torch.var", [x, dims], {"unbiased": True}, batch[1], where)
+        if per_sample:
+            samples = batch
+            with torch._C.DisableTorchFunction():
+                batch = [torch.mean(s, [0]) for s in samples]
+            for sample, averaged in zip(samples, batch):
+                self._record("torch.mean", [sample, [0]], {}, averaged, where)
         for statistic, value in zip(stats, batch):
             self._record("torch.Tensor.lerp_", [statistic, value, momentum], {}, statistic, where, mutated=[statistic])
             # PyTorch updates the statistics without autograd; in the trace the new value is computed

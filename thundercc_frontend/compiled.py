@@ -13,7 +13,8 @@ parameters that require grad, the plan is a training step: the call's outputs ta
 autograd, and `loss.backward()` runs the plan's backward, filling `.grad` as eager would.
 
 A compiled program is specialized to what capture saw: the shapes and dtypes of its tensors
-(checked at every call, naming the input) and the values of its Python numbers.
+(checked at every call, naming the input), the values of its Python numbers and its modules'
+train/eval modes; a program that modifies its inputs in place refuses inputs that share memory.
 """
 from __future__ import annotations
 
@@ -115,6 +116,13 @@ class _PlanStep(torch.autograd.Function):
     @staticmethod
     def backward(ctx, *output_grads):
         compiled = ctx.compiled
+        if torch.is_grad_enabled():  # backward(create_graph=True), as a gradient penalty asks
+            raise RuntimeError("thundercc: the compiled program's backward is not differentiable (backward or "
+                               "autograd.grad with create_graph=True, a gradient penalty): thundercc has no double backward")
+        if getattr(ctx, "backward_ran", False):
+            raise RuntimeError("thundercc: this call's backward already ran, and its saved tensors were freed then "
+                               "(retain_graph=True keeps none of the plan's): call the program again for another backward")
+        ctx.backward_ran = True
         # The plan keeps what one forward saved for its backward: the last call's.
         if ctx.forward_number != compiled._forwards:
             raise RuntimeError("thundercc: this backward belongs to a call of the compiled program that a later call "
@@ -143,6 +151,9 @@ class Compiled:
                                         if isinstance(t, torch.Tensor) and t.requires_grad]
         self._output_structure = captured.output
         self._forwards = 0  # training calls so far: a backward must follow its own call's forward
+        # The modules' train/eval modes the program was captured in (batch norm, dropout).
+        self._modes = [m.training for m in self._module.modules()] if self._module is not None else []
+        self._modifies_inputs = bool(captured.mutated_inputs())
 
     def execution_trace(self) -> str:
         """The execution trace `compile` printed (NAME.trace.py), as Thunder prints one."""
@@ -172,8 +183,26 @@ class Compiled:
                 raise TypeError(f"the compiled program needs a tensor for {name}, which this call does not give")
         return inputs
 
+    def _check_specialization(self, inputs) -> None:
+        """What the plan was specialized to beyond its inputs' shapes and dtypes."""
+        if self._module is not None and [m.training for m in self._module.modules()] != self._modes:
+            raise ValueError(f"the module was compiled in {'training' if self._modes[0] else 'eval'} mode and is now in "
+                             f"{'training' if self._module.training else 'eval'} mode (or a submodule's mode changed): "
+                             f"compile it again for this mode")
+        if self._modifies_inputs:
+            names = [name for name, _, _ in self.plan.inputs]
+            seen = {}
+            for name, t in zip(names, inputs):
+                storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
+                if storage.data_ptr() in seen and t.numel() and storage.size():
+                    raise ValueError(f"inputs {seen[storage.data_ptr()]} and {name} share memory, and the program modifies "
+                                     f"its inputs in place: eager would see each write through both, the plan does not; "
+                                     f"pass separate tensors (clone one)")
+                seen[storage.data_ptr()] = name
+
     def __call__(self, *args, **kwargs):
         inputs = self._inputs(args, kwargs)
+        self._check_specialization(inputs)
         training = self.plan.has_backward and torch.is_grad_enabled() and any(t.requires_grad for t in inputs)
         if training:
             outputs = _PlanStep.apply(self, *inputs)

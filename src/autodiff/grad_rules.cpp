@@ -1133,14 +1133,19 @@ void register_torch_rules() {
     put_grad(x["a"], ga.dtype() == x.tensor("a").dtype() ? ga : ltorch::to(ga, x.tensor("a").dtype()));
     return out;
   });
-  // xlogy: PyTorch's derivative is 0 for a = 0 even where log(b) is infinite, which the
-  // decomposition's where cannot give (0 * -inf in the masked branch).
+  // xlogy: PyTorch's derivative in a is log(b), also at a = 0, except that it is 0 where a = 0
+  // and b <= 0 (log(b) -inf or NaN), which the decomposition's where cannot give.
   register_grad("torch.xlogy", [](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
     const Value& a = x["a"];
     const Value& b = x["b"];
-    put_operand_grad(a, [&] { return ltorch::mul(g, ltorch::op("torch.xlogy", {ltorch::ne(a, int64_t{0}), b})); });
+    put_operand_grad(a, [&] {
+      Tensor derivative = ltorch::op("torch.xlogy", {g, b});
+      Tensor at_zero = ltorch::eq(a, int64_t{0});
+      if (!b.is_tensor()) return b.as_float() <= 0 ? ltorch::where(at_zero, 0.0, derivative) : derivative;
+      return ltorch::where(ltorch::op("torch.logical_and", {at_zero, ltorch::le(b, int64_t{0})}), 0.0, derivative);
+    });
     put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), b); });
     return out;
   });
@@ -1190,11 +1195,8 @@ void register_torch_rules() {
       Tensor denominator = ltorch::op("torch.clamp", {(1 - a) * a, 1e-12});
       return per_element * (a - target) / denominator;
     });
-    put_operand_grad(x["target"], [&] {
-      Tensor log_p = ltorch::op("torch.clamp", {ltorch::log(a), -100});
-      Tensor log_1mp = ltorch::op("torch.clamp", {ltorch::log(1 - a), -100});
-      return per_element * (log_1mp - log_p);
-    });
+    // The target's is PyTorch's -logit(a), its logs unclamped: infinite at a = 0 and 1.
+    put_operand_grad(x["target"], [&] { return per_element * (ltorch::log(1 - a) - ltorch::log(a)); });
     return out;
   });
   register_grad("torch.log_softmax", [](const Args& x) -> Value {

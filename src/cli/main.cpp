@@ -72,12 +72,12 @@ int print(const std::string& path, int depth, NameStyle names) {
   return 0;
 }
 
-int compile(const std::vector<std::string>& paths, const CompileOptions& options) {
-  if (options.time_passes) PhaseTimer::enable();
+// `first`: the first path's trace, parsed already.
+int compile(const std::vector<std::string>& paths, const CompileOptions& options, ParsedTrace* first) {
   int failures = 0;
   for (const auto& path : paths)
     // Only the last file's objects wait for exit: with several files, memory would pile up.
-    failures += !for_file(path, [&] { compile_file(path, options, &path == &paths.back()); });
+    failures += !for_file(path, [&] { compile_file(path, options, &path == &paths.back(), &path == &paths.front() ? first : nullptr); });
   if (options.time_passes) std::cerr << PhaseTimer::report();
   return failures == 0 ? 0 : 1;
 }
@@ -426,6 +426,11 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   spdlog::set_level(verbose ? spdlog::level::info : spdlog::level::warn);
+  if (compile_options.time_passes) PhaseTimer::enable();
+  // Registering the built-in symbols and executors takes a few ms and needs no trace; parsing a
+  // trace looks no symbol up: a compile's first trace is parsed meanwhile.
+  std::optional<ParsedTrace> first_trace;
+  if (*compile_cmd && !compile_paths.empty()) first_trace.emplace(compile_paths.front());
   register_builtins();
 
   try {
@@ -449,7 +454,7 @@ int main(int argc, char** argv) {
       // Writing into the current folder is the default, but not a silent one.
       if (!compile_out_option->count())
         std::fprintf(stderr, "thundercc compile: writing into the current folder (-o DIR writes elsewhere)\n");
-      return compile(compile_paths, compile_options);
+      return compile(compile_paths, compile_options, first_trace ? &*first_trace : nullptr);
     }
     if (*print_cmd) return print(print_path, depth, print_names);
     if (*reduce_cmd) {

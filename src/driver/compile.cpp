@@ -16,7 +16,6 @@
 #include "thundercc/support/beside.h"
 #include "thundercc/serialize/trace_file.h"
 #include "thundercc/support/files.h"
-#include "thundercc/support/heap_warming.h"
 #include "thundercc/support/phase_timer.h"
 
 namespace thundercc {
@@ -55,14 +54,23 @@ std::vector<const Executor*> executor_list(const std::string& names) {
   return out;
 }
 
-void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit) {
-  PhaseTimer whole("compile " + path);
+ParsedTrace::ParsedTrace(const std::string& path) {
   // The heap is warmed beside the loading (support/heap_warming.h).
   std::error_code unknown_size;
   const uintmax_t trace_bytes = std::filesystem::file_size(path, unknown_size);
-  std::optional<HeapWarming> warming;
-  if (!unknown_size && trace_bytes >= kWarmHeapFrom) warming.emplace(std::min<uintmax_t>(kWarmHeapPerTraceByte * trace_bytes, kWarmHeapAtMost));
-  auto loaded = load_trace_file(path, options.names);
+  if (!unknown_size && trace_bytes >= kWarmHeapFrom) warming_.emplace(std::min<uintmax_t>(kWarmHeapPerTraceByte * trace_bytes, kWarmHeapAtMost));
+  auto parse = [path] { return parse_trace_file(path); };
+  // --time-passes times each phase alone, on the thread that takes the document.
+  document_ = PhaseTimer::enabled() ? std::async(std::launch::deferred, parse) : run_beside(parse);
+}
+
+nlohmann::json ParsedTrace::take() { return document_.get(); }
+
+void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit, ParsedTrace* parsed) {
+  PhaseTimer whole("compile " + path);
+  std::optional<ParsedTrace> read_here;
+  if (!parsed) parsed = &read_here.emplace(path);
+  auto loaded = load_trace_document(parsed->take(), path, options.names);
   if (!loaded.symbols.empty() && (options.distributed.mode != Distributed::Mode::None || options.optimizer.kind != Optimizer::Kind::None))
     throw LoadError(path + ": a trace with symbolic sizes (capture --dynamic) compiles with neither --distributed nor --optimizer yet");
   CompiledProgram program;

@@ -452,8 +452,11 @@ void register_elementwise(SymbolTable& t) {
     return add(high, log1p(exp(-gap)));
   }});
   define(t, {{"torch.xlogy", "torch.Tensor.xlogy"}, "a, b, /", [](const Args& x) -> Value {
-    Tensor product = mul(x["a"], op("torch.log", {x["b"].is_tensor() ? x.tensor("b") : full_like(x.tensor("a"), x["b"])}));
-    return where(eq(x["a"], int64_t{0}), 0.0, product);
+    Tensor b = x["b"].is_tensor() ? x.tensor("b") : full_like(x.tensor("a"), x["b"]);
+    Tensor product = mul(x["a"], op("torch.log", {b}));
+    // 0 where a is 0, even where log(b) is infinite, but NaN where b is.
+    Tensor zero = op("torch.logical_and", {eq(x["a"], int64_t{0}), logical_not(op("torch.isnan", {b}))});
+    return where(zero, 0.0, product);
   }});
   define(t, {{"torch.fmax", "torch.Tensor.fmax"}, "a, b, /", [](const Args& x) -> Value {
     return nan_ignoring(x, maximum(x["a"], x["b"]));
@@ -610,17 +613,21 @@ void register_elementwise(SymbolTable& t) {
     check(x.real("max_val") >= x.real("min_val"), "Hardtanh: max_val must be greater than or equal to min_val", "ValueError");
     // The bounds take a's dtype: hardtanh keeps an integer tensor's dtype.
     const auto& a = x.tensor("a");
-    return op("torch.clamp", {a, core::maybe_convert_to_dtype(x["min_val"], a.dtype()), core::maybe_convert_to_dtype(x["max_val"], a.dtype())});
+    Value low = core::maybe_convert_to_dtype(x["min_val"], a.dtype()), high = core::maybe_convert_to_dtype(x["max_val"], a.dtype());
+    // Unlike clamp's, the gradient is 0 at a bound, as ATen's hardtanh_backward passes it only
+    // strictly between them (relu6 at 0, hardsigmoid at -3 and 3); NaN passes through.
+    return where(le(a, low), low, where(ge(a, high), high, a));
   }});
   define(t, {{"torch.nn.functional.relu6"}, "a, /, inplace=False", [](const Args& x) -> Value {
-    return op("torch.clamp", {x.tensor("a"), int64_t{0}, int64_t{6}});
+    return op("torch.nn.functional.hardtanh", {x.tensor("a"), int64_t{0}, int64_t{6}});
   }});
   define(t, {{"torch.nn.functional.hardsigmoid"}, "a, /, inplace=False", [](const Args& x) -> Value {
     return op("torch.nn.functional.relu6", {x.tensor("a") + 3}) / 6;
   }});
   define(t, {{"torch.nn.functional.hardswish"}, "a, /, inplace=False", [](const Args& x) -> Value {
+    // clamp, not relu6: ATen's (scalar) hardswish_backward keeps the bounds (a/3 + 1/2 at -3 and at 3).
     const auto& a = x.tensor("a");
-    return a * op("torch.nn.functional.relu6", {a + 3}) / 6;
+    return a * op("torch.clamp", {a + 3, int64_t{0}, int64_t{6}}) / 6;
   }});
   define(t, {{"torch.nn.functional.leaky_relu"}, "a, /, negative_slope=0.01, inplace=False", [](const Args& x) -> Value {
     const auto& a = x.tensor("a");

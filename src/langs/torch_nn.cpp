@@ -1109,21 +1109,30 @@ Tensor group_norm_impl(const Args& x) {
   return out.dtype() == a.dtype() ? out : to(out, a.dtype());
 }
 
-// instance_norm with the input's statistics (use_input_stats): each channel of each sample.
+// instance_norm: each channel of each sample normalized by its own statistics (use_input_stats),
+// or by the running statistics. The running statistics' update is the front end's to record, as
+// batch_norm's (lerp_ after the call).
 Tensor instance_norm_impl(const Args& x) {
   const auto& a = x.tensor("a");
-  check(x.flag("use_input_stats"), "instance_norm with use_input_stats=False is not supported yet", "NotImplementedError");
-  check(x.is_none("running_mean") && x.is_none("running_var"), "instance_norm that tracks running statistics is not supported yet", "NotImplementedError");
   check(a.ndim() >= 3, "instance_norm: expected an input of at least 3 dimensions");
-  Dims dims;
-  for (int64_t d = 2; d < a.ndim(); ++d) dims.push_back(d);
-  DType computation = core::computation_dtype(a.dtype());
-  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
-  auto [var_, mean_] = var_mean(a_, dims, 0, true);
-  Tensor rstd = rsqrt(var_ + x.real("eps"));
-  Tensor out = (a_ - mean_) * rstd;
   Shape param_shape(a.ndim(), 1);
   param_shape[1] = a.shape()[1];
+  DType computation = core::computation_dtype(a.dtype());
+  Tensor a_ = a.dtype() == computation ? a : to(a, computation);
+  Tensor mean_, rstd;
+  if (x.flag("use_input_stats")) {
+    Dims dims;
+    for (int64_t d = 2; d < a.ndim(); ++d) dims.push_back(d);
+    Tensor var_;
+    std::tie(var_, mean_) = var_mean(a_, dims, 0, true);
+    rstd = rsqrt(var_ + x.real("eps"));
+  } else {
+    check(!x.is_none("running_mean") && !x.is_none("running_var"), "Expected running_mean and running_var to be defined when use_input_stats is false",
+          "ValueError");
+    mean_ = reshape(x.tensor("running_mean"), param_shape);
+    rstd = rsqrt(reshape(x.tensor("running_var"), param_shape) + x.real("eps"));
+  }
+  Tensor out = (a_ - mean_) * rstd;
   if (!x.is_none("weight")) out = out * reshape(x.tensor("weight"), param_shape);
   if (!x.is_none("bias")) out = out + reshape(x.tensor("bias"), param_shape);
   return out.dtype() == a.dtype() ? out : to(out, a.dtype());

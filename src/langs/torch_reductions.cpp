@@ -225,9 +225,14 @@ void register_reductions(SymbolTable& t) {
       if (x["dim"].is_tensor()) return op(largest ? "torch.maximum" : "torch.minimum", {a, x["dim"]});
       if (x.is_none("dim")) return op(largest ? "torch.amax" : "torch.amin", {a, Value::ints({})});
       bool keepdim = x.flag("keepdim");
-      Tensor values = op(largest ? "torch.amax" : "torch.amin", {a, Value::ints({x.integer("dim")}), keepdim});
-      Tensor indices = op(largest ? "torch.argmax" : "torch.argmin", {a, x["dim"], keepdim});
-      return Value::tuple({values, indices});
+      if (a.ndim() == 0) return Value::tuple({op(largest ? "torch.amax" : "torch.amin", {a, Value::ints({x.integer("dim")}), keepdim}),
+                                              op(largest ? "torch.argmax" : "torch.argmin", {a, x["dim"], keepdim})});
+      // The values are read at the indices, not reduced again (amax): their gradient goes to the
+      // selected element alone, as PyTorch's does, where amax's spreads over ties.
+      Tensor indices = op(largest ? "torch.argmax" : "torch.argmin", {a, x["dim"], true});
+      Tensor values = op("torch.gather", {a, x["dim"], indices});
+      if (keepdim) return Value::tuple({values, indices});
+      return Value::tuple({squeeze(values, {x.integer("dim")}), squeeze(indices, {x.integer("dim")})});
     };
   };
   define(t, {{"torch.max", "torch.Tensor.max"}, "a, /, dim=None, keepdim=False", extreme(true)}, tags);
@@ -305,7 +310,9 @@ void register_reductions(SymbolTable& t) {
     Tensor a = core::convert(x.tensor("a"), core::computation_dtype(result));
     if (a.ndim() == 0) return core::convert(a, result);
     int64_t dim = langs::canonicalize_dim(a.ndim(), x.integer("dim"));
-    Tensor a_max = amax(a, {dim}, true);
+    // The shift cancels out, so no gradient flows through it (through it, a leading -inf's 0/0
+    // would reach every element).
+    Tensor a_max = op("torch.Tensor.detach", {amax(a, {dim}, true)});
     Tensor shift = where(op("torch.isfinite", {a_max}), a_max, int64_t{0});
     Tensor summed = prims::cumsum(exp(a - shift), dim);
     return core::convert(log(summed) + shift, result);

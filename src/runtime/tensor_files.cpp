@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -359,7 +360,9 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
     at::Tensor ad = as_real(ac).to(at::kDouble), ed = as_real(ec).to(at::kDouble);
     at::Tensor diff = (ad - ed).abs();
     at::Tensor allowed = at_ + rt * ed.abs();
-    at::Tensor bad = ((diff > allowed) & ~(at::isnan(ad) & at::isnan(ed))) | (at::isnan(ad) != at::isnan(ed));
+    // An infinity matches only itself (within any tolerance of one, every number would).
+    at::Tensor bad = ((diff > allowed) & ~(at::isnan(ad) & at::isnan(ed))) | (at::isnan(ad) != at::isnan(ed)) |
+                     ((at::isinf(ad) | at::isinf(ed)) & (ad != ed));
     auto n_bad = bad.sum().item<int64_t>();
     const bool has_reference = i < reference.size() && reference[i].defined() && reference[i].sizes() == a.sizes() &&
                                (reference[i].scalar_type() == at::kDouble || reference[i].scalar_type() == at::kComplexDouble);
@@ -372,7 +375,7 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
       at::Tensor rd = as_real(reference[i].to(at::kCPU));
       at::Tensor from_reference = (ad - rd).abs(), eager_from_reference = (ed - rd).abs();
       at::Tensor eager_finite = at::isfinite(eager_from_reference);
-      at::Tensor closer = (from_reference <= eager_from_reference.masked_fill(~eager_finite, 0.0) + at_ + rt * rd.abs()) |
+      at::Tensor closer = (at::isfinite(rd) & (from_reference <= eager_from_reference.masked_fill(~eager_finite, 0.0) + at_ + rt * rd.abs())) |
                           (at::isnan(ad) & at::isnan(rd)) | (ad == rd);
       const auto n_closer = (bad & closer).sum().item<int64_t>();
       bad = bad & ~closer;
@@ -386,15 +389,18 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
       constexpr double kAsClose = 1.1;
       at::Tensor both = at::isfinite(rd) & eager_finite;
       at::Tensor ours = from_reference.masked_select(both), eagers = eager_from_reference.masked_select(both);
-      const bool finite_where_reference_is = !(at::isfinite(rd) & ~at::isfinite(ad)).any().item<bool>();
+      // Distances judge only finite numbers: an element beyond tolerance where any of the three is
+      // NaN or infinite is never forgiven by the output's distances as a whole.
+      const bool finite_where_reference_is = !(at::isfinite(rd) & ~at::isfinite(ad)).any().item<bool>() &&
+                                             !(bad & ~(both & at::isfinite(ad))).any().item<bool>();
       const double largest = ours.numel() ? ours.max().item<double>() : 0, eager_largest = ours.numel() ? eagers.max().item<double>() : 0;
       const double rms = ours.numel() ? ours.square().mean().sqrt().item<double>() : 0;
       const double eager_rms = ours.numel() ? eagers.square().mean().sqrt().item<double>() : 0;
       const double reference_rms = ours.numel() ? rd.masked_select(both).square().mean().sqrt().item<double>() : 0;
       distances = thundercc::str("; from the float64 reference, its largest distance is ", largest, " (the expected's: ", eager_largest,
-                                 "), its root mean square ", rms, " (the expected's: ", eager_rms, "); within ", kAsClose,
-                                 " times the expected's, both, give or take atol + rtol times the reference's root mean square (",
-                                 at_ + rt * reference_rms, "), it would match");
+                                 "), its root mean square ", rms, " (the expected's: ", eager_rms, "); the rule for a match: both within ", kAsClose,
+                                 " times the expected's, give or take atol + rtol times the reference's root mean square (",
+                                 at_ + rt * reference_rms, "), and every number finite");
       std::string judged;  // why the elements beyond tolerance match
       if (n_closer && !n_bad)
         judged = "each no further from the float64 reference than the expected";
@@ -413,11 +419,14 @@ Comparison compare_outputs(const std::vector<at::Tensor>& actual, const std::vec
       // the greatest difference, which a large value may have within its tolerance.
       at::Tensor excess = (diff / allowed).masked_fill(diff.isnan(), INFINITY).masked_fill(~bad, -1.0).reshape({-1});
       auto where = excess.argmax().item<int64_t>();
-      problems.push_back(thundercc::str(noun, " ", i, ": ", n_bad, " of ", ad.numel(), elements,
-                             " differ beyond rtol=", rt, " atol=", at_,
-                             "; the furthest, at flat index ", where, ": got ", ad.reshape({-1})[where].item<double>(), ", expected ",
-                             ed.reshape({-1})[where].item<double>(), " (a difference of ", diff.reshape({-1})[where].item<double>(),
-                             ", ", allowed.reshape({-1})[where].item<double>(), " allowed)", distances));
+      const double got = ad.reshape({-1})[where].item<double>(), wanted = ed.reshape({-1})[where].item<double>();
+      const std::string why = std::isfinite(got) && std::isfinite(wanted)
+                                  ? thundercc::str("a difference of ", diff.reshape({-1})[where].item<double>(), ", ",
+                                                   allowed.reshape({-1})[where].item<double>(), " allowed")
+                                  : "a NaN or an infinity matches only itself";
+      problems.push_back(thundercc::str(noun, " ", i, ": ", n_bad, " of ", ad.numel(), elements, " differ beyond rtol=", rt, " atol=", at_,
+                                        "; the furthest, at flat index ", where, ": got ", got, ", expected ", wanted, " (", why, ")",
+                                        distances));
     }
   }
   return result;

@@ -1515,8 +1515,12 @@ void register_torch_language_kernels(KernelRegistry& r) {
     c.set_output(0, at::group_norm(c.arg(0).tensor(), c.arg(1).integer(), c.arg(2).optional_tensor(), c.arg(3).optional_tensor(), c.arg(4).real()));
   });
   r.add("torch:torch.nn.functional.instance_norm", [](KernelCall& c) {
-    c.set_output(0, at::instance_norm(c.arg(0).tensor(), c.arg(3).optional_tensor(), c.arg(4).optional_tensor(), c.arg(1).optional_tensor(),
-                                      c.arg(2).optional_tensor(), c.arg(5).flag(), c.arg(6).real(), c.arg(7).real(), false));
+    bool use_input_stats = c.arg(5).flag();
+    // As batch_norm's: the running statistics are read (without use_input_stats), never updated.
+    auto running_mean = use_input_stats ? c10::optional<Tensor>() : c.arg(1).optional_tensor();
+    auto running_var = use_input_stats ? c10::optional<Tensor>() : c.arg(2).optional_tensor();
+    c.set_output(0, at::instance_norm(c.arg(0).tensor(), c.arg(3).optional_tensor(), c.arg(4).optional_tensor(), running_mean, running_var,
+                                      use_input_stats, c.arg(6).real(), c.arg(7).real(), false));
   });
   r.add("torch:torch.nn.functional.pairwise_distance", [](KernelCall& c) {
     c.set_output(0, at::pairwise_distance(c.arg(0).tensor(), c.arg(1).tensor(), c.arg(2).real(), c.arg(3).real(), c.arg(4).flag()));

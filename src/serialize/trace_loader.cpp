@@ -291,18 +291,18 @@ Trace decode_checked(const json& doc, const std::string& where, std::vector<Size
   }
 }
 
-// Parses, schema-checks and decodes (a symbolic trace at its hints); `doc` keeps the parsed
-// document and `symbols` gets its symbols.
-Trace decode_trace_text(const std::string& text, const std::string& where, json& doc, std::vector<SizeSymbol>& symbols) {
-  {
-    PhaseTimer timer("parse JSON");
-    doc = parse_json_document(text, where);
-  }
+json parse_trace_text(const std::string& text, const std::string& where) {
+  PhaseTimer timer("parse JSON");
+  return parse_json_document(text, where);
+}
+
+// Schema-checks and decodes a parsed trace.json (a symbolic trace at its hints); `symbols` gets
+// its symbols.
+Trace decode_trace_document(const json& document, const std::string& where, std::vector<SizeSymbol>& symbols) {
   // Another thundercc file (a plan given to compile) is named for what it is.
-  if (doc.is_object() && doc.contains("format") && doc["format"].is_string() && doc["format"] != kTraceFormat)
-    throw LoadError(str(where, ": /format: '", doc["format"].get<std::string>(), "' is not a trace (format '", kTraceFormat,
+  if (document.is_object() && document.contains("format") && document["format"].is_string() && document["format"] != kTraceFormat)
+    throw LoadError(str(where, ": /format: '", document["format"].get<std::string>(), "' is not a trace (format '", kTraceFormat,
                         "'); a plan (NAME.plan.json) is run with thundercc run"));
-  const json& document = doc;
   auto check = [&] {
     PhaseTimer timer("check schema");
     check_schema(document, SchemaKind::Trace, where);
@@ -338,8 +338,15 @@ Trace decode_trace_text(const std::string& text, const std::string& where, json&
 }  // namespace
 
 LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names) {
+  return load_trace_document(parse_trace_text(text, where), where, names);
+}
+
+json parse_trace_file(const std::string& path) { return parse_trace_text(read_file(path, limits::kTraceBytes), path); }
+
+LoadedTrace load_trace_document(json document, const std::string& where, NameStyle names) {
   LoadedTrace loaded;
-  loaded.recorded = decode_trace_text(text, where, loaded.document, loaded.symbols);
+  loaded.document = std::move(document);
+  loaded.recorded = decode_trace_document(loaded.document, where, loaded.symbols);
   PhaseTimer timer("re-trace (meta functions)");
   loaded.traced = retrace(loaded.recorded, where, names);
   return loaded;
@@ -357,14 +364,13 @@ LoadedTrace load_trace_at_sizes(const json& symbolic, const SizeBinding& sizes, 
 }
 
 Trace read_recorded_trace_file(const std::string& path) {
-  json doc;
   std::vector<SizeSymbol> symbols;
-  return decode_trace_text(read_file(path, limits::kTraceBytes), path, doc, symbols);
+  return decode_trace_document(parse_trace_file(path), path, symbols);
 }
 
 LoadedTrace load_trace_file(const std::string& path, NameStyle names) {
   PhaseTimer timer("load " + path);
-  return load_trace_text(read_file(path, limits::kTraceBytes), path, names);
+  return load_trace_document(parse_trace_file(path), path, names);
 }
 
 }  // namespace thundercc

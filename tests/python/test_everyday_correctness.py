@@ -365,3 +365,28 @@ def test_a_lazily_conjugated_aten_result_is_written_as_its_values(tmp_path, thun
     checked = subprocess.run([os.environ["THUNDERCC_CHECK_PLANS"], tmp_path], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
     torch.testing.assert_close(torch.load(tmp_path / "f.thundercc_outputs.pt")[0], getattr(torch.fft, transform)(x))
+
+
+@pytest.mark.parametrize("program", [
+    lambda x: torch.max(x, 1).values, lambda x: torch.min(x, 0)[0], lambda x: torch.max(torch.relu(x), 0, keepdim=True).values,
+    F.relu6, F.hardtanh, F.hardsigmoid,
+], ids=["max_dim", "min_dim", "max_dim_of_zeros", "relu6", "hardtanh", "hardsigmoid"])
+def test_gradients_at_ties_and_kinks_are_pytorchs(tmp_path, thundercc, program):
+    """max/min along a dim give a tie's whole gradient to the returned index (amax spreads it); the
+    hardtanh family's gradient is 0 at its bounds (clamp's is not). (hardswish is left out: at 3,
+    ATen's vectorized backward gives 1 and its scalar one 1.5, so eager's depends on the tensor.)"""
+    x = torch.tensor([[3.0, 1.0, 3.0, 2.0], [0.0, 0.0, 0.0, 0.0], [-3.0, 3.0, 6.0, -1.0], [1.0, -1.0, 0.5, 7.0]], requires_grad=True)
+    check_program(tmp_path, thundercc, program, x)
+
+
+def test_xlogy_gradient_at_zero_and_of_nan(tmp_path, thundercc):
+    """xlogy's derivative in x is log(y), also at x = 0 (0 only where y <= 0 too); xlogy(0, nan) is NaN."""
+    x = torch.tensor([0.0, 0.0, 1.0, 0.0, 2.0], requires_grad=True)
+    y = torch.tensor([2.0, 0.0, 3.0, float("nan"), 0.5], requires_grad=True)
+    check_program(tmp_path, thundercc, torch.xlogy, x, y)
+    (tmp_path / "of_a_number").mkdir()
+    check_program(tmp_path / "of_a_number", thundercc, lambda a: torch.xlogy(a, 2.0), torch.tensor([0.0, 1.0], requires_grad=True))
+
+
+def test_logcumsumexp_gradient_past_a_leading_minus_infinity(tmp_path, thundercc):
+    check_program(tmp_path, thundercc, lambda a: torch.logcumsumexp(a, 0), torch.tensor([float("-inf"), 1.0, float("-inf"), 2.0], requires_grad=True))

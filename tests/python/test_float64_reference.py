@@ -128,7 +128,17 @@ def test_run_judges_what_differs_from_eager_against_float64(tmp_path, thundercc)
     assert further.returncode == 1
     assert "elements differ beyond rtol=1.3e-06 atol=1e-05" in further.stderr
     assert "from the float64 reference, its largest distance is 5e-05 (the expected's: " in further.stderr
-    assert "within 1.1 times the expected's, both, give or take atol + rtol times the reference's root mean square" in further.stderr
+    assert "the rule for a match: both within 1.1 times the expected's, give or take atol + rtol times the reference's root mean square" in further.stderr
+
+    # An infinity or NaN that float64 agrees with is matched by nothing finite, however close the rest is.
+    for special in (float("inf"), float("-inf"), float("nan")):
+        wrong = ours64.clone()
+        wrong.view(-1)[0] = special
+        judged = run_against(wrong.float(), wrong)
+        assert judged.returncode == 1 and "output 0: 1 of " in judged.stderr, (special, judged.stdout)
+        (tmp_path / "t.expected64.pt").unlink()
+        alone = thundercc("run", plan, "--inputs", inputs, "--expect", tmp_path / "t.expected.pt", check=False)
+        assert alone.returncode == 1 and "output 0: 1 of " in alone.stderr, (special, alone.stdout)
 
     # Element by element each is sometimes the closer, but thundercc is nearer float64 as a whole
     # (largest 2e-5 against 4e-5, root mean square 2e-5 against 2.8e-5).

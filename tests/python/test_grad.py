@@ -29,6 +29,11 @@ NOT_BY_FINITE_DIFFERENCES = ("detach", "cholesky", "eigvalsh", "eigh", "symeig",
                              "mode_of_repeated_values", "svd_torch_no_uv")
 
 
+# Left out where eager's gradient overflows and thundercc's is finite: frexp's is grad /
+# exponent.exp2(), the int32 exponent raised in float32, where 2 ** -1029 (a float64 subnormal's) is 0.
+EAGER_OVERFLOWS = ("frexp_extremes",)
+
+
 def as_real(t):
     return torch.view_as_real(t) if t.is_complex() else t
 
@@ -38,7 +43,7 @@ def differentiable_cases():
     for i, sample in enumerate(SAMPLES):
         fn, args, kwargs = sample.values
         name = f"g{i:03d}_{sample.id.rsplit('-', 1)[0]}"
-        if any(r in name for r in RANDOM) or any(r in name for r in NO_GRAD_RULE):
+        if any(r in name for r in RANDOM) or any(r in name for r in NO_GRAD_RULE) or any(r in name for r in EAGER_OVERFLOWS):
             continue
         # The dtype sweep's float16/bfloat16 copies are the float32 samples rounded: in float64 they
         # add nothing but values that land on kinks (clamp's bounds), where finite differences fail.

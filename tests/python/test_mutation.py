@@ -123,8 +123,12 @@ def test_what_the_trace_cannot_express_is_refused():
         torch.add(x, y, out=z)
         return z
 
-    with pytest.raises(CaptureError, match=r"modifies an argument other than its first in place"):
+    with pytest.raises(CaptureError, match=r"torch.add modifies its out in place, which thundercc captures only for a first argument"):
         capture(out_argument, torch.randn(2), torch.randn(2))
+
+    renormalized = torch.nn.Embedding(5, 3, max_norm=1.0)
+    with pytest.raises(CaptureError, match=r"embedding modifies its argument 1 in place \(max_norm renormalizes the weight's rows"):
+        capture(renormalized, torch.tensor([0, 2]))
 
 
 def test_in_place_dtype_and_shape_rules_are_pytorchs(thundercc, tmp_path):
@@ -169,6 +173,27 @@ def test_batch_norm_in_training_updates_the_running_statistics(tmp_path, thunder
     result = thundercc("run", tmp_path / "bn.plan.json", "--inputs", tmp_path / "bn.inputs.pt", "--expect", tmp_path / "bn.expected.pt",
                        "--expect-inputs", tmp_path / "bn.inputs_after.pt")
     assert "outputs match" in result.stdout and "inputs after the run match" in result.stdout
+
+
+@pytest.mark.parametrize("mode", ["train", "eval"])
+def test_instance_norm_tracking_running_statistics_matches_eager(tmp_path, thundercc, mode):
+    """InstanceNorm(track_running_stats=True): in training it normalizes by each sample's
+    statistics and updates the running ones with their mean over the batch (as ATen's); in eval
+    it normalizes by the running statistics and leaves them as they are."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.InstanceNorm2d(4, affine=True, track_running_stats=True))
+    with torch.no_grad():  # running statistics other than their initial zeros and ones
+        model[1].running_mean.uniform_(-1, 1)
+        model[1].running_var.uniform_(0.5, 2)
+    getattr(model, mode)()
+    trace = save_case(tmp_path, "inorm", model, (torch.randn(2, 3, 7, 6),))
+    thundercc("compile", trace, "-o", tmp_path)
+    args = [tmp_path / "inorm.plan.json", "--inputs", tmp_path / "inorm.inputs.pt", "--expect", tmp_path / "inorm.expected.pt"]
+    after = tmp_path / "inorm.inputs_after.pt"
+    assert after.exists() == (mode == "train")
+    result = thundercc("run", *args, *(["--expect-inputs", after] if after.exists() else []))
+    assert "outputs match" in result.stdout
+    assert ("inputs after the run match" in result.stdout) == (mode == "train")
 
 
 class BatchNormOfBfloat16(torch.nn.Module):

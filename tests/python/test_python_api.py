@@ -92,6 +92,41 @@ def test_a_backward_after_another_call_is_refused_not_wrong(thundercc, tmp_path)
         first.backward()
 
 
+def test_a_second_backward_and_a_double_backward_are_refused_not_wrong(thundercc, tmp_path):
+    model = Classifier()
+    fast = tcc.compile(model, torch.randn(2, 8), workdir=tmp_path)
+    loss = fast(torch.randn(2, 8)).sum()
+    loss.backward(retain_graph=True)
+    with pytest.raises(RuntimeError, match="this call's backward already ran"):
+        loss.backward()
+    x = torch.randn(2, 8, requires_grad=True)
+    with pytest.raises(RuntimeError, match="create_graph=True, a gradient penalty"):  # the penalty would add nothing
+        torch.autograd.grad(fast(x).sum(), x, create_graph=True)
+
+
+def test_the_train_or_eval_mode_is_specialized_and_checked(thundercc, tmp_path):
+    model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8), torch.nn.Dropout(0.5)).train()
+    fast = tcc.compile(model, torch.randn(4, 8), workdir=tmp_path)
+    model.eval()
+    with pytest.raises(ValueError, match="compiled in training mode and is now in eval mode"):
+        fast(torch.randn(4, 8))
+    model[2].train()  # the root in eval, a submodule not: still not what was compiled
+    with pytest.raises(ValueError, match="or a submodule's mode changed"):
+        fast(torch.randn(4, 8))
+
+
+def test_inputs_sharing_memory_are_refused_where_the_program_modifies_them(thundercc, tmp_path):
+    def accumulate(a, b):
+        a.add_(1)
+        return a * b
+
+    fast = tcc.compile(accumulate, torch.ones(3), torch.ones(3), workdir=tmp_path)
+    x = torch.arange(3.0)
+    with pytest.raises(ValueError, match="inputs a and b share memory, and the program modifies its inputs in place"):
+        fast(x, x)
+    torch.testing.assert_close(fast(x, x.clone()), accumulate(torch.arange(3.0), torch.arange(3.0)))
+
+
 def test_a_modules_gradients_reach_its_parameters(thundercc, tmp_path):
     model = Classifier()
     x = torch.randn(3, 8, requires_grad=True)

@@ -1,11 +1,15 @@
 // `thundercc compile` as a library call: what the CLI parses, the driver runs (compile.cpp).
 #pragma once
 
+#include <future>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "thundercc/extend.h"
 #include "thundercc/passes/passes.h"
+#include "thundercc/support/heap_warming.h"
 
 namespace thundercc {
 
@@ -26,9 +30,23 @@ struct CompileOptions {
 // (warning when the fuser is left out because no C++ compiler runs).
 std::vector<const Executor*> executor_list(const std::string& names);
 
-// Loads, checks and compiles the trace.json at `path` and writes its execution trace(s), plan and
-// kernels into options.out_dir, all or none. Throws LoadError naming the file. With
-// `free_at_exit`, what it built is left for the process's exit to free (clang's -disable-free).
-void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit);
+// A trace.json read and parsed on a thread of its own, on a heap warmed for compiling it, while the
+// caller goes on with what needs no trace: the CLI registers the built-in symbols and executors
+// (a few ms) meanwhile, since parsing looks no symbol up.
+class ParsedTrace {
+ public:
+  explicit ParsedTrace(const std::string& path);
+  nlohmann::json take();  // the document, once; rethrows what reading or parsing threw
+
+ private:
+  std::optional<HeapWarming> warming_;  // held through the compile: its pages are the compile's
+  std::future<nlohmann::json> document_;
+};
+
+// Loads, checks and compiles the trace.json at `path` (`parsed` already, or read here) and writes
+// its execution trace(s), plan and kernels into options.out_dir, all or none. Throws LoadError
+// naming the file. With `free_at_exit`, what it built is left for the process's exit to free
+// (clang's -disable-free).
+void compile_file(const std::string& path, const CompileOptions& options, bool free_at_exit, ParsedTrace* parsed = nullptr);
 
 }  // namespace thundercc

@@ -47,6 +47,10 @@ struct LoadedTrace {
 LoadedTrace load_trace_file(const std::string& path, NameStyle names = NameStyle::Thunder);
 // The same, from text already in memory (`where` names it in messages).
 LoadedTrace load_trace_text(const std::string& text, const std::string& where, NameStyle names = NameStyle::Thunder);
+// load_trace_file's two steps, for a caller with other work to do beside the first: reading and
+// parsing (which looks no symbol up), then schema-checking, decoding and re-tracing.
+nlohmann::json parse_trace_file(const std::string& path);
+LoadedTrace load_trace_document(nlohmann::json document, const std::string& where, NameStyle names = NameStyle::Thunder);
 // A symbolic trace (a `document` with symbols, already schema-checked) specialized at `sizes`,
 // decoded and re-traced; `where` names it in messages.
 LoadedTrace load_trace_at_sizes(const nlohmann::json& symbolic, const SizeBinding& sizes, const std::string& where,
