@@ -24,16 +24,22 @@ THUNDERCC="$other/bin/thundercc" /usr/bin/python3 "$other/src/scripts/capture.py
 /usr/bin/python3 scripts/capture.py benchmarks/gpt_stack.py:make_96_inference -o "$work/new.json" >/dev/null
 "$other/bin/thundercc" compile "$work/old.json" -o "$work/old" >/dev/null  # fills the kernel cache
 "$BUILD_DIR/thundercc" compile "$work/new.json" -o "$work/new" >/dev/null
-elapsed_us() { local start; start=$(date +%s%N); "$@" >/dev/null; echo $(( ($(date +%s%N) - start) / 1000 )); }
-theirs=() ours=() ratios=()
-for _ in $(seq "$pairs"); do
-  t=$(elapsed_us "$other/bin/thundercc" compile "$work/old.json" -o "$work/old")
-  o=$(elapsed_us "$BUILD_DIR/thundercc" compile "$work/new.json" -o "$work/new")
-  theirs+=("$t") ours+=("$o") ratios+=("$(awk -v a="$o" -v b="$t" 'BEGIN {print a / b}')")
-done
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-range() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'; }
-printf "96-layer GPT-2 stack (inference), %d interleaved pairs: this checkout %.1f ms, %s %.1f ms (medians); ratio %.2fx (pairs %s)\n" \
-  "$pairs" "$(awk -v t="$(median "${ours[@]}")" 'BEGIN {print t / 1000}')" "$commit" \
-  "$(awk -v t="$(median "${theirs[@]}")" 'BEGIN {print t / 1000}')" "$(median "${ratios[@]}")" "$(range "${ratios[@]}")"
+# Timed from Python (a monotonic clock around each process), not with date(1), whose own process
+# starts would add a millisecond to each side.
+/usr/bin/python3 - "$pairs" "$commit" "$other/bin/thundercc" "$work/old.json" "$work/old" "$BUILD_DIR/thundercc" "$work/new.json" "$work/new" <<'PY'
+import statistics, subprocess, sys, time
+pairs, commit, theirs_bin, theirs_json, theirs_out, ours_bin, ours_json, ours_out = sys.argv[1:]
+def elapsed(binary, trace, out):
+    start = time.perf_counter()
+    subprocess.run([binary, "compile", trace, "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+theirs, ours = [], []
+for _ in range(int(pairs)):
+    theirs.append(elapsed(theirs_bin, theirs_json, theirs_out))
+    ours.append(elapsed(ours_bin, ours_json, ours_out))
+ratios = sorted(o / t for o, t in zip(ours, theirs))
+print(f"96-layer GPT-2 stack (inference), {pairs} interleaved pairs: this checkout {statistics.median(ours) * 1e3:.1f} ms, "
+      f"{commit} {statistics.median(theirs) * 1e3:.1f} ms (medians); ratio {statistics.median(ratios):.2f}x "
+      f"(pairs {ratios[0]:.2f}-{ratios[-1]:.2f})")
+PY
 printf "plan size: this checkout %d bytes, %s %d bytes\n" "$(stat -c %s "$work/new/new.plan.json")" "$commit" "$(stat -c %s "$work/old/old.plan.json")"
