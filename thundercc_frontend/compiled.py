@@ -152,7 +152,9 @@ class Compiled:
         self._output_structure = captured.output
         self._forwards = 0  # training calls so far: a backward must follow its own call's forward
         # The modules' train/eval modes the program was captured in (batch norm, dropout).
-        self._modes = [m.training for m in self._module.modules()] if self._module is not None else []
+        self._modes = [(name, m.training) for name, m in self._module.named_modules()] if self._module is not None else []
+        # The inputs that required grad at capture: the plan's backward gives gradients to those alone.
+        self._requiring_grad = {t["name"] for t in _recorded_tensors(captured.inputs) if t.get("requires_grad")}
         self._modifies_inputs = bool(captured.mutated_inputs())
 
     def execution_trace(self) -> str:
@@ -185,20 +187,30 @@ class Compiled:
 
     def _check_specialization(self, inputs) -> None:
         """What the plan was specialized to beyond its inputs' shapes and dtypes."""
-        if self._module is not None and [m.training for m in self._module.modules()] != self._modes:
-            raise ValueError(f"the module was compiled in {'training' if self._modes[0] else 'eval'} mode and is now in "
-                             f"{'training' if self._module.training else 'eval'} mode (or a submodule's mode changed): "
-                             f"compile it again for this mode")
-        if self._modifies_inputs:
-            names = [name for name, _, _ in self.plan.inputs]
-            seen = {}
+        if self._module is not None:
+            for (name, was_training), module in zip(self._modes, self._module.modules()):
+                if module.training != was_training:
+                    mode = {True: "training", False: "eval"}
+                    raise ValueError(f"the module {name or '(the root)'} was compiled in {mode[was_training]} mode and is "
+                                     f"now in {mode[module.training]} mode: compile the program again for this mode")
+        names = [name for name, _, _ in self.plan.inputs]
+        if torch.is_grad_enabled():
             for name, t in zip(names, inputs):
-                storage = t.untyped_storage() if hasattr(t, "untyped_storage") else t.storage()
-                if storage.data_ptr() in seen and t.numel() and storage.size():
-                    raise ValueError(f"inputs {seen[storage.data_ptr()]} and {name} share memory, and the program modifies "
-                                     f"its inputs in place: eager would see each write through both, the plan does not; "
-                                     f"pass separate tensors (clone one)")
-                seen[storage.data_ptr()] = name
+                if t.requires_grad and name not in self._requiring_grad:
+                    raise ValueError(f"{name} requires grad, but did not when the program was compiled, so the plan computes "
+                                     f"no gradient for it: compile the program again with it requiring grad")
+        if self._modifies_inputs:
+            spans = []  # the bytes each input may touch
+            for name, t in zip(names, inputs):
+                if t.numel():
+                    extent = sum((size - 1) * stride for size, stride in zip(t.shape, t.stride())) + 1
+                    spans.append((t.data_ptr(), t.data_ptr() + extent * t.element_size(), name))
+            spans.sort()
+            for (_, end, first), (start, _, second) in zip(spans, spans[1:]):
+                if start < end:
+                    raise ValueError(f"inputs {first} and {second} overlap in memory, and the program modifies its inputs "
+                                     f"in place: eager would see each write through both, the plan does not; pass "
+                                     f"separate tensors (clone one)")
 
     def __call__(self, *args, **kwargs):
         inputs = self._inputs(args, kwargs)
@@ -210,6 +222,17 @@ class Compiled:
             with torch.no_grad():
                 outputs = tuple(self.plan.forward(inputs))
         return _rebuilt(self._output_structure, iter(outputs))
+
+
+def _recorded_tensors(value) -> list:
+    """The tensor records (name, shape, requires_grad, ...) in trace.json's inputs, through collections."""
+    if isinstance(value, dict):
+        if "tensor" in value and isinstance(value["tensor"], dict):
+            return [{"name": value.get("name"), **value["tensor"]}]  # a top-level input's name is beside its tensor
+        return [t for v in value.values() for t in _recorded_tensors(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _recorded_tensors(v)]
+    return []
 
 
 def _rebuilt(structure, outputs):

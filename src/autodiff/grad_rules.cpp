@@ -1133,29 +1133,30 @@ void register_torch_rules() {
     put_grad(x["a"], ga.dtype() == x.tensor("a").dtype() ? ga : ltorch::to(ga, x.tensor("a").dtype()));
     return out;
   });
-  // xlogy: PyTorch's derivative in a is log(b), also at a = 0, except that it is 0 where a = 0
-  // and b <= 0 (log(b) -inf or NaN), which the decomposition's where cannot give.
-  register_grad("torch.xlogy", [](const Args& x) -> Value {
+  // xlogy and xlog1py: PyTorch's derivative of a f(b) in a is f(b) (log, log1p), also at a = 0,
+  // except that it is 0 where a = 0 and f(b) is -inf or NaN (b at or below `pole`), which the
+  // decompositions' where cannot give. g f(b) is itself an xlogy (xlog1py): 0 where g is.
+  auto factor_grad = [](const Value& a, const Value& b, const Tensor& g, const char* id, int64_t pole) {
+    Tensor derivative = ltorch::op(id, {g, b});
+    Tensor at_zero = ltorch::eq(a, int64_t{0});
+    if (!b.is_tensor()) return b.as_float() <= pole ? ltorch::where(at_zero, 0.0, derivative) : derivative;
+    return ltorch::where(ltorch::op("torch.logical_and", {at_zero, ltorch::le(b, pole)}), 0.0, derivative);
+  };
+  register_grad("torch.xlogy", [factor_grad](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
     const Value& a = x["a"];
     const Value& b = x["b"];
-    put_operand_grad(a, [&] {
-      Tensor derivative = ltorch::op("torch.xlogy", {g, b});
-      Tensor at_zero = ltorch::eq(a, int64_t{0});
-      if (!b.is_tensor()) return b.as_float() <= 0 ? ltorch::where(at_zero, 0.0, derivative) : derivative;
-      return ltorch::where(ltorch::op("torch.logical_and", {at_zero, ltorch::le(b, int64_t{0})}), 0.0, derivative);
-    });
+    put_operand_grad(a, [&] { return factor_grad(a, b, g, "torch.xlogy", 0); });
     put_operand_grad(b, [&] { return ltorch::true_divide(ltorch::mul(g, a), b); });
     return out;
   });
-  register_grad("torch.special.xlog1py", [](const Args& x) -> Value {
+  register_grad("torch.special.xlog1py", [factor_grad](const Args& x) -> Value {
     Tensor out = forward(x).as_tensor();
     Tensor g = get_grad(out);
     const Value& a = x["a"];
     const Value& b = x["b"];
-    // (PyTorch 1.13's formula: log1p(b) also where a is 0.)
-    put_operand_grad(a, [&] { return ltorch::mul(g, ltorch::log1p(b.is_tensor() ? b.as_tensor() : ltorch::full_like(g, b))); });
+    put_operand_grad(a, [&] { return factor_grad(a, b, g, "torch.special.xlog1py", -1); });
     put_operand_grad(b, [&] {
       Tensor scaled = ltorch::mul(g, a);
       return ltorch::true_divide(scaled, ltorch::add(b, int64_t{1}));
@@ -1182,21 +1183,47 @@ void register_torch_rules() {
   });
   // binary_cross_entropy: PyTorch's derivative divides by max((1 - a) a, 1e-12), so that a = 0 or
   // 1 (where the forward clamps its logs) gives a large finite gradient, not the decomposition's NaN.
-  register_grad("torch.nn.functional.binary_cross_entropy", [](const Args& x) -> Value {
-    Tensor out = forward(x).as_tensor();
-    Tensor g = get_grad(out);
+  // A pointwise loss's incoming gradient for each element: spread from its reduction (divided by
+  // the count for 'mean'), times the weight.
+  auto per_element_grad = [](const Args& x, const Tensor& g) {
     const auto& a = x.tensor("a");
-    const auto& target = x.tensor("target");
     const auto& reduction = x["reduction"].as_string();
     Tensor per_element = reduction == "none" ? g : ltorch::expand(g, a.shape());
     if (reduction == "mean") per_element = per_element / static_cast<double>(std::max<int64_t>(a.numel(), 1));
-    if (!x.is_none("weight")) per_element = per_element * x.tensor("weight");
+    return x.is_none("weight") ? per_element : per_element * x.tensor("weight");
+  };
+  register_grad("torch.nn.functional.binary_cross_entropy", [per_element_grad](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const auto& a = x.tensor("a");
+    const auto& target = x.tensor("target");
+    Tensor per_element = per_element_grad(x, get_grad(out));
     put_operand_grad(x["a"], [&] {
       Tensor denominator = ltorch::op("torch.clamp", {(1 - a) * a, 1e-12});
       return per_element * (a - target) / denominator;
     });
     // The target's is PyTorch's -logit(a), its logs unclamped: infinite at a = 0 and 1.
     put_operand_grad(x["target"], [&] { return per_element * (ltorch::log(1 - a) - ltorch::log(a)); });
+    return out;
+  });
+  // binary_cross_entropy_with_logits: PyTorch's formulas, sigmoid(a) - target for a (with
+  // pos_weight p: (p target + 1 - target) sigmoid(a) - p target) and -a for the target
+  // (log(1 - sigmoid(a)) - p log(sigmoid(a))). Through the decomposition, max(-a, 0) and |a| meet
+  // their kinks at a = 0, where a zero-initialized head's logits start, and gave -target there.
+  register_grad("torch.nn.functional.binary_cross_entropy_with_logits", [per_element_grad](const Args& x) -> Value {
+    Tensor out = forward(x).as_tensor();
+    const auto& a = x.tensor("a");
+    const auto& target = x.tensor("target");
+    Tensor per_element = per_element_grad(x, get_grad(out));
+    Tensor probability = ltorch::op("torch.sigmoid", {a});
+    put_operand_grad(x["a"], [&] {
+      if (x.is_none("pos_weight")) return per_element * (probability - target);
+      Tensor weighted = x.tensor("pos_weight") * target;
+      return per_element * ((weighted + 1 - target) * probability - weighted);
+    });
+    put_operand_grad(x["target"], [&] {
+      if (x.is_none("pos_weight")) return per_element * ltorch::neg(a);
+      return per_element * (ltorch::log(1 - probability) - x.tensor("pos_weight") * ltorch::log(probability));
+    });
     return out;
   });
   register_grad("torch.log_softmax", [](const Args& x) -> Value {

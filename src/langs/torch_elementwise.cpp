@@ -452,11 +452,13 @@ void register_elementwise(SymbolTable& t) {
     return add(high, log1p(exp(-gap)));
   }});
   define(t, {{"torch.xlogy", "torch.Tensor.xlogy"}, "a, b, /", [](const Args& x) -> Value {
+    const Value& a = x["a"];
     Tensor b = x["b"].is_tensor() ? x.tensor("b") : full_like(x.tensor("a"), x["b"]);
-    Tensor product = mul(x["a"], op("torch.log", {b}));
+    Tensor product = mul(a, op("torch.log", {b}));
     // 0 where a is 0, even where log(b) is infinite, but NaN where b is.
-    Tensor zero = op("torch.logical_and", {eq(x["a"], int64_t{0}), logical_not(op("torch.isnan", {b}))});
-    return where(zero, 0.0, product);
+    Tensor b_nan = op("torch.isnan", {b});
+    if (!a.is_tensor()) return a.as_float() == 0.0 ? where(b_nan, product, 0.0) : product;
+    return where(op("torch.logical_and", {eq(a, int64_t{0}), logical_not(b_nan)}), 0.0, product);
   }});
   define(t, {{"torch.fmax", "torch.Tensor.fmax"}, "a, b, /", [](const Args& x) -> Value {
     return nan_ignoring(x, maximum(x["a"], x["b"]));

@@ -137,7 +137,8 @@ void register_special(SymbolTable& t) {
     const Value& a = x["a"];
     const Value& b = x["b"];
     Tensor product = mul(a, b.is_tensor() ? unary("torch.log1p", b.as_tensor()) : Value(std::log1p(b.as_float())));
-    if (!a.is_tensor()) return a.as_float() == 0.0 && !(b.is_tensor() || std::isnan(b.as_float())) ? zeros_like(product) : product;
+    if (!a.is_tensor() && a.as_float() == 0.0 && b.is_tensor()) return where(unary("torch.isnan", b.as_tensor()), product, 0.0);
+    if (!a.is_tensor()) return a.as_float() == 0.0 && !std::isnan(b.as_float()) ? zeros_like(product) : product;
     if (!b.is_tensor() && std::isnan(b.as_float())) return product;
     Tensor zero = eq(a, int64_t{0});
     if (b.is_tensor()) zero = op("torch.logical_and", {zero, logical_not(unary("torch.isnan", b.as_tensor()))});

@@ -465,7 +465,8 @@ bool report(const std::string& plan_path, const std::string& what, const std::ve
   for (size_t i = 0; i < std::min(problems.size(), kShown); ++i)
     std::fprintf(stderr, "error: %s%s: %s: %s\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), problems[i].c_str());
   if (problems.size() > kShown)
-    std::fprintf(stderr, "error: %s%s: %s: %zu more differ\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), problems.size() - kShown);
+    std::fprintf(stderr, "error: %s%s: %s: %zu more %s\n", rank_prefix().c_str(), plan_path.c_str(), what.c_str(), problems.size() - kShown,
+                 problems.size() - kShown == 1 ? "differs" : "differ");
   return problems.empty();
 }
 

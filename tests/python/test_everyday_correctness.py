@@ -390,3 +390,27 @@ def test_xlogy_gradient_at_zero_and_of_nan(tmp_path, thundercc):
 
 def test_logcumsumexp_gradient_past_a_leading_minus_infinity(tmp_path, thundercc):
     check_program(tmp_path, thundercc, lambda a: torch.logcumsumexp(a, 0), torch.tensor([float("-inf"), 1.0, float("-inf"), 2.0], requires_grad=True))
+
+
+@pytest.mark.parametrize("program", [
+    lambda x, t: F.binary_cross_entropy_with_logits(x, t, reduction="sum"),
+    lambda x, t: F.binary_cross_entropy_with_logits(x, t, pos_weight=torch.tensor([2.0, 0.5, 1.0])),
+    lambda x, t: F.binary_cross_entropy_with_logits(x, t, weight=torch.tensor([1.0, 3.0, 0.5]), reduction="none"),
+], ids=["sum", "pos_weight", "weight_none"])
+def test_logits_binary_cross_entropy_gradient_at_a_zero_logit(tmp_path, thundercc, program):
+    """sigmoid(0) - target, where a zero-initialized head's logits start: the decomposition's
+    max(-x, 0) and |x| meet their kinks at 0 and gave -target."""
+    x = torch.tensor([[0.0, 0.0, 0.5], [0.0, -2.0, 3.0]], requires_grad=True)
+    t = torch.tensor([[1.0, 0.0, 0.5], [0.3, 1.0, 0.0]], requires_grad=True)
+    check_program(tmp_path, thundercc, program, x, t)
+
+
+def test_xlog1py_gradient_at_its_pole_and_xlogy_of_a_number(tmp_path, thundercc):
+    """xlog1py's derivative in x at x = 0, y = -1 is 0 (log1p(-1) is -inf), as PyTorch's; xlogy
+    with a Python number first compiles."""
+    x = torch.tensor([0.0, 0.0, 1.0], requires_grad=True)
+    y = torch.tensor([-1.0, 2.0, 0.5], requires_grad=True)
+    check_program(tmp_path, thundercc, torch.special.xlog1py, x, y)
+    (tmp_path / "number_first").mkdir()
+    check_program(tmp_path / "number_first", thundercc, lambda b: torch.xlogy(0.0, b) + torch.xlogy(2.0, b),
+                  torch.tensor([0.0, 2.0, float("nan")], requires_grad=True))

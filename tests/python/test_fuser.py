@@ -113,6 +113,8 @@ PROGRAMS = [
     ("misaligned_view", lambda x: torch.tanh(x[1:]) * 2, (torch.randn(1001),), 1),
     ("misaligned_bfloat16_view", lambda x: torch.tanh(x[3:]) * 2, (torch.randn(1003).to(torch.bfloat16),), 1),
     ("aligned_view", lambda x: torch.tanh(x[4:]) * 2, (torch.randn(1004),), 1),
+    # a value made in the region broadcast along its last dimension, which simplifying the region put first
+    ("hypot_broadcast", torch.hypot, (torch.randn(5, 1), torch.randn(5)), 3),
 ]
 
 

@@ -100,18 +100,20 @@ def test_a_second_backward_and_a_double_backward_are_refused_not_wrong(thundercc
     with pytest.raises(RuntimeError, match="this call's backward already ran"):
         loss.backward()
     x = torch.randn(2, 8, requires_grad=True)
+    of_x = tcc.compile(model, x, workdir=tmp_path / "of_x")
     with pytest.raises(RuntimeError, match="create_graph=True, a gradient penalty"):  # the penalty would add nothing
-        torch.autograd.grad(fast(x).sum(), x, create_graph=True)
+        torch.autograd.grad(of_x(x).sum(), x, create_graph=True)
 
 
 def test_the_train_or_eval_mode_is_specialized_and_checked(thundercc, tmp_path):
     model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.BatchNorm1d(8), torch.nn.Dropout(0.5)).train()
     fast = tcc.compile(model, torch.randn(4, 8), workdir=tmp_path)
     model.eval()
-    with pytest.raises(ValueError, match="compiled in training mode and is now in eval mode"):
+    with pytest.raises(ValueError, match=r"the module \(the root\) was compiled in training mode and is now in eval mode"):
         fast(torch.randn(4, 8))
-    model[2].train()  # the root in eval, a submodule not: still not what was compiled
-    with pytest.raises(ValueError, match="or a submodule's mode changed"):
+    model.train()
+    model[2].eval()  # the root as compiled, a submodule not
+    with pytest.raises(ValueError, match="the module 2 was compiled in training mode and is now in eval mode"):
         fast(torch.randn(4, 8))
 
 
@@ -122,9 +124,20 @@ def test_inputs_sharing_memory_are_refused_where_the_program_modifies_them(thund
 
     fast = tcc.compile(accumulate, torch.ones(3), torch.ones(3), workdir=tmp_path)
     x = torch.arange(3.0)
-    with pytest.raises(ValueError, match="inputs a and b share memory, and the program modifies its inputs in place"):
+    with pytest.raises(ValueError, match="inputs a and b overlap in memory, and the program modifies its inputs in place"):
         fast(x, x)
     torch.testing.assert_close(fast(x, x.clone()), accumulate(torch.arange(3.0), torch.arange(3.0)))
+    buffer = torch.arange(6.0)
+    torch.testing.assert_close(fast(buffer[:3], buffer[3:]), accumulate(torch.arange(3.0), torch.arange(3.0, 6.0)))
+
+
+def test_an_input_that_now_requires_grad_is_refused_not_left_without_gradient(thundercc, tmp_path):
+    model = Classifier()
+    fast = tcc.compile(model, torch.randn(2, 8), workdir=tmp_path)  # x without requires_grad: no gradient for it
+    with pytest.raises(ValueError, match="x requires grad, but did not when the program was compiled"):
+        fast(torch.randn(2, 8, requires_grad=True))
+    with torch.no_grad():
+        fast(torch.randn(2, 8, requires_grad=True))  # no gradient asked for
 
 
 def test_a_modules_gradients_reach_its_parameters(thundercc, tmp_path):

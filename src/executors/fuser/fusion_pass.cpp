@@ -315,9 +315,12 @@ class RegionBuilder {
       if (std::vector<size_t> live = live_statements(r.analysis.statements(), outputs); live.size() < r.analysis.statements().size())
         for (size_t k : live) statements.push_back(r.analysis.statements()[k]);
     }
+    // A simplified region the analysis cannot take whole (hypot of [5, 1] and [5]: a value made
+    // in the region broadcast along its last dimension) is dropped for the region as fused.
+    bool taken = true;
     for (const auto& b : statements)
-      check(simplified.add(b), [&] { return str("fuser: simplifying a region split it at ", b.sym->id); });
-    fuser::RegionAnalysis& region = simplified.empty() ? r.analysis : simplified;
+      if (!(taken = simplified.add(b))) break;
+    fuser::RegionAnalysis& region = !taken || simplified.empty() ? r.analysis : simplified;
     const Values inputs = inputs_of(region);
     // Memory planning may give an output the buffer of any dying input of its shape and dtype:
     // allowed only where the kernel reads every such input in place (and is generated for it).
