@@ -1202,7 +1202,11 @@ void register_torch_rules() {
       return per_element * (a - target) / denominator;
     });
     // The target's is PyTorch's -logit(a), its logs unclamped: infinite at a = 0 and 1.
-    put_operand_grad(x["target"], [&] { return per_element * (ltorch::log(1 - a) - ltorch::log(a)); });
+    put_operand_grad(x["target"], [&] {
+      Tensor log_1mp = ltorch::log(1 - a);  // one statement each: the printed order is the compiler's otherwise
+      Tensor log_p = ltorch::log(a);
+      return per_element * (log_1mp - log_p);
+    });
     return out;
   });
   // binary_cross_entropy_with_logits: PyTorch's formulas, sigmoid(a) - target for a (with
@@ -1222,7 +1226,9 @@ void register_torch_rules() {
     });
     put_operand_grad(x["target"], [&] {
       if (x.is_none("pos_weight")) return per_element * ltorch::neg(a);
-      return per_element * (ltorch::log(1 - probability) - x.tensor("pos_weight") * ltorch::log(probability));
+      Tensor log_1mp = ltorch::log(1 - probability);
+      Tensor weighted_log_p = x.tensor("pos_weight") * ltorch::log(probability);
+      return per_element * (log_1mp - weighted_log_p);
     });
     return out;
   });

@@ -618,7 +618,9 @@ void register_elementwise(SymbolTable& t) {
     Value low = core::maybe_convert_to_dtype(x["min_val"], a.dtype()), high = core::maybe_convert_to_dtype(x["max_val"], a.dtype());
     // Unlike clamp's, the gradient is 0 at a bound, as ATen's hardtanh_backward passes it only
     // strictly between them (relu6 at 0, hardsigmoid at -3 and 3); NaN passes through.
-    return where(le(a, low), low, where(ge(a, high), high, a));
+    Tensor at_or_below = le(a, low);
+    Tensor at_or_above = ge(a, high);
+    return where(at_or_below, low, where(at_or_above, high, a));
   }});
   define(t, {{"torch.nn.functional.relu6"}, "a, /, inplace=False", [](const Args& x) -> Value {
     return op("torch.nn.functional.hardtanh", {x.tensor("a"), int64_t{0}, int64_t{6}});
